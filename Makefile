@@ -1,0 +1,34 @@
+# `make run` and `make test` each set up everything they need from a fresh
+# clone (a .venv, the package, the database); re-running them is quick because
+# the install is redone only when pyproject.toml changes.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+.PHONY: run test bench init-db clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+init-db: $(VENV)/.installed
+	$(VENV)/bin/flask --app scorekeeper init-db
+
+run: init-db
+	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-output

@@ -1,0 +1,59 @@
+"""Scorekeeper: the scorekeeping companion for Hand and Foot."""
+
+import os
+import secrets
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+csrf = CSRFProtect()
+
+
+def create_app(test_config=None):
+    """Create the app: config, the database, CSRF, blueprints."""
+    instance_path = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        # templates/ and static/ sit beside the package, not inside it
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "scorekeeper.db"),
+        # a form opened at the start of an evening's game still posts at its end
+        WTF_CSRF_TIME_LIMIT=12 * 3600,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    if os.environ.get("SCOREKEEPER_DATABASE"):
+        app.config["DATABASE"] = os.environ["SCOREKEEPER_DATABASE"]
+    if test_config is not None:
+        app.config.update(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+
+    from . import db, formatting
+    from .views import home, rules
+
+    db.init_app(app)
+    formatting.init_app(app)
+    csrf.init_app(app)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(rules.bp)
+    return app
+
+
+def instance_secret_key(instance_path):
+    """Read the instance's secret key, making it (once, owner-only) if missing."""
+    path = os.path.join(instance_path, "secret_key")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path, encoding="ascii") as file:
+            return file.read().strip()
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        file.write(key + "\n")
+    return key

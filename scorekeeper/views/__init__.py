@@ -1,0 +1,1 @@
+"""Blueprints, one module each."""
