@@ -2,6 +2,7 @@
 
 import click
 from flask import current_app, g
+from flask.cli import with_appcontext
 from sqlite_utils import Database
 
 from .migrations import migrations
@@ -42,6 +43,7 @@ def migrate(path):
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command():
     """Create the database or bring it up to date (safe to run again)."""
     path = current_app.config["DATABASE"]
@@ -51,6 +53,7 @@ def init_db_command():
 
 @click.command("import-rules")
 @click.argument("file", type=click.File("rb"))
+@with_appcontext
 def import_rules_command(file):
     """Save a house-rules JSON file as a rule set."""
     from . import rulesets
