@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 #: Every rank a house-rules file gives a value to, highest first. 3s are not
@@ -129,8 +130,10 @@ def _books(value: Any) -> dict[str, int]:
 
 
 def _going_out(value: Any) -> int | tuple[int, ...]:
-    if isinstance(value, (int, bool)):
-        return _whole(value, "going_out")
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return _whole(value, "going_out")
+        raise ValueError(f"going_out: must be a whole number or a list of them, not {value!r}")
     return tuple(_whole(v, f"going_out[{i}]")
                  for i, v in enumerate(_non_empty_list(value, "going_out")))
 
@@ -188,6 +191,15 @@ def _end(value: Any) -> dict | None:
     return {"score": _whole(value["score"], "end.score", low=1)}
 
 
+def _frozen(value):
+    """Dicts become read-only views, so a shared preset cannot be edited in place."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
 def _per_round(values: Sequence, round_number: int):
     """The value for a round from a per-round list whose last entry repeats."""
     return values[min(round_number, len(values)) - 1]
@@ -241,7 +253,10 @@ class RuleSet:
             "end": _end(self.end),
         }
         for name, value in normalised.items():
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, _frozen(value))
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
 
     @classmethod
     def from_dict(cls, data: Any) -> RuleSet:
@@ -320,6 +335,7 @@ def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | 
     below the first threshold gets the first minimum.
     """
     _check_round_number(round_number)
+    _whole(score_before, "score_before", low=-10**9, high=10**9)
     rule = rules.meld_minimum
     if rule is None:
         return None
@@ -357,10 +373,16 @@ class TeamRound:
     penalties: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "books", dict(self.books))
+        if isinstance(self.books, Mapping):
+            object.__setattr__(self, "books", MappingProxyType(dict(self.books)))
+
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.books.items())) if isinstance(self.books, Mapping) else None,
+                     *(getattr(self, name) for name in _COUNT_FIELDS), self.went_out))
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {**data, "books": dict(self.books)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TeamRound:
@@ -381,6 +403,8 @@ _FIELD_LABELS = {
 def _entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
     """(field, message) for every value that cannot be scored at all."""
     problems = []
+    if not isinstance(entry.books, Mapping):
+        return [("books", "Books must be a count for each kind of book.")]
     for kind, count in entry.books.items():
         where = f"books.{kind}"
         if kind not in rules.books:
@@ -559,9 +583,9 @@ def least_book_points(rules: RuleSet, kind: str) -> int:
     return min(BOOK_SIZE * natural, dirty, BOOK_SIZE * wild)
 
 
-def _describe_books(counts: Mapping[str, int]) -> str:
-    """ "5 clean and 4 dirty books", "1 clean book", "no books". """
-    parts = [f"{count} {kind.replace('_', ' ')}" for kind, count in counts.items() if count]
+def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
+    """ "5 clean and 4 dirty books", "1 clean book", "no books", in the rules' order. """
+    parts = [f"{counts[kind]} {kind.replace('_', ' ')}" for kind in rules.books if counts.get(kind)]
     if not parts:
         return "no books"
     return _join(parts) + (" book" if sum(counts.values()) == 1 else " books")
@@ -574,60 +598,56 @@ def check_round(rules: RuleSet, entries: Sequence[TeamRound], round_number: int,
     Errors block the save: two teams out, a points total no cards can make,
     negative or unknown values. Warnings ask for a second look: going out
     without the books, fewer melded points than the books hold, books with
-    no melded points.
+    no melded points. A team with an error gets no warnings, which would
+    only repeat the mistake.
     """
     _check_round_number(round_number)
-    names = list(team_names) if team_names else [f"Team {i + 1}" for i in range(len(entries))]
+    names = list(team_names or []) + [f"Team {i + 1}" for i in range(len(team_names or []), len(entries))]
     problems: list[Problem] = []
     out = [i for i, entry in enumerate(entries) if entry.went_out is True]
     if len(out) > 1:
         problems.append(Problem(
             "error", None,
-            f"Only one team can go out in a round; {_join([names[i] for i in out])} "
-            "are both marked as going out.", "went_out"))
+            f"Only one team can go out in a round; {_join([names[i] for i in out])} are "
+            f"{'both' if len(out) == 2 else 'all'} marked as going out.", "went_out"))
     needed = books_to_go_out(rules, round_number)
+    when = f"in round {round_number} " if isinstance(rules.books_to_go_out, tuple) else ""
     g = _smallest_sums(tuple(rules.card_values.values()))[0]
     for team, entry in enumerate(entries):
         name = names[team]
-        broken = _entry_problems(rules, entry)
-        for where, message in broken:
-            problems.append(Problem("error", team, f"{name}: {message}", where))
-        if broken:
-            continue  # the checks below would only repeat the same mistake
+        errors = [Problem("error", team, f"{name}: {message}", where)
+                  for where, message in _entry_problems(rules, entry)]
         for where, label in (("melded_points", "melded"), ("unplayed_points", "left in hand and foot")):
             points = getattr(entry, where)
-            if not can_make_points(rules, points):
-                hint = (f"every card is worth a multiple of {g}" if g > 1
-                        else "no set of cards adds up to that")
-                problems.append(Problem(
-                    "error", team,
-                    f"{name}: {points} points {label} can’t be right — {hint}. "
-                    "Check for a typo.", where))
-        book_count = sum(entry.books.values())
+            if any(e.field == where for e in errors) or can_make_points(rules, points):
+                continue
+            hint = (f"every card is worth a multiple of {g}" if g > 1 and points % g
+                    else "no set of cards adds up to that")
+            errors.append(Problem(
+                "error", team,
+                f"{name}: {points} points {label} can’t be right — {hint}. Check for a typo.", where))
+        problems += errors
+        if errors:
+            continue
         if entry.went_out and needed is not None:
-            short = {kind: count for kind, count in needed.items()
-                     if entry.books.get(kind, 0) < count}
-            if short:
+            if any(entry.books.get(kind, 0) < count for kind, count in needed.items()):
                 problems.append(Problem(
                     "warning", team,
-                    f"{name} went out with {_describe_books(entry.books)}, but going "
-                    f"out in round {round_number} takes {_describe_books(needed)}.",
-                    "went_out"))
-        if book_count and entry.melded_points == 0:
+                    f"{name} went out with {_describe_books(rules, entry.books)}, but going "
+                    f"out {when}takes {_describe_books(rules, needed)}.", "went_out"))
+        least = sum(count * least_book_points(rules, kind) for kind, count in entry.books.items())
+        if least and entry.melded_points == 0:
             problems.append(Problem(
                 "warning", team,
                 f"{name} has books but no melded points. Books count their cards "
                 "in the melded points too.", "melded_points"))
-        elif book_count:
-            least = sum(count * least_book_points(rules, kind)
-                        for kind, count in entry.books.items())
-            if entry.melded_points < least:
-                problems.append(Problem(
-                    "warning", team,
-                    f"{name} melded {entry.melded_points} points, but "
-                    f"{_describe_books(entry.books)} "
-                    f"{'holds' if book_count == 1 else 'hold'} at least "
-                    f"{least} points of cards.", "melded_points"))
+        elif entry.melded_points < least:
+            problems.append(Problem(
+                "warning", team,
+                f"{name} melded {entry.melded_points} points, but "
+                f"{_describe_books(rules, entry.books)} "
+                f"{'holds' if sum(entry.books.values()) == 1 else 'hold'} at least "
+                f"{least} points of cards.", "melded_points"))
     return problems
 
 
@@ -658,6 +678,9 @@ def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
     :param teams: the number of teams, needed only before the first round.
     :param ended: the table ended the game by hand (always allowed; the only
         way to end one whose rules leave the end to the table).
+
+    Every round given is scored, even one played after the rules' end: the
+    table decides whether to play on, and the totals say who is ahead.
     """
     if teams is None:
         teams = len(rounds[0]) if rounds else 0
@@ -679,7 +702,7 @@ def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
     finished = (ended or reached_target
                 or (rules.planned_rounds is not None and len(rounds) >= rules.planned_rounds))
     best = max(totals, default=None)
-    winners = [i for i, t in enumerate(totals) if t == best] if finished and rounds else []
+    winners = [i for i, t in enumerate(totals) if t == best] if finished else []
     return Standings(
         round_scores=round_scores,
         running_totals=running,
@@ -697,16 +720,28 @@ def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
 # The card-count helper
 
 
-@dataclass(frozen=True)
-class Tier:
-    """Ranks worth the same under a rule set, e.g. "8–K" worth 10."""
+class Tier(str):
+    """Ranks worth the same under a rule set: the text "8–K 10", which also
+    carries its parts (``label`` "8–K", ``value`` 10, ``ranks``)."""
 
     label: str
     value: int
     ranks: tuple[str, ...]
 
-    def __str__(self) -> str:
-        return f"{self.label} {self.value}"
+    def __new__(cls, label: str, value: int, ranks: Sequence[str]) -> Tier:
+        tier = super().__new__(cls, f"{label} {value}")
+        for name, part in (("label", label), ("value", value), ("ranks", tuple(ranks))):
+            object.__setattr__(tier, name, part)
+        return tier
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __reduce__(self):
+        return (Tier, (self.label, self.value, self.ranks))
+
+    def __repr__(self) -> str:
+        return f"Tier({self.label!r}, {self.value!r}, {self.ranks!r})"
 
 
 def _join(parts: Sequence[str]) -> str:

@@ -278,7 +278,7 @@ def test_going_out_without_the_books_is_a_warning():
     [warning] = check_round(rules, [short, TeamRound()], 2, team_names=["Us", "Them"])
     assert (warning.level, warning.team, warning.field) == ("warning", 0, "went_out")
     assert warning.message == ("Us went out with 5 clean and 3 dirty books, but going out "
-                               "in round 2 takes 5 clean and 4 dirty books.")
+                               "takes 5 clean and 4 dirty books.")
     assert check_round(rules, [TR(5, 4, melded_points=2000, went_out=True), TeamRound()], 2) == []
     # no requirement, no warning
     no_requirement = dataclasses.replace(rules, books_to_go_out=None)
@@ -301,6 +301,39 @@ def test_books_with_no_melded_points_is_one_warning():
     [warning] = check_round(RULESETS["tablet"], [TeamRound(), TR(1, 0)], 1)
     assert (warning.level, warning.team, warning.field) == ("warning", 1, "melded_points")
     assert "no melded points" in warning.message
+
+
+def test_three_teams_out_and_short_team_names():
+    entries = [TeamRound(went_out=True)] * 3
+    problems = check_round(RULESETS["tablet"], entries, 1, team_names=["Us"])
+    [error] = [p for p in problems if p.level == "error"]
+    assert "Us, Team 2 and Team 3 are all marked" in error.message
+    assert [p.team for p in problems if p.level == "warning"] == [0, 1, 2]  # none had the books
+
+
+def test_one_mistake_does_not_hide_a_typo_in_another_field():
+    problems = check_round(RULESETS["roth"], [TeamRound(melded_points=37, unplayed_points=-5),
+                                              TeamRound()], 1)
+    assert [(p.level, p.field) for p in problems] == [
+        ("error", "unplayed_points"), ("error", "melded_points")]
+
+
+def test_the_typo_hint_is_true_for_the_total_it_is_about():
+    values = {rank: 0 for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
+    rules = dataclasses.replace(RULESETS["roth"], card_values={**values, "joker": 50, "2": 20})
+    [problem] = check_round(rules, [TeamRound(melded_points=30), TeamRound()], 1)
+    assert "no set of cards adds up to that" in problem.message
+    [problem] = check_round(rules, [TeamRound(melded_points=35), TeamRound()], 1)
+    assert "multiple of 10" in problem.message
+    # naturals worth nothing: a book can hold 0 points, so no "books but no melded points"
+    assert check_round(rules, [TR(2, 0), TeamRound()], 1) == []
+
+
+def test_books_that_are_not_counts_are_an_error():
+    [problem] = check_round(RULESETS["roth"], [TeamRound(books=None), TeamRound()], 1)
+    assert (problem.level, problem.field) == ("error", "books")
+    with pytest.raises(ValueError, match="books"):
+        score_team_round(RULESETS["roth"], TeamRound(books=None), 1)
 
 
 # --- meld minimums ----------------------------------------------------------
@@ -331,6 +364,12 @@ def test_meld_minimum_by_round_and_past_the_last_listed_round(key, by_round):
         assert meld_minimum(rules, past, 0) == by_round[-1]
 
 
+def test_meld_minimum_needs_a_whole_score():
+    for wrong in ("x", None, 1.5, True):
+        with pytest.raises(ValueError, match="score_before"):
+            meld_minimum(RULESETS["roth"], 1, wrong)
+
+
 def test_no_meld_minimum():
     assert meld_minimum(RULESETS["partnership"], 1, 0) is None
     assert standings(RULESETS["partnership"], [], teams=3).next_meld_minimums == [None] * 3
@@ -354,6 +393,11 @@ def test_a_game_the_table_ends_by_hand():
     ended = standings(rules, rounds, ended=True)
     # both 3×500 + 4×300 + 900 + 100 + 500 + 60 = 4260
     assert (ended.totals, ended.finished, ended.winners) == ([4260, 4260], True, [0, 1])
+
+
+def test_a_game_ended_before_any_round_is_a_tie_at_zero():
+    result = standings(RULESETS["partnership"], [], teams=2, ended=True)
+    assert (result.finished, result.totals, result.winners) == (True, [0, 0], [0, 1])
 
 
 def test_three_and_four_teams():
@@ -391,7 +435,7 @@ def test_card_points_use_the_rule_set_values():
 
 
 def test_value_tiers_name_the_ranks_as_players_say_them():
-    assert [str(t) for t in value_tiers(RULESETS["friends-family"])] == [
+    assert value_tiers(RULESETS["friends-family"]) == [
         "Jokers 50", "2s and Aces 20", "8–K 10", "4–7 5"]
     assert [str(t) for t in value_tiers(RULESETS["roth"])] == [
         "Jokers 50", "2s and Aces 20", "10–K 10", "4–9 5"]
@@ -399,7 +443,8 @@ def test_value_tiers_name_the_ranks_as_players_say_them():
         **RULESETS["roth"].card_values, "Q": 15, "6": 10, "A": 50})
     assert [str(t) for t in value_tiers(odd)] == [
         "Jokers and Aces 50", "2s 20", "Queens 15", "6s, 10–J and Kings 10", "4–5 and 7–9 5"]
-    assert value_tiers(RULESETS["roth"])[2].ranks == ("K", "Q", "J", "10")
+    tier = value_tiers(RULESETS["roth"])[2]
+    assert (tier.label, tier.value, tier.ranks) == ("10–K", 10, ("K", "Q", "J", "10"))
 
 
 # --- the house-rules file ----------------------------------------------------------------
@@ -500,6 +545,17 @@ def test_optional_house_extras_default_to_unused():
 
 
 def test_rule_sets_cannot_be_changed_in_place():
+    rules = RULESETS["roth"]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        RULESETS["roth"].going_out = 5
+        rules.going_out = 5
+    for mapping in (rules.card_values, rules.books, rules.meld_minimum, rules.end, rules.books_to_go_out):
+        with pytest.raises(TypeError):
+            mapping["joker"] = 0
+    assert rules.card_values["joker"] == 50
+    assert hash(rules) == hash(RuleSet.from_json(rules.to_json()))
+    assert len({rules, RULESETS["tablet"], RuleSet.from_dict(rules.to_dict())}) == 2
+    entry = TR(1, 2)
+    with pytest.raises(TypeError):
+        entry.books["clean"] = 9
+    assert hash(entry) == hash(TR(1, 2)) and entry.to_dict()["books"] == {"clean": 1, "dirty": 2}
     assert isinstance(RuleSet.from_dict(_with(going_out=[100, 200])).going_out, tuple)
