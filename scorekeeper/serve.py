@@ -4,7 +4,9 @@ Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
 """
 
 import argparse
+import ipaddress
 import socket
+import subprocess
 
 from waitress import serve
 
@@ -12,15 +14,32 @@ from . import create_app
 
 
 def lan_addresses():
-    """This machine's IPv4 addresses other than loopback, from its own name.
+    """This machine's IPv4 addresses other than loopback, read locally.
 
-    Read locally (no packet is sent), so it works with no internet at all.
+    ``hostname -I`` lists every interface's address (Debian maps the host's
+    own name to 127.0.1.1, so resolving the name alone usually finds nothing);
+    no packet is sent either way, so it works with no internet at all.
     """
+    found = []
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True,
+                               timeout=5, check=False).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        found += [info[4][0] for info in
+                  socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
-        return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+        pass
+    addresses = set()
+    for text in found:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if address.version == 4 and not address.is_loopback and not address.is_link_local:
+            addresses.add(str(address))
+    return sorted(addresses, key=ipaddress.ip_address)
 
 
 def main(argv=None):
