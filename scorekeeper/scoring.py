@@ -130,12 +130,12 @@ def _books(value: Any) -> dict[str, int]:
 
 
 def _going_out(value: Any) -> int | tuple[int, ...]:
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return _whole(value, "going_out")
+    if isinstance(value, (list, tuple)):
+        return tuple(_whole(v, f"going_out[{i}]")
+                     for i, v in enumerate(_non_empty_list(value, "going_out")))
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"going_out: must be a whole number or a list of them, not {value!r}")
-    return tuple(_whole(v, f"going_out[{i}]")
-                 for i, v in enumerate(_non_empty_list(value, "going_out")))
+    return _whole(value, "going_out")
 
 
 def _meld_minimum(value: Any) -> dict | None:
