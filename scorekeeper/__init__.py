@@ -35,13 +35,15 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import db, formatting
-    from .views import home, rules
+    from .views import games, home, players, rules
 
     db.init_app(app)
     formatting.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(players.bp)
     return app
 
 

@@ -73,7 +73,22 @@ def import_rules_command(file):
     click.echo(f"Saved “{rules.name}” as /rules/{key}")
 
 
+@click.command("recompute-scores")
+@with_appcontext
+def recompute_scores_command():
+    """Rewrite every stored round score from its inputs with the engine."""
+    from . import games
+
+    db = connect(current_app.config["DATABASE"])
+    try:
+        count = games.recompute_scores(db)
+    finally:
+        db.close()
+    click.echo(f"Recomputed {count} round scores.")
+
+
 def init_app(app):
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(import_rules_command)
+    app.cli.add_command(recompute_scores_command)

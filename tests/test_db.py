@@ -10,20 +10,69 @@ from scorekeeper.migrations import migrations
 from scorekeeper.scoring import RULESETS
 
 
+SCHEMA = {
+    "house_rules": {"id": int, "name": str, "rules": str, "created_at": str, "updated_at": str},
+    "players": {"id": int, "name": str, "created_at": str},
+    "games": {"id": int, "rules": str, "rules_key": str, "rules_name": str, "first_dealer": int,
+              "ended_by_hand": int, "finished_at": str, "created_at": str, "updated_at": str,
+              "revision": int},
+    "teams": {"id": int, "game_id": int, "position": int, "name": str},
+    "team_players": {"team_id": int, "player_id": int, "position": int},
+    "rounds": {"id": int, "game_id": int, "number": int, "version": int, "created_at": str,
+               "updated_at": str},
+    "round_entries": {"round_id": int, "team_id": int, "books": str, "melded_points": int,
+                      "unplayed_points": int, "red_threes": int, "black_threes": int,
+                      "red_threes_melded": int, "went_out": int, "cuts": int, "penalties": int,
+                      "score": int},
+    "revisions": {"id": int, "game_id": int, "round_number": int, "action": str, "summary": str,
+                  "before": str, "after": str, "created_at": str},
+}
+FOREIGN_KEYS = {
+    "games": {("first_dealer", "players", "id")},
+    "teams": {("game_id", "games", "id")},
+    "team_players": {("team_id", "teams", "id"), ("player_id", "players", "id")},
+    "rounds": {("game_id", "games", "id")},
+    "round_entries": {("round_id", "rounds", "id"), ("team_id", "teams", "id")},
+    "revisions": {("game_id", "games", "id")},
+}
+MIGRATIONS = ["m001_house_rules", "m002_players_and_games"]
+
+
 def test_migrating_an_empty_database_gives_the_schema(tmp_path):
     path = tmp_path / "empty.db"
-    assert migrate(path) == ["m001_house_rules"]
+    assert migrate(path) == MIGRATIONS
     db = Database(path)
-    assert db["house_rules"].columns_dict == {
-        "id": int, "name": str, "rules": str, "created_at": str, "updated_at": str}
-    assert db["house_rules"].pks == ["id"]
-    assert db["house_rules"].foreign_keys == []
-    [index] = [i for i in db["house_rules"].indexes if i.name == "idx_house_rules_name"]
-    assert index.unique and index.columns == ["name"]
-    assert [m.name for m in migrations.applied(db)] == ["m001_house_rules"]
+    assert set(db.table_names()) == set(SCHEMA) | {"_sqlite_migrations"}
+    for table, columns in SCHEMA.items():
+        assert db[table].columns_dict == columns, table
+        fks = {(fk.column, fk.other_table, fk.other_column) for fk in db[table].foreign_keys}
+        assert fks == FOREIGN_KEYS.get(table, set()), table
+    unique = {(t, tuple(i.columns)) for t in SCHEMA for i in db[t].indexes if i.unique}
+    assert {("house_rules", ("name",)), ("players", ("name",)), ("teams", ("game_id", "position")),
+            ("rounds", ("game_id", "number"))} <= unique
+    assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"
     db.close()
     assert migrate(path) == []  # running it again changes nothing
+
+
+def test_names_are_unique_regardless_of_case(tmp_path):
+    migrate(tmp_path / "names.db")
+    db = Database(tmp_path / "names.db")
+    db["players"].insert({"name": "Ann", "created_at": "now"})
+    with pytest.raises(sqlite3.IntegrityError):
+        db["players"].insert({"name": "ANN", "created_at": "now"})
+    db.close()
+
+
+def test_an_older_database_is_brought_up_to_date(tmp_path):
+    path = tmp_path / "old.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m002_players_and_games")
+    db["house_rules"].insert({"name": "Kept", "rules": "{}", "created_at": "x", "updated_at": "x"})
+    db.close()
+    assert migrate(path) == ["m002_players_and_games"]
+    assert Database(path)["house_rules"].count == 1
 
 
 def test_connection_per_request_with_foreign_keys(app):
@@ -40,7 +89,7 @@ def test_init_db_command(runner, app, tmp_path):
     fresh = tmp_path / "fresh.db"
     app.config["DATABASE"] = str(fresh)
     result = runner.invoke(args=["init-db"])
-    assert result.exit_code == 0 and "applied m001_house_rules" in result.output
+    assert result.exit_code == 0 and "applied m001_house_rules, m002_players_and_games" in result.output
     assert Database(fresh)["house_rules"].exists()
     again = runner.invoke(args=["init-db"])
     assert "up to date" in again.output

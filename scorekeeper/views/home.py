@@ -1,13 +1,29 @@
 from flask import Blueprint, render_template
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+
+from .. import games
+from ..db import get_db
 
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index():
-    """Show the home page."""
-    return render_template("home/index.html")
+    """Games in progress first (one tap to resume), then recent finished games."""
+    db = get_db()
+    playing, finished = games.list_games(db)
+    return render_template("home/index.html",
+                           playing=[games.load_game(db, i) for i in playing],
+                           finished=[games.load_game(db, i) for i in finished])
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_error(error):
+    """A form older than an evening of play, or posted from elsewhere."""
+    error.description = ("This page was open too long, or the form came from elsewhere. "
+                         "Go back, reload the page and try again: nothing was saved.")
+    return render_template("error.html", error=error), 400
 
 
 @bp.app_errorhandler(HTTPException)
