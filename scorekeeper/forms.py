@@ -144,6 +144,11 @@ def leaf_fields(form):
     return {f.name: f for _, fields in team_fields(form) for f in fields}
 
 
+def all_fields(form):
+    """Every field a person fills in, in page order (for the error summary)."""
+    return [form.went_out, *leaf_fields(form).values()]
+
+
 # --- a new game --------------------------------------------------------------------
 
 

@@ -7,7 +7,8 @@ from wtforms import HiddenField, SelectChoice
 
 from .. import games, rulesets, scoring
 from ..db import get_db
-from ..forms import NewGameForm, entries_from, field_for, leaf_fields, round_form, team_fields
+from ..forms import (NewGameForm, all_fields, entries_from, field_for, leaf_fields, round_form,
+                     team_fields)
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -181,9 +182,7 @@ def _save(game, played, number, entries, form):
         flash(str(conflict), "error")
         return _to_game(game)
     flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
-    if after.finished:
-        return _to_game(after, "result")
-    return _to_game(after, f"round-{number}")
+    return _to_game(after)  # the top: totals, meld minimums, the next round
 
 
 def _step(form, step):
@@ -228,6 +227,7 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
     minimums = s.meld_minimums[number - 1] if number <= len(rounds) else s.next_meld_minimums
     return render_template(
         "games/round.html", game=game, played=played, form=form, number=number,
+        fields=all_fields(form),
         teams=team_fields(form), tiers=scoring.value_tiers(game.rules), minimums=minimums,
         books_needed=scoring.books_to_go_out(game.rules, number), dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
