@@ -24,6 +24,7 @@ def create_app(test_config=None):
         DATABASE=os.path.join(app.instance_path, "scorekeeper.db"),
         # a form opened at the start of an evening's game still posts at its end
         WTF_CSRF_TIME_LIMIT=12 * 3600,
+        PAPER="letter",  # the sheets' default paper: "letter" or "a4" (instance/config.py)
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):
@@ -35,7 +36,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import db, formatting
-    from .views import games, home, players, rules
+    from .views import games, home, players, rules, sheets
 
     db.init_app(app)
     formatting.init_app(app)
@@ -44,6 +45,7 @@ def create_app(test_config=None):
     app.register_blueprint(rules.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(sheets.bp)
     return app
 
 

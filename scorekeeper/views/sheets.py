@@ -1,0 +1,81 @@
+import os
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+
+from .. import games, rulesets, scoring, sheets
+from ..db import get_db
+
+bp = Blueprint("sheets", __name__)
+
+
+def _paper():
+    return sheets.paper(request.args.get("paper"), current_app.config["PAPER"])
+
+
+def _pdf_links(endpoint, **values):
+    return [(f"PDF ({label})", url_for(endpoint, paper=key, **values))
+            for key, label in sheets.PAPERS.items()]
+
+
+def _pdf_response(html, filename):
+    pdf = sheets.pdf_from_html(html, os.path.join(current_app.static_folder, "sheet.css"))
+    return pdf, {"Content-Type": "application/pdf",
+                 "Content-Disposition": f'inline; filename="{filename}"'}
+
+
+def _game_sheet(game_id, pdf=False):
+    game = games.load_game(get_db(), game_id)
+    if game is None:
+        abort(404, description=f"There is no game {game_id}.")
+    paper = _paper()
+    html = render_template("sheets/game.html", pdf=pdf, game=game, pages=sheets.game_pages(game),
+                           tiers=scoring.value_tiers(game.rules), paper_name=sheets.PAPERS[paper],
+                           pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id))
+    return game, paper, html
+
+
+@bp.get("/games/<int:game_id>/sheet")
+def game(game_id):
+    """The game's score sheet, as the PDF prints it (the browser can print it too)."""
+    return _game_sheet(game_id)[2]
+
+
+@bp.get("/games/<int:game_id>/sheet.pdf")
+def game_pdf(game_id):
+    """The game's score sheet as a PDF."""
+    game, paper, html = _game_sheet(game_id, pdf=True)
+    return _pdf_response(html, f"hand-and-foot-game-{game.id}-{paper}.pdf")
+
+
+def _blank_sheet(key, pdf=False):
+    entry = rulesets.get_rule_set(get_db(), key)
+    if entry is None:
+        abort(404, description=f"There is no rule set “{key}”.")
+    rules = entry.rules
+    try:
+        rounds = min(max(int(request.args.get("rounds", 0)), 0), 20)
+    except ValueError:
+        rounds = 0
+    names = [games.clean_name(n)[:40] for n in request.args.getlist("team")][:4]
+    teams = [n for n in names if n] or ["", ""]
+    paper = _paper()
+    html = render_template("sheets/blank.html", pdf=pdf, key=key, rules=rules, teams=teams,
+                           rounds=sheets.blank_rounds(rules, rounds),
+                           lines=sheets.blank_lines(rules), tiers=scoring.value_tiers(rules),
+                           paper_name=sheets.PAPERS[paper],
+                           pdf_links=_pdf_links("sheets.blank_pdf", key=key, team=names,
+                                                rounds=rounds or None))
+    return paper, html
+
+
+@bp.get("/rules/<key>/blank")
+def blank(key):
+    """A blank score sheet for a rule set, to play on paper."""
+    return _blank_sheet(key)[1]
+
+
+@bp.get("/rules/<key>/blank.pdf")
+def blank_pdf(key):
+    """A blank score sheet as a PDF (?paper=a4|letter, ?rounds=, ?team= up to 4)."""
+    paper, html = _blank_sheet(key, pdf=True)
+    return _pdf_response(html, f"hand-and-foot-blank-{key}-{paper}.pdf")
