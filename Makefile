@@ -30,5 +30,8 @@ run: init-db
 test: $(VENV)/.installed-test
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+bench: $(VENV)/.installed-test
+	$(PY) bench/sheets.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-output
