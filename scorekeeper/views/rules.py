@@ -1,15 +1,31 @@
-from flask import Blueprint, abort, render_template
+import dataclasses
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import rulesets, scoring
 from ..db import get_db
+from ..rules_form import (DeleteForm, HouseRulesForm, ImportForm, fields_from_rules,
+                          fields_with_errors, rules_from_fields, show_error)
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+# A refused form is shown again with this status, so tests and tools can tell
+# it from a first visit; browsers show the page all the same.
+REFUSED = 422
 
 
 def _entry_or_404(key):
     entry = rulesets.get_rule_set(get_db(), key)
     if entry is None:
         abort(404, description=f"There is no rule set “{key}”.")
+    return entry
+
+
+def _house_rules_or_404(key):
+    entry = _entry_or_404(key)
+    if entry.preset:
+        abort(404, description=f"“{entry.rules.name}” is a written rule set: only house rules "
+                               "can be changed or deleted.")
     return entry
 
 
@@ -41,6 +57,97 @@ def download(key):
         "Content-Type": "application/json; charset=utf-8",
         "Content-Disposition": f'attachment; filename="{key}.json"',
     }
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Make house rules, starting from a preset or saved rule set (?from=<key>)."""
+    start = _entry_or_404(request.args.get("from", next(iter(scoring.RULESETS))))
+    form = HouseRulesForm(data=fields_from_rules(start.rules) | {"name": ""})
+    rules = _submitted_rules(form)
+    key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
+    if key:
+        flash(f"Saved your house rules “{rules.name}”.", "success")
+        return redirect(url_for("rules.show", key=key))
+    return _editor(form, start=start, entries=rulesets.list_rule_sets(get_db()))
+
+
+@bp.route("/<key>/edit", methods=["GET", "POST"])
+def edit(key):
+    """Change saved house rules; a preset leads to a copy of it instead."""
+    entry = _entry_or_404(key)
+    if entry.preset:
+        flash("Written rule sets stay as they are written: change a copy of them here.", "info")
+        return redirect(url_for("rules.new", **{"from": key}))
+    form = HouseRulesForm(data=fields_from_rules(entry.rules))
+    rules = _submitted_rules(form)
+    if rules and _stored(form, lambda db: rulesets.update_house_rules(db, key, rules)):
+        flash(f"Saved your changes to “{rules.name}”.", "success")
+        return redirect(url_for("rules.show", key=key))
+    return _editor(form, entry=entry)
+
+
+@bp.route("/<key>/delete", methods=["GET", "POST"])
+def delete(key):
+    """Ask before deleting saved house rules, then delete them."""
+    entry = _house_rules_or_404(key)
+    form = DeleteForm()
+    if form.validate_on_submit():
+        rulesets.delete_house_rules(get_db(), key)
+        flash(f"Deleted “{entry.rules.name}”.", "success")
+        return redirect(url_for("rules.index"))
+    return render_template("rules/delete.html", entry=entry, form=form)
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_file():
+    """Save a house-rules file uploaded from the phone."""
+    form = ImportForm()
+    rules = _uploaded_rules(form) if form.validate_on_submit() else None
+    key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
+    if key:
+        flash(f"Imported “{rules.name}”.", "success")
+        return redirect(url_for("rules.show", key=key))
+    return render_template("rules/import.html", form=form), REFUSED if form.is_submitted() else 200
+
+
+def _submitted_rules(form):
+    """The rule set a submitted editor holds, or None (the messages are on the form)."""
+    if not form.is_submitted():
+        return None
+    form.validate()  # each field on its own; rules_from_fields refuses if that left messages
+    return rules_from_fields(form)
+
+
+def _uploaded_rules(form):
+    """The rule set in the uploaded file, renamed if asked, or None with a message."""
+    try:
+        rules = scoring.RuleSet.from_json(form.file.data.read())
+    except ValueError as error:
+        form.file.errors.append(str(error))  # as the engine says it: it names the field
+        return None
+    if not (form.name.data or "").strip():
+        return rules
+    try:
+        return dataclasses.replace(rules, name=form.name.data)
+    except ValueError as error:
+        show_error(form, str(error))
+        return None
+
+
+def _stored(form, store):
+    """``store(db)``'s result, or None when it refuses (a taken name) with the message on the form."""
+    try:
+        return store(get_db())
+    except ValueError as error:
+        show_error(form, str(error))
+        return None
+
+
+def _editor(form, **context):
+    status = REFUSED if form.is_submitted() else 200
+    return render_template("rules/editor.html", form=form, problems=fields_with_errors(form),
+                           **context), status
 
 
 def _round_rules(rules):

@@ -9,7 +9,8 @@ from scorekeeper.scoring import RULESETS
 
 TAP = 44  # px: the smallest comfortable tap target (WCAG 2.5.5, Apple HIG)
 
-PAGES = {"home": "/", "rules": "/rules"} | {f"rules-{key}": f"/rules/{key}" for key in RULESETS}
+PAGES = ({"home": "/", "rules": "/rules"} | {f"rules-{key}": f"/rules/{key}" for key in RULESETS}
+         | {"rules-new": "/rules/new?from=roth", "rules-import": "/rules/import"})
 
 # Every visible control, with its size and whether it sits inline in running text.
 CONTROLS_JS = """() => [...document.querySelectorAll("a, button, input, select")]
