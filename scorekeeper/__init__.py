@@ -25,6 +25,8 @@ def create_app(test_config=None):
         # a form opened at the start of an evening's game still posts at its end
         WTF_CSRF_TIME_LIMIT=12 * 3600,
         PAPER="letter",  # the sheets' default paper: "letter" or "a4" (instance/config.py)
+        # refuse a request body this large before reading it (house-rules files are ~1 KB)
+        MAX_CONTENT_LENGTH=1024 * 1024,
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):

@@ -1,49 +1,14 @@
-"""Flask-WTF forms and the field types they share."""
+"""Flask-WTF forms for games and rounds (the house-rules editor is in rules_form.py)."""
 
 from flask_wtf import FlaskForm
-from wtforms import (FieldList, Form, FormField, HiddenField, IntegerField, RadioField,
-                     SelectChoice, SelectField, StringField)
-from wtforms.validators import Length, Optional, ValidationError
-from wtforms.widgets import TextInput
+from wtforms import (FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, SelectField,
+                     StringField)
+from wtforms.validators import Length, Optional
 
 from . import scoring
+from .fields import WholeNumberField
+from .rules_form import RulesFields
 from .scoring import TeamRound
-
-
-class WholeNumberField(IntegerField):
-    """A whole number typed on the phone's numeric keypad.
-
-    Rendered as a text input (the macro adds inputmode="numeric") rather than
-    type="number", so the browser never blocks the form with its own bubble:
-    the server's message appears next to the field, and what was typed stays.
-    """
-
-    widget = TextInput()
-
-    def __init__(self, label=None, validators=None, *, minimum=0, maximum=100_000, **kwargs):
-        super().__init__(label, validators, **kwargs)
-        self.minimum, self.maximum = minimum, maximum
-
-    def process_formdata(self, valuelist):
-        if not valuelist:
-            return
-        text = valuelist[0].strip().replace(",", "").replace("\u2212", "-")
-        if text == "":
-            self.data = None
-            return
-        try:
-            self.data = int(text)
-        except ValueError:
-            self.data = None
-            raise ValueError("Enter a whole number, like 120.") from None
-
-    def pre_validate(self, form):
-        if self.data is None:
-            return
-        if self.data < self.minimum:
-            raise ValidationError("Can’t be negative." if self.minimum == 0 else f"At least {self.minimum}.")
-        if self.data > self.maximum:
-            raise ValidationError(f"At most {self.maximum:,}.")
 
 
 # --- entering a round ------------------------------------------------------------
@@ -166,6 +131,10 @@ class TeamFields(Form):
 
 class NewGameForm(FlaskForm):
     rules_key = SelectField("Rule set", choices=[])
+    # the rule set the values in `rules` were filled from: if the scorekeeper
+    # picks another one, its values are loaded before anything starts
+    rules_from = HiddenField()
+    rules = FormField(RulesFields)
     teams = FieldList(FormField(TeamFields), min_entries=4, max_entries=4)
     first_dealer = StringField("Who deals first", validators=[Optional(), Length(max=40)],
                                description="A player's name; empty: team 1's first player.")

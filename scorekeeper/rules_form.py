@@ -29,7 +29,7 @@ from wtforms import (FieldList, Form, FormField, SelectChoice, SelectField, Stri
 from wtforms.form import BaseForm
 
 from . import scoring
-from .forms import WholeNumberField
+from .fields import WholeNumberField
 from .scoring import RuleSet
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB

@@ -280,6 +280,8 @@ class RuleSet:
             data = json.loads(text)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ValueError(f"house rules: not a JSON file ({error})") from None
+        except RecursionError:  # thousands of nested brackets: no house-rules file looks like that
+            raise ValueError("house rules: not a house-rules file (nested too deeply)") from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:

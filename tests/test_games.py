@@ -2,6 +2,7 @@
 
 import html
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -22,8 +23,52 @@ def text(response):
     return html.unescape(response.get_data(as_text=True))
 
 
+class PostedForm(HTMLParser):
+    """What a browser would post from a page's POST form, as the page fills it."""
+
+    def __init__(self):
+        super().__init__()
+        self.values, self._in_post, self._select, self._textarea = {}, False, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._in_post = a.get("method") == "post"
+        elif not self._in_post:
+            return
+        elif tag == "input" and a.get("type") not in ("submit", "button", "file"):
+            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.values[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self._select = a["name"]
+        elif tag == "option" and self._select and ("selected" in a or self._select not in self.values):
+            self.values[self._select] = a.get("value", "")
+        elif tag == "textarea":
+            self._textarea = a["name"]
+            self.values[a["name"]] = ""
+
+    def handle_data(self, data):
+        if self._textarea:
+            self.values[self._textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+        elif tag == "form":
+            self._in_post = False
+
+
+def new_game_form(client, rules="roth"):
+    parser = PostedForm()
+    parser.feed(client.get(f"/games/new?rules={rules}").get_data(as_text=True))
+    return {k: v.lstrip("\n") for k, v in parser.values.items()}
+
+
 def start(client, rules="roth", **extra):
-    response = client.post("/games/new", data={"rules_key": rules, **TEAMS, **extra})
+    response = client.post("/games/new", data={**new_game_form(client, rules), **TEAMS, **extra})
     assert response.status_code == 302, text(response)
     return int(response.headers["Location"].rsplit("/", 1)[1])
 
@@ -90,10 +135,10 @@ def test_start_a_game_with_new_and_existing_players(client, db):
     ({"teams-2-name": "Ghosts"}, "teams-2-player_1", "Add at least one player"),
     ({"first_dealer": "Zed"}, "first_dealer", "must be one of this game's players"),
     ({"teams-0-player_1": "x" * 41}, "teams-0-player_1", "40 characters"),
-    ({"rules_key": "nope"}, "rules_key", "Not a valid choice"),
+    ({"rules-going_out": "lots"}, "rules-going_out", "whole number"),
 ])
 def test_new_game_refusals_keep_what_was_typed(client, db, data, field, message):
-    response = client.post("/games/new", data={"rules_key": "roth", **TEAMS, "first_dealer": "Di", **data})
+    response = client.post("/games/new", data={**new_game_form(client), **TEAMS, "first_dealer": "Di", **data})
     assert response.status_code == 422
     page = text(response)
     assert message in page
@@ -435,10 +480,51 @@ def test_posts_without_a_csrf_token_are_refused(tmp_path, instance_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db")})
     assert app.config.get("WTF_CSRF_ENABLED", True)
     client = app.test_client()
-    response = client.post("/games/new", data={"rules_key": "roth", **TEAMS})
+    response = client.post("/games/new", data={**new_game_form(client), **TEAMS, "csrf_token": ""})
     assert response.status_code == 400 and "nothing was saved" in text(response)
-    page = client.get("/games/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)[1]
-    response = client.post("/games/new", data={"rules_key": "roth", **TEAMS, "csrf_token": token})
-    assert response.status_code == 302
+    data = {**new_game_form(client), **TEAMS}
+    assert data["csrf_token"]
+    assert client.post("/games/new", data=data).status_code == 302
     assert app.config["WTF_CSRF_TIME_LIMIT"] >= 6 * 3600  # a whole evening of play
+
+
+def test_a_game_can_adjust_its_rules_and_keeps_its_own_copy(client, db):
+    from scorekeeper import rulesets
+    from scorekeeper.scoring import RuleSet
+
+    key = rulesets.save_house_rules(db, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Ours"}))
+    form = new_game_form(client, key)
+    assert form["rules_key"] == key and form["rules-going_out"] == "200"
+    response = client.post("/games/new", data={**form, **TEAMS, "rules-going_out": "300",
+                                               "rules-name": "Ours, going out 300"})
+    game_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    # the saved house rules change later: the game does not
+    rulesets.update_house_rules(db, key, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Ours",
+                                                            "going_out": 50}))
+    game = stored(db, game_id)
+    assert game.rules.going_out == 300 and game.rules.name == "Ours, going out 300"
+    assert game.rules_key == key
+    enter(client, game_id, {"melded_points": 100}, {"melded_points": 50}, went_out="0",
+          expect_warnings=True)  # tablet: 2 clean + 2 dirty to go out
+    assert stored(db, game_id).standings.totals == [400, 50]
+
+
+def selected_rules(response):
+    return re.search(r'<option selected value="([^"]+)"', response.get_data(as_text=True))[1]
+
+
+def test_unknown_rule_sets_fall_back_to_the_first(client):
+    assert selected_rules(client.get("/games/new?rules=nope")) == next(iter(RULESETS))
+
+
+def test_picking_other_rules_loads_them_before_anything_starts(client, db):
+    form = new_game_form(client, "roth")  # its values are Roth's
+    response = client.post("/games/new", data={**form, **TEAMS, "rules_key": "forfeit"})
+    page = text(response)
+    assert response.status_code == 200 and db["games"].count == 0
+    assert "The rules of Five hands with forfeits are loaded" in page
+    assert selected_rules(response) == "forfeit" and 'name="rules-going_out" type="text" value="1000"' in page
+    assert 'value="Ann"' in page and 'value="Di"' in page  # the teams are kept
+    # "Use these rules" does the same without starting
+    loaded = client.post("/games/new", data={**form, **TEAMS, "rules_key": "tablet", "action": "load"})
+    assert selected_rules(loaded) == "tablet" and db["games"].count == 0

@@ -552,3 +552,11 @@ def test_the_fields_work_inside_another_form(app):
         assert rules_from_fields(form.rules) is None
         assert form.rules["meld_by_score"].errors == ["Pair 2: scores must rise (0 comes after 0)."]
         assert 'id="rules-meld_by_score-error"' in render_template_string(EMBEDDED, form=form)
+
+
+def test_a_request_too_large_is_refused_before_it_is_read(client, db):
+    # raw bytes: the test client would spool a multipart body this big to a temporary file
+    response = client.post("/rules/import", data=b"-" * (2 * 1024 * 1024),
+                           content_type="multipart/form-data; boundary=x")
+    assert response.status_code == 413
+    assert db["house_rules"].count == 0

@@ -559,3 +559,8 @@ def test_rule_sets_cannot_be_changed_in_place():
         entry.books["clean"] = 9
     assert hash(entry) == hash(TR(1, 2)) and entry.to_dict()["books"] == {"clean": 1, "dirty": 2}
     assert isinstance(RuleSet.from_dict(_with(going_out=[100, 200])).going_out, tuple)
+
+
+def test_a_deeply_nested_file_is_refused_not_a_crash():
+    with pytest.raises(ValueError, match="nested too deeply"):
+        RuleSet.from_json("[" * 100_000 + "]" * 100_000)

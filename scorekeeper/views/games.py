@@ -9,6 +9,7 @@ from .. import games, rulesets, scoring
 from ..db import get_db
 from ..forms import (NewGameForm, all_fields, entries_from, field_for, leaf_fields, round_form,
                      team_fields)
+from ..rules_form import fields_from_rules, fields_with_errors, rules_from_fields
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -32,22 +33,49 @@ def _to_game(game, anchor=None):
 
 @bp.route("/new", methods=["GET", "POST"])
 def new():
-    """Start a game: rule set, teams and players, who deals first."""
+    """Start a game: rule set (adjusted for this game if need be), teams, who deals first."""
     db = get_db()
+    entries = rulesets.list_rule_sets(db)
+    by_key = {e.key: e for e in entries}
+    if request.method == "GET":
+        entry = by_key.get(request.args.get("rules", ""), entries[0])
+        form = NewGameForm(data={"rules_key": entry.key})
+        return _new_game_page(_with_rules_of(form, entry), entries)
     form = NewGameForm()
-    form.rules_key.choices = [SelectChoice(e.key, e.rules.name) for e in rulesets.list_rule_sets(db)]
-    if request.method == "GET" and request.args.get("rules"):
-        form.rules_key.data = request.args["rules"]
-    if form.validate_on_submit():
-        teams = _teams_from(form)
-        if teams is not None:
-            entry = rulesets.get_rule_set(db, form.rules_key.data)
-            game_id = games.create_game(db, entry.rules, entry.key, teams, form.first_dealer.data)
-            flash("Game started. Good luck!", "success")
-            return redirect(url_for("games.show", game_id=game_id))
-    status = 422 if request.method == "POST" else 200
-    return render_template("games/new.html", form=form,
-                           players=[p["name"] for p in games.list_players(db)]), status
+    entry = by_key.get(form.rules_key.data, entries[0])
+    if request.form.get("action") == "load" or form.rules_from.data != entry.key:
+        # another rule set was picked: show its values, start nothing yet
+        return _new_game_page(_with_rules_of(form, entry), entries, loaded=entry)
+    form.rules_key.choices = _choices(entries)
+    form.validate()  # every field on its own; the checks below add what needs the whole form
+    rules = rules_from_fields(form.rules)
+    teams = _teams_from(form)
+    if form.errors or rules is None or teams is None:
+        return _new_game_page(form, entries, status=422)
+    game_id = games.create_game(db, rules, entry.key, teams, form.first_dealer.data)
+    flash("Game started. Good luck!", "success")
+    return redirect(url_for("games.show", game_id=game_id))
+
+
+def _choices(entries):
+    return [SelectChoice(e.key, e.rules.name) for e in entries]
+
+
+def _with_rules_of(form, entry):
+    """The form with its rule values replaced by this rule set's (teams kept)."""
+    fresh = NewGameForm(formdata=None, data={"rules": fields_from_rules(entry.rules)})
+    form._fields["rules"] = form.rules = fresh.rules
+    form.rules_key.data = form.rules_from.data = entry.key
+    return form
+
+
+def _new_game_page(form, entries, status=200, loaded=None):
+    form.rules_key.choices = _choices(entries)
+    entry = next(e for e in entries if e.key == form.rules_key.data)
+    return render_template(
+        "games/new.html", form=form, entry=entry, loaded=loaded,
+        rule_problems=fields_with_errors(form.rules),
+        players=[p["name"] for p in games.list_players(get_db())]), status
 
 
 def _teams_from(form):

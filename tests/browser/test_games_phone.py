@@ -113,7 +113,14 @@ def start_game(page, base, rules_key, teams, first_dealer=None, screenshot=None,
     page.goto(base + "/")
     page.get_by_role("main").get_by_role("link", name="New game").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("New game")
-    page.get_by_label("Rule set", exact=True).select_option(label=RULESETS[rules_key].name)
+    select = page.get_by_label("Rule set", exact=True)
+    if select.input_value() != rules_key:
+        select.select_option(rules_key)  # waits for the reload it may cause
+        # picking loads that rule set's values: by itself with JavaScript, else with the button
+        loaded = page.get_by_text(f"The rules of {RULESETS[rules_key].name} are loaded")
+        if loaded.count() == 0:
+            page.get_by_role("button", name="Use these rules").click()
+        expect(loaded).to_be_visible()
     for number_, (name, players) in enumerate(teams, start=1):
         if number_ > 2:  # teams 3 and 4 are folded away until wanted
             page.get_by_text(f"Team {number_} (optional)").click()
