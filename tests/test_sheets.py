@@ -194,3 +194,9 @@ def test_a_blank_sheet_with_team_names_and_rounds(client):
     assert client.get("/rules/nope/blank.pdf").status_code == 404
     page = client.get("/rules/roth/blank").get_data(as_text=True)
     assert 'href="/rules/roth/blank.pdf?paper=a4"' in page
+
+
+def test_every_rule_set_offers_its_blank_sheet(client):
+    page = client.get("/rules/roth").get_data(as_text=True)
+    assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
+    assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
