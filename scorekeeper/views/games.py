@@ -137,14 +137,20 @@ def new_round(game_id):
 @bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(game_id, number):
     """Fix a saved round."""
+    game, played, refused = _fixable(game_id, number)
+    return refused or _round_editor(game, played)
+
+
+def _fixable(game_id, number):
+    """(game, round, None) when the round can be fixed; else a redirect as the third."""
     game = _game_or_404(game_id)
     played = game.round(number)
     if played is None:
         abort(404, description=f"This game has no round {number}.")
-    if not games.is_open(game):
-        flash("Reopen the game to fix a round.", "error")
-        return _to_game(game)
-    return _round_editor(game, played)
+    if games.is_open(game):
+        return game, played, None
+    flash("Reopen the game to fix a round.", "error")
+    return game, played, _to_game(game)
 
 
 def _digest(entries):
@@ -266,13 +272,9 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
 @bp.route("/<int:game_id>/rounds/<int:number>/delete", methods=["GET", "POST"])
 def delete_round(game_id, number):
     """Ask, then delete a round (later rounds move up one)."""
-    game = _game_or_404(game_id)
-    played = game.round(number)
-    if played is None:
-        abort(404, description=f"This game has no round {number}.")
-    if not games.is_open(game):
-        flash("Reopen the game to fix a round.", "error")
-        return _to_game(game)
+    game, played, refused = _fixable(game_id, number)
+    if refused:
+        return refused
     form = ActionForm(revision=played.version)
     if form.validate_on_submit():
         try:
