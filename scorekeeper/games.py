@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import uuid
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -103,6 +104,7 @@ class Round:
 @dataclass(frozen=True)
 class Game:
     id: int
+    uid: str
     rules: RuleSet
     rules_key: str | None
     teams: tuple[Team, ...]
@@ -148,15 +150,17 @@ class Game:
         return " vs ".join(team.name for team in self.teams)
 
 
-def create_game(db, rules, rules_key, teams, first_dealer=None):
+def create_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, created_at=None):
     """Start a game; return its id.
 
     :param teams: (team name or "", [player names]) per team, in order.
     :param first_dealer: a player's name, or None for team 1's first player.
+    :param uid: the game's identity across databases (imports keep theirs).
     """
-    now = _now()
+    now = created_at or _now()
     with db.atomic():
         game_id = db["games"].insert({
+            "uid": uid or uuid.uuid4().hex,
             "rules": rules.to_json(), "rules_key": rules_key, "rules_name": rules.name,
             "first_dealer": None, "ended_by_hand": 0, "finished_at": None,
             "created_at": now, "updated_at": now, "revision": 0}).last_pk
@@ -202,7 +206,7 @@ def load_game(db, game_id):
     revisions = tuple(db.query(
         "SELECT * FROM revisions WHERE game_id = ? ORDER BY id DESC", [game_id]))
     return Game(
-        id=game["id"], rules=RuleSet.from_json(game["rules"]), rules_key=game["rules_key"],
+        id=game["id"], uid=game["uid"], rules=RuleSet.from_json(game["rules"]), rules_key=game["rules_key"],
         teams=tuple(teams), rounds=rounds, first_dealer=game["first_dealer"],
         ended_by_hand=bool(game["ended_by_hand"]), finished_at=game["finished_at"],
         created_at=game["created_at"], updated_at=game["updated_at"],

@@ -66,3 +66,19 @@ def m002_players_and_games(db):
         foreign_keys=[("game_id", "games", "id")],
         not_null={"game_id", "action", "summary", "created_at"})
     db["revisions"].create_index(["game_id"])
+
+
+@migrations()
+def m003_game_uid_and_history_indexes(db):
+    # A game's identity across databases, so that importing an export twice
+    # (or into the database it came from) adds nothing.
+    import uuid
+
+    db["games"].add_column("uid", str)
+    for (game_id,) in db.execute("SELECT id FROM games").fetchall():
+        db.execute("UPDATE games SET uid = ? WHERE id = ?", [uuid.uuid4().hex, game_id])
+    db["games"].create_index(["uid"], unique=True)
+    # the history page filters and sorts by these
+    db["games"].create_index(["created_at"])
+    db["games"].create_index(["finished_at"])
+    db["games"].create_index(["rules_name"])

@@ -15,7 +15,7 @@ SCHEMA = {
     "players": {"id": int, "name": str, "created_at": str},
     "games": {"id": int, "rules": str, "rules_key": str, "rules_name": str, "first_dealer": int,
               "ended_by_hand": int, "finished_at": str, "created_at": str, "updated_at": str,
-              "revision": int},
+              "revision": int, "uid": str},
     "teams": {"id": int, "game_id": int, "position": int, "name": str},
     "team_players": {"team_id": int, "player_id": int, "position": int},
     "rounds": {"id": int, "game_id": int, "number": int, "version": int, "created_at": str,
@@ -35,7 +35,7 @@ FOREIGN_KEYS = {
     "round_entries": {("round_id", "rounds", "id"), ("team_id", "teams", "id")},
     "revisions": {("game_id", "games", "id")},
 }
-MIGRATIONS = ["m001_house_rules", "m002_players_and_games"]
+MIGRATIONS = ["m001_house_rules", "m002_players_and_games", "m003_game_uid_and_history_indexes"]
 
 
 def test_migrating_an_empty_database_gives_the_schema(tmp_path):
@@ -49,7 +49,7 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         assert fks == FOREIGN_KEYS.get(table, set()), table
     unique = {(t, tuple(i.columns)) for t in SCHEMA for i in db[t].indexes if i.unique}
     assert {("house_rules", ("name",)), ("players", ("name",)), ("teams", ("game_id", "position")),
-            ("rounds", ("game_id", "number"))} <= unique
+            ("rounds", ("game_id", "number")), ("games", ("uid",))} <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"
     db.close()
@@ -71,8 +71,20 @@ def test_an_older_database_is_brought_up_to_date(tmp_path):
     migrations.apply(db, stop_before="m002_players_and_games")
     db["house_rules"].insert({"name": "Kept", "rules": "{}", "created_at": "x", "updated_at": "x"})
     db.close()
-    assert migrate(path) == ["m002_players_and_games"]
+    assert migrate(path) == ["m002_players_and_games", "m003_game_uid_and_history_indexes"]
     assert Database(path)["house_rules"].count == 1
+
+
+def test_games_from_before_uids_get_one(tmp_path):
+    path = tmp_path / "old.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m003_game_uid_and_history_indexes")
+    for _ in range(2):
+        db["games"].insert({"rules": "{}", "rules_name": "x", "created_at": "x", "updated_at": "x"})
+    db.close()
+    migrate(path)
+    uids = [row["uid"] for row in Database(path).query("SELECT uid FROM games")]
+    assert len(set(uids)) == 2 and all(len(uid) == 32 for uid in uids)
 
 
 def test_connection_per_request_with_foreign_keys(app):
@@ -89,7 +101,7 @@ def test_init_db_command(runner, app, tmp_path):
     fresh = tmp_path / "fresh.db"
     app.config["DATABASE"] = str(fresh)
     result = runner.invoke(args=["init-db"])
-    assert result.exit_code == 0 and "applied m001_house_rules, m002_players_and_games" in result.output
+    assert result.exit_code == 0 and "applied m001_house_rules, m002_players_and_games, m003" in result.output
     assert Database(fresh)["house_rules"].exists()
     again = runner.invoke(args=["init-db"])
     assert "up to date" in again.output

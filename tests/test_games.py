@@ -528,3 +528,15 @@ def test_picking_other_rules_loads_them_before_anything_starts(client, db):
     # "Use these rules" does the same without starting
     loaded = client.post("/games/new", data={**form, **TEAMS, "rules_key": "tablet", "action": "load"})
     assert selected_rules(loaded) == "tablet" and db["games"].count == 0
+
+
+def test_the_game_screen_draws_the_score_by_round(client, db):
+    game_id = start(client, "tablet")
+    enter(client, game_id, {"melded_points": 100}, {"melded_points": 50})
+    assert "<svg viewBox" not in text(client.get(f"/games/{game_id}"))  # one round: nothing to draw
+    enter(client, game_id, {"melded_points": 200}, {"melded_points": 400})
+    page = text(client.get(f"/games/{game_id}"))
+    assert 'role="img" aria-labelledby="progress-title progress-desc"' in page
+    assert "<title id=\"progress-title\">Score by round</title>" in page
+    assert "Running totals after each of 2 rounds. Ann & Bo: 300; Cy & Di: 450." in page
+    assert page.count("<polyline") == 2

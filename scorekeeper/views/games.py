@@ -5,7 +5,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectChoice
 
-from .. import games, rulesets, scoring
+from .. import charts, games, rulesets, scoring
 from ..db import get_db
 from ..forms import (NewGameForm, all_fields, entries_from, field_for, leaf_fields, round_form,
                      team_fields)
@@ -115,7 +115,22 @@ def show(game_id):
     game = _game_or_404(game_id)
     action = ActionForm(revision=game.revision)
     return render_template("games/show.html", game=game, s=game.standings,
-                           open=games.is_open(game), action=action)
+                           open=games.is_open(game), action=action, chart=_progress_chart(game))
+
+
+def _progress_chart(game):
+    """Each team's running total after each round (the engine's), as a chart."""
+    s = game.standings
+    if not s.running_totals:
+        return None
+    names = [team.name for team in game.teams]
+    leader = ", ".join(names[w] for w in s.winners) if s.winners else None
+    description = (f"Running totals after each of {len(s.running_totals)} rounds. "
+                   + "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
+                   + (f". Winner: {leader}." if leader else "."))
+    return charts.line_chart(
+        "Score by round", description, [str(r.number) for r in game.rounds],
+        [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)])
 
 
 @bp.get("/<int:game_id>.json")

@@ -1,0 +1,84 @@
+"""Line charts drawn by the server as inline SVG: no chart library, no script.
+
+``line_chart`` turns numbers into coordinates; ``templates/_charts.html``
+draws them with a <title> and <desc> so the chart is announced as an image
+with a description, and a table of the same numbers can sit beside it.
+"""
+
+import math
+from dataclasses import dataclass
+
+# Colours that stay apart for the common kinds of colour blindness (Okabe–Ito),
+# each with its own marker shape, so the lines differ by more than colour.
+COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square")
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    colour: str
+    marker: str
+    points: tuple  # (x, y, value) in SVG units
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    description: str
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    x_ticks: tuple  # (x, label)
+    y_ticks: tuple  # (y, label)
+    series: tuple
+
+    @property
+    def polylines(self):
+        return [(s, " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in s.points)) for s in self.series]
+
+
+def nice_ticks(low, high, count=4):
+    """Round tick values covering low..high (0 always inside)."""
+    low, high = min(low, 0), max(high, 0)
+    if low == high:
+        high = low + 100
+    raw = (high - low) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value < high + step / 2:
+        ticks.append(value)
+        value += step
+    return [int(t) if float(t).is_integer() else t for t in ticks]
+
+
+def line_chart(title, description, x_labels, series, *, width=340, height=210):
+    """A chart of one line per series (label, values); values line up with x_labels."""
+    left, right, top, bottom = 46, width - 8, 10, height - 24
+    values = [v for _, vs in series for v in vs]
+    ticks = nice_ticks(min(values, default=0), max(values, default=0))
+    low, high = ticks[0], ticks[-1]
+    count = max(len(x_labels), 1)
+
+    def x(i):
+        return left + (right - left) * (i / (count - 1) if count > 1 else 0.5)
+
+    def y(v):
+        return bottom - (bottom - top) * (v - low) / ((high - low) or 1)
+
+    shown = range(0, count, max(1, math.ceil(count / 8)))  # at most ~8 labels on a phone
+    return Chart(
+        title=title, description=description, width=width, height=height,
+        left=left, right=right, top=top, bottom=bottom,
+        x_ticks=tuple((x(i), x_labels[i]) for i in shown),
+        y_ticks=tuple((y(t), f"{t:,}".replace("-", "\u2212")) for t in ticks),
+        series=tuple(Series(label, COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)],
+                            tuple((x(j), y(v), v) for j, v in enumerate(vs)))
+                     for i, (label, vs) in enumerate(series)),
+    )
