@@ -38,7 +38,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import db, formatting
-    from .views import games, home, players, rules, sheets
+    from .views import games, history, home, players, rules, sheets
 
     db.init_app(app)
     formatting.init_app(app)
@@ -48,6 +48,7 @@ def create_app(test_config=None):
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(sheets.bp)
+    app.register_blueprint(history.bp)
     return app
 
 
