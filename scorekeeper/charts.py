@@ -49,12 +49,9 @@ def nice_ticks(low, high, count=4):
     raw = (high - low) / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    first = math.floor(low / step) * step
-    ticks = []
-    value = first
-    while value < high + step / 2:
-        ticks.append(value)
-        value += step
+    ticks = [math.floor(low / step) * step]
+    while ticks[-1] < high:  # the last tick is at or above the highest value
+        ticks.append(ticks[-1] + step)
     return [int(t) if float(t).is_integer() else t for t in ticks]
 
 

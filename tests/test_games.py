@@ -536,7 +536,7 @@ def test_the_game_screen_draws_the_score_by_round(client, db):
     assert "<svg viewBox" not in text(client.get(f"/games/{game_id}"))  # one round: nothing to draw
     enter(client, game_id, {"melded_points": 200}, {"melded_points": 400})
     page = text(client.get(f"/games/{game_id}"))
-    assert 'role="img" aria-labelledby="progress-title progress-desc"' in page
+    assert 'role="img" aria-labelledby="progress-title" aria-describedby="progress-desc"' in page
     assert "<title id=\"progress-title\">Score by round</title>" in page
     assert "Running totals after each of 2 rounds. Ann & Bo: 300; Cy & Di: 450." in page
     assert page.count("<polyline") == 2

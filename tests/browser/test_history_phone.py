@@ -1,0 +1,59 @@
+"""History and charts on a 360 px phone, in a real browser."""
+
+from playwright.sync_api import expect
+
+from scorekeeper import games
+from scorekeeper.scoring import RULESETS, TeamRound, standings
+
+
+def arrange(db, key, day, teams, rounds, end=False):
+    game_id = games.create_game(db, RULESETS[key], key, teams, created_at=f"{day}T19:30:00+00:00")
+    game = games.load_game(db, game_id)
+    for number, entries in enumerate(rounds, start=1):
+        game = games.add_round(db, game, entries, number)
+    if end:
+        games.end_game(db, game, game.revision)
+    return game_id
+
+
+def fits(page):
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{page.url} scrolls sideways: {width} px"
+
+
+ROUNDS = [[TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_points=100)],
+          [TeamRound(melded_points=50, unplayed_points=100), TeamRound(books={"dirty": 2}, melded_points=400)],
+          [TeamRound(melded_points=200), TeamRound(melded_points=150, red_threes=1)]]
+
+
+def test_history_filtered_by_a_player(page, live_server, db, screenshot):
+    arrange(db, "partnership", "2026-01-05", [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS, end=True)
+    arrange(db, "tablet", "2026-02-07", [("", ["Cy"]), ("", ["Eve"])], ROUNDS[:1])
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="History of every game").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("History")
+    expect(page.get_by_text("2 games")).to_be_visible()
+    page.get_by_text("Filter the games").click()
+    page.get_by_label("Player").select_option(label="Ann")
+    page.get_by_role("button", name="Show").click()
+    expect(page.get_by_text("1 game", exact=True)).to_be_visible()
+    totals = standings(RULESETS["partnership"], ROUNDS).totals  # [500+300+50-100+200, 100+600+400+150-100]
+    expect(page.get_by_role("link", name=f"Cy & Di won")).to_contain_text(
+        f"Ann & Bo {totals[0]:,} · Cy & Di {totals[1]:,}")
+    fits(page)
+    screenshot(page, "history-filtered")
+
+
+def test_a_games_score_by_round_chart(page, live_server, db, screenshot):
+    game_id = arrange(db, "partnership", "2026-01-05", [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS)
+    page.goto(f"{live_server}/games/{game_id}")
+    chart = page.get_by_role("img", name="Score by round")
+    expect(chart).to_be_visible()
+    s = standings(RULESETS["partnership"], ROUNDS)
+    expect(chart).to_have_accessible_description(
+        f"Running totals after each of 3 rounds. Ann & Bo: {s.totals[0]:,}; Cy & Di: {s.totals[1]:,}.")
+    box = chart.bounding_box()
+    assert box["width"] <= 360 and box["height"] > 120
+    fits(page)
+    chart.scroll_into_view_if_needed()
+    screenshot(page, "game-chart")
