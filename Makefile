@@ -32,6 +32,7 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(PY) bench/sheets.py
+	$(PY) bench/pages.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-output

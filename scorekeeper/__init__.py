@@ -37,11 +37,12 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import db, formatting
+    from . import db, demo, formatting
     from .views import games, history, home, players, rules, sheets
 
     db.init_app(app)
     formatting.init_app(app)
+    demo.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(rules.bp)

@@ -1,0 +1,219 @@
+"""Demo data: ``flask --app scorekeeper demo-data --games N [--seed S]``.
+
+Fills the database with a family's worth of realistic games, for trying the
+history pages and for ``make bench`` (100,000 games in a few minutes).
+
+Speed without a second scorer: a game is generated whole in memory, scored
+by the engine (``scoring.standings``, which calls ``score_team_round`` for
+every entry), and its rows are bulk-inserted, a batch of games per
+transaction. It never goes through ``games.load_game``/``add_round`` (one
+load per round would take hours at 100,000 games), but every stored
+``round_entries.score`` is still the engine's, exactly as ``add_round``
+would have written it; ``flask --app scorekeeper recompute-scores`` leaves
+them unchanged.
+
+Ids are handed out here (max id + 1) inside each batch's transaction, after a
+no-op write has taken SQLite's write lock, so a phone saving a round at the
+same time cannot take the same ids.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import uuid
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from . import scoring
+from .scoring import RULESETS, TeamRound
+
+FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo",
+          "Gus", "Hal", "Ivy", "Jack")
+# how often a family picks each preset (the tablet game and Roth's are the favourites)
+PRESET_WEIGHTS = {"tablet": 4, "roth": 3, "friends-family": 2, "partnership": 2, "forfeit": 1}
+BATCH = 1_000  # games per transaction
+MAX_ROUNDS = 25  # a Roth game nobody finishes is ended by hand here
+IN_PROGRESS = 0.01  # games the family stopped partway and never ended
+
+
+def _stamp(moment):
+    return moment.isoformat(timespec="seconds")
+
+
+class _Ids:
+    """The next free id of each table, read inside the batch's transaction."""
+
+    def __init__(self, db):
+        self.next = {}
+        for table in ("games", "teams", "rounds", "revisions"):
+            (top,) = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
+            self.next[table] = top + 1
+
+    def take(self, table):
+        value = self.next[table]
+        self.next[table] += 1
+        return value
+
+
+def _entry(rng, rules, number, out):
+    """One team's realistic round: books, melded points that hold them, a few 3s."""
+    needed = scoring.books_to_go_out(rules, number) or {"clean": 1, "dirty": 1}
+    if out:
+        books = {kind: needed.get(kind, 0) + rng.choice((0, 0, 1, 1, 2)) for kind in ("clean", "dirty")}
+    else:
+        books = {kind: rng.randint(0, needed.get(kind, 1)) for kind in ("clean", "dirty")}
+    books = {kind: count for kind, count in books.items() if count}
+    least = sum(count * scoring.least_book_points(rules, kind) for kind, count in books.items())
+    # every card value is a multiple of 5 and 5 itself is one, so any multiple of 5 can be made
+    melded = least + 5 * rng.randint(4, 30 + 12 * sum(books.values()))
+    return TeamRound(
+        books=books,
+        melded_points=melded,
+        unplayed_points=0 if out else 5 * rng.randint(0, 70),
+        red_threes=rng.choices((0, 1, 2), (85, 13, 2))[0],
+        black_threes=0 if out else rng.choices((0, 1, 2), (80, 15, 5))[0],
+        went_out=out,
+        cuts=int(bool(rules.cut_22) and rng.random() < 0.1),
+        penalties=int(bool(rules.penalty) and rng.random() < 0.03),
+    )
+
+
+def _game(rng, family):
+    """(preset key, rules, teams as lists of player ids, rounds, ended by hand)."""
+    key = rng.choices(list(PRESET_WEIGHTS), list(PRESET_WEIGHTS.values()))[0]
+    rules = RULESETS[key]
+    while True:  # teams of equal size, as families deal them
+        team_count, size = rng.randint(2, 4), rng.randint(1, 3)
+        if team_count * size <= len(family):
+            break
+    seated = rng.sample(family, team_count * size)
+    teams = [seated[i * size:(i + 1) * size] for i in range(team_count)]
+    if rules.planned_rounds:
+        planned = rules.planned_rounds
+    elif rules.target_score:
+        planned = MAX_ROUNDS
+    else:  # partnership: play until the table stops
+        planned = rng.randint(3, 8)
+    rounds, totals = [], [0] * team_count
+    for number in range(1, planned + 1):
+        out = rng.randrange(team_count) if rng.random() < 0.95 else None
+        entries = [_entry(rng, rules, number, i == out) for i in range(team_count)]
+        rounds.append(entries)
+        if rules.target_score:
+            totals = [t + scoring.score_team_round(rules, e, number) for t, e in zip(totals, entries)]
+            if max(totals) >= rules.target_score:
+                break
+    ended = not rules.planned_rounds and not (rules.target_score and max(totals) >= rules.target_score)
+    if rng.random() < IN_PROGRESS:  # stopped partway, never ended
+        rounds = rounds[:rng.randint(1, len(rounds))]
+        ended = False
+    return key, rules, teams, rounds, ended
+
+
+def _family(db, rng):
+    """8-12 family members: their player ids (added when new)."""
+    from . import games
+
+    names = rng.sample(FAMILY, rng.randint(8, 12))
+    ids = []
+    for name in names:
+        player = games.player_by_name(db, name)
+        ids.append(player.id if player else db["players"].insert(
+            {"name": name, "created_at": _stamp(datetime.datetime.now(datetime.timezone.utc))}).last_pk)
+    return ids
+
+
+def generate(db, count, seed=None, *, now=None):
+    """Add ``count`` generated games; return how many rounds they hold.
+
+    Games are spread over up to five years before ``now``, oldest first, a
+    batch of ``BATCH`` games per transaction.
+    """
+    rng = random.Random(seed)
+    now = now or datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    with db.atomic():
+        family = _family(db, rng)
+    names = dict(db.execute("SELECT id, name FROM players").fetchall())
+    span = min(datetime.timedelta(days=2) * count, datetime.timedelta(days=5 * 365))
+    start = now - span
+    step = span / max(count, 1)
+    rules_json = {key: rules.to_json() for key, rules in RULESETS.items()}
+    made = rounds_made = 0
+    while made < count:
+        batch = min(BATCH, count - made)
+        rows = {"games": [], "teams": [], "team_players": [], "rounds": [],
+                "round_entries": [], "revisions": []}
+        with db.atomic():
+            # a no-op write takes the write lock first, so the ids below stay ours
+            db.execute("UPDATE games SET id = id WHERE 0")
+            ids = _Ids(db)
+            for i in range(made, made + batch):
+                key, rules, teams, rounds, ended = _game(rng, family)
+                result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
+                began = start + step * i + datetime.timedelta(minutes=rng.randint(0, 600))
+                finished = began + datetime.timedelta(minutes=20 * len(rounds) + rng.randint(0, 30))
+                game_id = ids.take("games")
+                rows["games"].append({
+                    "id": game_id, "uid": uuid.uuid4().hex, "rules": rules_json[key],
+                    "rules_key": key, "rules_name": rules.name, "first_dealer": teams[0][0],
+                    "ended_by_hand": int(ended), "finished_at": _stamp(finished) if result.finished else None,
+                    "created_at": _stamp(began), "updated_at": _stamp(finished), "revision": 0})
+                rows["revisions"].append({
+                    "id": ids.take("revisions"), "game_id": game_id, "round_number": None,
+                    "action": "started", "summary": "Demo game made by demo-data.",
+                    "before": None, "after": None, "created_at": _stamp(began)})
+                team_ids = []
+                for position, players in enumerate(teams):
+                    team_id = ids.take("teams")
+                    team_ids.append(team_id)
+                    rows["teams"].append({"id": team_id, "game_id": game_id, "position": position,
+                                          "name": " & ".join(names[p] for p in players)})
+                    rows["team_players"] += [{"team_id": team_id, "player_id": player, "position": seat}
+                                             for seat, player in enumerate(players)]
+                for number, (entries, scores) in enumerate(zip(rounds, result.round_scores), start=1):
+                    round_id = ids.take("rounds")
+                    stamp = _stamp(began + datetime.timedelta(minutes=20 * number))
+                    rows["rounds"].append({"id": round_id, "game_id": game_id, "number": number,
+                                           "version": 1, "created_at": stamp, "updated_at": stamp})
+                    rows["round_entries"] += [{
+                        "round_id": round_id, "team_id": team_id,
+                        "books": json.dumps(dict(entry.books)), "went_out": int(entry.went_out),
+                        **{name: getattr(entry, name) for name in _COUNTS},
+                        "score": int(score)}  # the engine's, as add_round stores it
+                        for team_id, entry, score in zip(team_ids, entries, scores)]
+                rounds_made += len(rounds)
+            for table, table_rows in rows.items():
+                db[table].insert_all(table_rows, batch_size=500)
+        made += batch
+    return rounds_made
+
+
+_COUNTS = ("melded_points", "unplayed_points", "red_threes", "black_threes",
+           "red_threes_melded", "cuts", "penalties")
+
+
+@click.command("demo-data")
+@click.option("--games", "count", type=click.IntRange(1, 1_000_000), required=True,
+              help="How many games to add.")
+@click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
+@with_appcontext
+def demo_data_command(count, seed):
+    """Fill the database with realistic generated games (scored by the engine)."""
+    from .db import connect, migrate
+
+    path = current_app.config["DATABASE"]
+    migrate(path)
+    db = connect(path)
+    try:
+        rounds = generate(db, count, seed)
+    finally:
+        db.close()
+    click.echo(f"Added {count:,} games ({rounds:,} rounds) to {path}.")
+
+
+def init_app(app):
+    app.cli.add_command(demo_data_command)
