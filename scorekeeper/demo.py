@@ -171,6 +171,8 @@ def generate(db, count, seed=None, *, now=None):
                     team_id = ids.take("teams")
                     team_ids.append(team_id)
                     rows["teams"].append({"id": team_id, "game_id": game_id, "position": position,
+                                          "total": result.totals[position],
+                                          "won": int(result.finished and position in result.winners),
                                           "name": " & ".join(names[p] for p in players)})
                     rows["team_players"] += [{"team_id": team_id, "player_id": player, "position": seat}
                                              for seat, player in enumerate(players)]

@@ -46,13 +46,8 @@ def clean_name(name):
 
 
 def list_players(db):
-    rows = db.query("""
-        SELECT p.id, p.name, COUNT(DISTINCT t.game_id) AS games
-        FROM players p
-        LEFT JOIN team_players tp ON tp.player_id = p.id
-        LEFT JOIN teams t ON t.id = tp.team_id
-        GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
-    return list(rows)
+    """Every player's id and name, by name (no counting: this is for pickers)."""
+    return list(db.query("SELECT id, name FROM players ORDER BY name COLLATE NOCASE"))
 
 
 def player_by_name(db, name):
@@ -248,13 +243,22 @@ def _begin_change(db, game_id, revision):
 
 
 def _settle(db, game_id):
-    """Mark the game finished or not, as its rules and rounds now say."""
+    """Mark the game finished or not, as its rules and rounds now say, and
+    store each team's total and whether it won (the engine's), for reports."""
     game = load_game(db, game_id)
     finished_at = game.finished_at if game.finished else None
     if game.finished and not finished_at:
         finished_at = _now()
     db["games"].update(game_id, {"finished_at": finished_at})
+    _write_totals(db, game)
     return game
+
+
+def _write_totals(db, game):
+    s = game.standings
+    for i, team in enumerate(game.teams):
+        db.execute("UPDATE teams SET total = ?, won = ? WHERE id = ?",
+                   [s.totals[i], int(s.finished and i in s.winners), team.id])
 
 
 def _write_entries(db, game, round_id, number, entries):
@@ -371,6 +375,7 @@ def recompute_scores(db):
             for played in game.rounds:
                 _write_entries(db, game, played.id, played.number, played.entries)
                 count += len(played.entries)
+            _write_totals(db, game)
     return count
 
 

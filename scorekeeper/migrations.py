@@ -82,3 +82,18 @@ def m003_game_uid_and_history_indexes(db):
     db["games"].create_index(["created_at"])
     db["games"].create_index(["finished_at"])
     db["games"].create_index(["rules_name"])
+
+
+@migrations()
+def m004_team_totals(db):
+    # Each team's total and whether it is among the winners, written by the
+    # engine (games._settle) with every change, so the players' pages read one
+    # row per team instead of adding up every round of every game.
+    db["teams"].add_column("total", int, not_null_default=0)
+    db["teams"].add_column("won", int, not_null_default=0)
+    # existing games: from the round scores the engine stored
+    db.execute("""UPDATE teams SET total = (SELECT COALESCE(SUM(score), 0) FROM round_entries
+                                            WHERE team_id = teams.id)""")
+    db.execute("""UPDATE teams SET won = total = (SELECT MAX(o.total) FROM teams o
+                                                  WHERE o.game_id = teams.game_id)
+                  WHERE game_id IN (SELECT id FROM games WHERE finished_at IS NOT NULL)""")

@@ -1,10 +1,12 @@
-"""Players' statistics: plain functions on a db, SQL over the stored round scores.
+"""Players' statistics: plain functions on a db, SQL over what the engine stored.
 
-These are the one place that adds up ``round_entries.score`` in SQL. That is
-the documented purpose of the stored scores (docs/decisions.md, "Stored round
-scores"): the engine writes them in the same transaction as the inputs, and
-``recompute-scores`` rewrites them, so a sum here is the sum of the engine's
-numbers. Game screens, sheets and exports still ask ``scoring.standings``.
+The engine writes, in the same transaction as every change, each round's
+score (``round_entries.score``) and each team's total and whether it won
+(``teams.total``, ``teams.won``, from ``scoring.standings``);
+``recompute-scores`` rewrites them all. So the numbers here are the engine's:
+these queries count and average them, reading one row per team for games and
+wins, and the player's own rounds for round figures. Game screens, sheets and
+exports still ask ``scoring.standings``.
 
 What counts (the same rule everywhere below):
 
@@ -38,11 +40,11 @@ RECENT_GAMES = 10
 PLAYERS_PER_PAGE = 50
 HEAD_TO_HEAD_LIMIT = 50
 
-# The player's teams in finished games (with a round), then every team's
-# total in those games with the game's best total and the player's own
-# team's total beside it. Window functions put those on each row, so no query
-# below joins a CTE to itself (SQLite would nest-loop the two: quadratic).
-# {limit} lets a caller total only the player's latest finished games.
+# The player's teams in finished games (with a round), then every team in
+# those games with its stored total, the game's best total and the player's
+# own team's total beside it. Window functions put those on each row, so no
+# query below joins a CTE to itself (SQLite would nest-loop the two).
+# {limit} lets a caller take only the player's latest finished games.
 _RESULTS = """
 WITH mine AS (
     SELECT tp.team_id, t.game_id
@@ -54,16 +56,12 @@ WITH mine AS (
     {limit}
 ),
 totals AS (
-    SELECT t.game_id, t.id AS team_id, SUM(e.score) AS total,
-           t.id IN (SELECT team_id FROM mine) AS is_mine,
-           COUNT(*) AS rounds, MAX(e.score) AS best_round, SUM(e.went_out) AS went_out
+    SELECT t.game_id, t.id AS team_id, t.total, t.id IN (SELECT team_id FROM mine) AS is_mine
     FROM mine m
     JOIN teams t ON t.game_id = m.game_id
-    JOIN round_entries e ON e.team_id = t.id
-    GROUP BY t.id
 ),
 results AS (
-    SELECT game_id, team_id, total, is_mine, rounds, best_round, went_out,
+    SELECT game_id, team_id, total, is_mine,
            MAX(total) OVER game AS best,
            MAX(CASE WHEN is_mine THEN total END) OVER game AS my_total
     FROM totals
@@ -113,8 +111,7 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
     """
     params = {"player": player_id}
     rows = db.execute(_results() + """
-        SELECT 'all', COALESCE(SUM(total), 0), COALESCE(SUM(rounds), 0), COUNT(*),
-               COALESCE(SUM(total = best), 0), MAX(best_round), COALESCE(SUM(went_out), 0)
+        SELECT 'all', NULL, NULL, COUNT(*), COALESCE(SUM(total = best), 0), NULL, NULL
         FROM results WHERE is_mine
         UNION ALL
         SELECT 'partner', p.id, p.name, COUNT(*), SUM(r.total = r.best), NULL, NULL
@@ -133,8 +130,8 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
         GROUP BY p.id""", params).fetchall()
     partners, opponents = [], []
     for kind, pid, name, count, won, lost, tied in rows:
-        if kind == "all":  # pid, name, lost, tied carry: points, rounds, best round, went out
-            points, rounds, games, wins, best, went_out = pid, name, count, won, lost, tied
+        if kind == "all":
+            games, wins = count, won
         elif kind == "partner" and count >= min_together:
             partners.append({"id": pid, "name": name, "games": count, "wins": won,
                              "win_rate": _rate(won, count)})
@@ -145,6 +142,14 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
     partners.sort(key=lambda p: (-p["wins"] / p["games"], -p["games"], p["name"].casefold()))
     opponents.sort(key=lambda o: (-o["games"], o["name"].casefold()))
 
+    # the player's own rounds (their team's), in finished games
+    rounds, points, best, went_out = db.execute("""
+        SELECT COUNT(*), COALESCE(SUM(e.score), 0), MAX(e.score), COALESCE(SUM(e.went_out), 0)
+        FROM team_players tp
+        JOIN teams t ON t.id = tp.team_id
+        JOIN games g ON g.id = t.game_id
+        JOIN round_entries e ON e.team_id = t.id
+        WHERE tp.player_id = :player AND g.finished_at IS NOT NULL""", params).fetchone()
     books = db.execute("""
         SELECT b.key, SUM(b.value) AS made
         FROM team_players tp
@@ -207,9 +212,10 @@ def recent_games(db, player_id, limit=RECENT_GAMES):
             WHERE tp.player_id = :player
             ORDER BY g.created_at DESC, g.id DESC LIMIT :limit
         ),
-        totals AS (
+        totals AS (  -- the stored total, or None before the first round
             SELECT t.game_id, t.id AS team_id,
-                   (SELECT SUM(e.score) FROM round_entries e WHERE e.team_id = t.id) AS total
+                   CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = t.game_id)
+                        THEN t.total END AS total
             FROM teams t WHERE t.game_id IN (SELECT game_id FROM mine)
         )
         SELECT g.id, g.created_at, g.finished_at, g.rules_name, m.name, mt.total,
@@ -234,15 +240,11 @@ def leaderboard(db, limit=LEADERBOARD_SIZE):
     :returns: dicts of rank, id, name, games, wins, win_rate; tied players share a rank.
     """
     rows = db.execute("""
-        WITH totals AS (
-            SELECT t.game_id, t.id AS team_id, s.total
-            FROM (SELECT team_id, SUM(score) AS total FROM round_entries GROUP BY team_id) s
-            JOIN teams t ON t.id = s.team_id
-            JOIN games g ON g.id = t.game_id
+        WITH results AS (  -- the engine's verdict, stored per team
+            SELECT t.id AS team_id, t.won
+            FROM games g JOIN teams t ON t.game_id = g.id
             WHERE g.finished_at IS NOT NULL
-        ),
-        results AS (
-            SELECT team_id, total = MAX(total) OVER (PARTITION BY game_id) AS won FROM totals
+              AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)
         )
         SELECT p.id, p.name, COUNT(*) AS games, SUM(r.won) AS wins
         FROM results r

@@ -16,7 +16,7 @@ SCHEMA = {
     "games": {"id": int, "rules": str, "rules_key": str, "rules_name": str, "first_dealer": int,
               "ended_by_hand": int, "finished_at": str, "created_at": str, "updated_at": str,
               "revision": int, "uid": str},
-    "teams": {"id": int, "game_id": int, "position": int, "name": str},
+    "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
     "rounds": {"id": int, "game_id": int, "number": int, "version": int, "created_at": str,
                "updated_at": str},
@@ -35,7 +35,8 @@ FOREIGN_KEYS = {
     "round_entries": {("round_id", "rounds", "id"), ("team_id", "teams", "id")},
     "revisions": {("game_id", "games", "id")},
 }
-MIGRATIONS = ["m001_house_rules", "m002_players_and_games", "m003_game_uid_and_history_indexes"]
+MIGRATIONS = ["m001_house_rules", "m002_players_and_games", "m003_game_uid_and_history_indexes",
+              "m004_team_totals"]
 
 
 def test_migrating_an_empty_database_gives_the_schema(tmp_path):
@@ -71,7 +72,7 @@ def test_an_older_database_is_brought_up_to_date(tmp_path):
     migrations.apply(db, stop_before="m002_players_and_games")
     db["house_rules"].insert({"name": "Kept", "rules": "{}", "created_at": "x", "updated_at": "x"})
     db.close()
-    assert migrate(path) == ["m002_players_and_games", "m003_game_uid_and_history_indexes"]
+    assert migrate(path) == MIGRATIONS[1:]
     assert Database(path)["house_rules"].count == 1
 
 
@@ -132,3 +133,28 @@ def test_import_rules_command(runner, app, tmp_path):
     assert refused.exit_code != 0 and "card_values: missing" in refused.output
     again = runner.invoke(args=["import-rules", str(good)])
     assert again.exit_code != 0 and "already a rule set" in again.output
+
+
+def test_team_totals_are_backfilled_from_the_stored_scores(tmp_path):
+    path = tmp_path / "old.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m004_team_totals")
+    game = db["games"].insert({"uid": "g1", "rules": "{}", "rules_name": "x", "created_at": "x",
+                               "updated_at": "x", "finished_at": "y"}).last_pk
+    for position, scores in enumerate(([300, 200], [100, 50])):
+        team = db["teams"].insert({"game_id": game, "position": position, "name": str(position)}).last_pk
+        for number, score in enumerate(scores, start=1):
+            round_id = (db.execute("SELECT id FROM rounds WHERE game_id = ? AND number = ?",
+                                   [game, number]).fetchone() or [None])[0]
+            if round_id is None:
+                round_id = db["rounds"].insert({"game_id": game, "number": number, "version": 1,
+                                                "created_at": "x", "updated_at": "x"}).last_pk
+            db["round_entries"].insert({"round_id": round_id, "team_id": team, "books": "{}", "score": score,
+                                        **{k: 0 for k in ("melded_points", "unplayed_points", "red_threes",
+                                                          "black_threes", "red_threes_melded", "went_out",
+                                                          "cuts", "penalties")}})
+    db.conn.commit()
+    db.close()
+    migrate(path)
+    rows = list(Database(path).query("SELECT position, total, won FROM teams ORDER BY position"))
+    assert rows == [{"position": 0, "total": 500, "won": 1}, {"position": 1, "total": 150, "won": 0}]
