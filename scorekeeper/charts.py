@@ -32,7 +32,7 @@ class Chart:
     right: int
     top: int
     bottom: int
-    x_ticks: tuple  # (x, label)
+    x_ticks: tuple  # (x, label, text-anchor)
     y_ticks: tuple  # (y, label)
     series: tuple
 
@@ -73,7 +73,9 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
     return Chart(
         title=title, description=description, width=width, height=height,
         left=left, right=right, top=top, bottom=bottom,
-        x_ticks=tuple((x(i), x_labels[i]) for i in shown),
+        # the outermost labels lean inwards so they are not cut at the edges
+        x_ticks=tuple((x(i), x_labels[i], "start" if i == 0 and count > 1 else
+                       "end" if i == count - 1 and count > 1 else "middle") for i in shown),
         y_ticks=tuple((y(t), f"{t:,}".replace("-", "\u2212")) for t in ticks),
         series=tuple(Series(label, COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)],
                             tuple((x(j), y(v), v) for j, v in enumerate(vs)))

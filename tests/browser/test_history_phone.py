@@ -57,3 +57,17 @@ def test_a_games_score_by_round_chart(page, live_server, db, screenshot):
     fits(page)
     chart.scroll_into_view_if_needed()
     screenshot(page, "game-chart")
+
+
+def test_a_players_page_with_their_results_chart(page, live_server, db, screenshot):
+    for day in ("2026-01-05", "2026-01-12", "2026-01-19"):
+        arrange(db, "partnership", day, [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS, end=True)
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Players").click()
+    page.get_by_role("link", name="Cy").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Cy")
+    chart = page.get_by_role("img")
+    expect(chart.first).to_be_visible()
+    assert chart.first.get_attribute("aria-describedby")
+    fits(page)
+    screenshot(page, "player-cy")
