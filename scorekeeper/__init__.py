@@ -37,11 +37,13 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import db, demo, formatting
+    from . import db, demo, formatting, transfer
     from .views import games, history, home, players, rules, sheets
+    from .views import transfer as transfer_views
 
     db.init_app(app)
     formatting.init_app(app)
+    transfer.init_app(app)
     demo.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(home.bp)
@@ -50,6 +52,7 @@ def create_app(test_config=None):
     app.register_blueprint(players.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(transfer_views.bp)
     return app
 
 

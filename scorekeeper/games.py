@@ -250,11 +250,12 @@ def _settle(db, game_id):
     if game.finished and not finished_at:
         finished_at = _now()
     db["games"].update(game_id, {"finished_at": finished_at})
-    _write_totals(db, game)
+    write_totals(db, game)
     return game
 
 
-def _write_totals(db, game):
+def write_totals(db, game):
+    """Store each team's total and whether it won, from the engine's standings."""
     s = game.standings
     for i, team in enumerate(game.teams):
         db.execute("UPDATE teams SET total = ?, won = ? WHERE id = ?",
@@ -375,7 +376,7 @@ def recompute_scores(db):
             for played in game.rounds:
                 _write_entries(db, game, played.id, played.number, played.entries)
                 count += len(played.entries)
-            _write_totals(db, game)
+            write_totals(db, game)
     return count
 
 

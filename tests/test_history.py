@@ -73,3 +73,11 @@ def test_wrong_filters_are_said_next_to_their_field_and_not_applied(client, db):
 def test_no_games_yet(client):
     assert "No games match." in text(client.get("/history"))
     assert 'href="/history"' in text(client.get("/"))
+
+
+def test_history_links_to_export_and_import(client, db):
+    page = client.get("/history").get_data(as_text=True)
+    for url in ('href="/export.json"', 'href="/export.csv"', 'href="/import"'):
+        assert url in page
+    game_id = arrange(db, "roth", "2026-03-01", [("", ["Ann"]), ("", ["Bo"])], [])
+    assert f'href="/games/{game_id}/export.csv"' in client.get(f"/games/{game_id}").get_data(as_text=True)

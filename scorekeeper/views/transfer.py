@@ -1,0 +1,92 @@
+"""Take the family's history away (JSON, CSV) and bring it back (import)."""
+
+import datetime
+
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
+                   request, url_for)
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired, FileSize
+
+from .. import transfer
+from ..db import connect, get_db
+
+bp = Blueprint("transfer", __name__)
+
+# A refused upload is shown again with this status (as on the rules pages).
+REFUSED = 422
+# Years of games as JSON run to a few MB; the app's 1 MB limit is for everything else.
+MAX_IMPORT_SIZE = 64 * 1024 * 1024
+
+
+class ImportForm(FlaskForm):
+    # no accept=".json": some phones' file pickers then grey out a downloaded file
+    file = FileField("Export file", description="A Scorekeeper .json export, at most 64 MB.", validators=[
+        FileRequired("Choose an export file."),
+        FileSize(MAX_IMPORT_SIZE, message="That file is too big (at most 64 MB)."),
+    ])
+
+
+@bp.url_value_preprocessor
+def _allow_large_import(endpoint, values):
+    # This runs before every before_request function, CSRFProtect's included,
+    # which reads the form (and so applies the size limit) before the view does.
+    if endpoint == "transfer.import_file" and request.method == "POST":
+        request.max_content_length = MAX_IMPORT_SIZE
+
+
+def _streamed(chunks, mimetype, filename):
+    """A download written a game at a time from its own connection (closed when done or dropped)."""
+    path = current_app.config["DATABASE"]
+
+    def generate():
+        db = connect(path)
+        try:
+            yield from chunks(db)
+        finally:
+            db.close()
+
+    return Response(generate(), mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _today():
+    return datetime.date.today().isoformat()
+
+
+@bp.get("/export.json")
+def export_json():
+    """Download the whole history as JSON, the format import reads."""
+    return _streamed(transfer.iter_history_json, "application/json",
+                     f"scorekeeper-history-{_today()}.json")
+
+
+@bp.get("/export.csv")
+def export_csv():
+    """Download the whole history as CSV: a row per team per round."""
+    return _streamed(transfer.iter_csv, "text/csv", f"scorekeeper-history-{_today()}.csv")
+
+
+@bp.get("/games/<int:game_id>/export.csv")
+def export_game_csv(game_id):
+    """Download one game as CSV."""
+    db = get_db()
+    if not db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone():
+        abort(404, description="There is no such game.")
+    return Response(transfer.export_csv(db, game_id), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.csv"'})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_file():
+    """Import a history export: all of it, or nothing with the reason."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            data = transfer.read_history(form.file.data.read())
+            summary = transfer.import_history(get_db(), data)
+        except ValueError as error:
+            form.file.errors.append(f"Nothing was imported: {error}")
+        else:
+            flash(str(summary), "success")
+            return redirect(url_for("home.index"))
+    return render_template("transfer/import.html", form=form), REFUSED if form.is_submitted() else 200
