@@ -16,33 +16,19 @@ The history page (GET /history) is measured only if the app has it.
 """
 
 import os
-import statistics
 import sys
 import tempfile
 import time
+
+import common  # bench/common.py: the scripts run as `python bench/NAME.py`
 
 RUNS = int(os.environ.get("BENCH_RUNS", "7"))
 SIZES = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000,100000").split(",")]
 BUILD_LIMIT = float(os.environ.get("BENCH_BUILD_LIMIT", "900"))
 
-# The floor of the history page: what any first page of it must read, the
-# newest 20 games with each team's total.
-HISTORY_FLOOR = """
-    SELECT g.id, g.created_at, g.rules_name, t.name,
-           (SELECT SUM(e.score) FROM round_entries e WHERE e.team_id = t.id)
-    FROM (SELECT * FROM games ORDER BY created_at DESC, id DESC LIMIT 20) g
-    JOIN teams t ON t.game_id = g.id
-    ORDER BY g.created_at DESC, g.id DESC, t.position"""
-
 
 def median_ms(action, runs=RUNS):
-    action()  # warm-up: imports, templates, SQLite's page cache
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return common.median_ms(action, runs)
 
 
 def build(folder, games):
@@ -73,7 +59,7 @@ def build(folder, games):
 
 def measure(path):
     """[(page, page ms, floor ms)] for one database."""
-    from scorekeeper import create_app, stats
+    from scorekeeper import create_app, history, stats
     from scorekeeper.db import connect
 
     app = create_app({"DATABASE": path})
@@ -90,8 +76,10 @@ def measure(path):
     if client.get("/history").status_code == 404:
         rows.append(("/history", None, None))
     else:
+        # the floor is the page's own SQL (the ids of one page and the count); the
+        # page then loads those 20 games and scores them with the engine
         rows.append(("/history", median_ms(lambda: get("/history")),
-                     median_ms(lambda: db.execute(HISTORY_FLOOR).fetchall())))
+                     median_ms(lambda: history.find_games(db, history.Filters()))))
 
     def player_sql():
         stats.player(db, player)

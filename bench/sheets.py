@@ -8,22 +8,16 @@ machine) does not move them much.
 
 import os
 import resource
-import statistics
 import sys
 import tempfile
-import time
+
+import common  # bench/common.py: the scripts run as `python bench/NAME.py`
 
 RUNS = int(os.environ.get("BENCH_RUNS", "9"))
 
 
 def median_ms(action, runs=RUNS):
-    action()  # warm-up: imports, fonts, first-use caches
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return common.median_ms(action, runs)
 
 
 def main():

@@ -176,6 +176,10 @@ def create_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
     return game_id
 
 
+def game_exists(db, game_id):
+    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+
+
 def load_game(db, game_id):
     """The game with its teams, players, rounds and changes, or None."""
     rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))

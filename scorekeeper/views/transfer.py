@@ -7,7 +7,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, redirect, ren
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
 
-from .. import transfer
+from .. import games, transfer
 from ..db import connect, get_db
 
 bp = Blueprint("transfer", __name__)
@@ -70,7 +70,7 @@ def export_csv():
 def export_game_csv(game_id):
     """Download one game as CSV."""
     db = get_db()
-    if not db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone():
+    if not games.game_exists(db, game_id):
         abort(404, description="There is no such game.")
     return Response(transfer.export_csv(db, game_id), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.csv"'})
