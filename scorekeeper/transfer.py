@@ -129,6 +129,22 @@ def export_history(db):
                 "games": [game_record(games.load_game(db, i), names) for i in _game_ids(db)]}
 
 
+def export_game(db, game_id):
+    """One game in the export format, with its players and house rules: importable
+    like the whole history (and merged the same way, by the game's uid)."""
+    with _snapshot(db):
+        game = games.load_game(db, game_id)
+        names = _house_rules(db)
+        used = names.get(game.rules_key)
+        return {
+            "format": FORMAT, "version": VERSION, "exported_at": _now(),
+            "players": sorted({p.name for team in game.teams for p in team.players}, key=str.casefold),
+            "house_rules": [RuleSet.from_json(row[0]).to_dict() for row in db.execute(
+                "SELECT rules FROM house_rules WHERE name = ?", [used])] if used else [],
+            "games": [game_record(game, names)],
+        }
+
+
 def iter_history_json(db):
     """The export as JSON text, a game at a time, so memory stays flat however long the history."""
     with _snapshot(db):

@@ -631,3 +631,28 @@ def test_long_names_round_trip(db, other):
     export = transfer.export_history(db)
     transfer.import_history(other, export)
     assert without_time(transfer.export_history(other)) == without_time(export)
+
+
+def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path):
+    from scorekeeper.db import connect, migrate
+
+    game_id = games.create_game(db, RULESETS["roth"], "roth", [("", ["Ann", "Bo"]), ("", ["Cy"])])
+    games.add_round(db, games.load_game(db, game_id),
+                    [TeamRound(books={"clean": 1}, melded_points=100), TeamRound(melded_points=50)], 1)
+    response = client.get(f"/games/{game_id}/export.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    data = response.get_json()
+    assert data["format"] == "scorekeeper-history" and len(data["games"]) == 1
+    assert data["players"] == ["Ann", "Bo", "Cy"]
+    other = tmp_path / "other.db"
+    migrate(other)
+    target = connect(other)
+    try:
+        transfer.import_history(target, transfer.read_history(response.data))
+        transfer.import_history(target, transfer.read_history(response.data))  # twice: nothing more
+        assert target["games"].count == 1
+        assert games.load_game(target, 1).standings.totals == [600, 50]
+    finally:
+        target.close()
+    assert client.get("/games/999/export.json").status_code == 404
+    assert f'href="/games/{game_id}/export.json"' in client.get(f"/games/{game_id}").get_data(as_text=True)

@@ -1,6 +1,7 @@
 """Take the family's history away (JSON, CSV) and bring it back (import)."""
 
 import datetime
+import json
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
                    request, url_for)
@@ -64,6 +65,17 @@ def export_json():
 def export_csv():
     """Download the whole history as CSV: a row per team per round."""
     return _streamed(transfer.iter_csv, "text/csv", f"scorekeeper-history-{_today()}.csv")
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export_game_json(game_id):
+    """Download one game in the history format (importable)."""
+    db = get_db()
+    if not games.game_exists(db, game_id):
+        abort(404, description="There is no such game.")
+    return Response(json.dumps(transfer.export_game(db, game_id), ensure_ascii=False, indent=1),
+                    mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.json"'})
 
 
 @bp.get("/games/<int:game_id>/export.csv")
