@@ -20,7 +20,6 @@ same time cannot take the same ids.
 from __future__ import annotations
 
 import datetime
-import json
 import random
 import uuid
 
@@ -28,7 +27,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from . import scoring
+from . import games, scoring
 from .scoring import RULESETS, TeamRound
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo",
@@ -116,15 +115,7 @@ def _game(rng, family):
 
 def _family(db, rng):
     """8-12 family members: their player ids (added when new)."""
-    from . import games
-
-    names = rng.sample(FAMILY, rng.randint(8, 12))
-    ids = []
-    for name in names:
-        player = games.player_by_name(db, name)
-        ids.append(player.id if player else db["players"].insert(
-            {"name": name, "created_at": _stamp(datetime.datetime.now(datetime.timezone.utc))}).last_pk)
-    return ids
+    return [games.player_id(db, name) for name in rng.sample(FAMILY, rng.randint(8, 12))]
 
 
 def generate(db, count, seed=None, *, now=None):
@@ -181,21 +172,13 @@ def generate(db, count, seed=None, *, now=None):
                     stamp = _stamp(began + datetime.timedelta(minutes=20 * number))
                     rows["rounds"].append({"id": round_id, "game_id": game_id, "number": number,
                                            "version": 1, "created_at": stamp, "updated_at": stamp})
-                    rows["round_entries"] += [{
-                        "round_id": round_id, "team_id": team_id,
-                        "books": json.dumps(dict(entry.books)), "went_out": int(entry.went_out),
-                        **{name: getattr(entry, name) for name in _COUNTS},
-                        "score": int(score)}  # the engine's, as add_round stores it
-                        for team_id, entry, score in zip(team_ids, entries, scores)]
+                    rows["round_entries"] += [games.entry_row(round_id, team_id, entry, score)
+                                              for team_id, entry, score in zip(team_ids, entries, scores)]
                 rounds_made += len(rounds)
             for table, table_rows in rows.items():
                 db[table].insert_all(table_rows, batch_size=500)
         made += batch
     return rounds_made
-
-
-_COUNTS = ("melded_points", "unplayed_points", "red_threes", "black_threes",
-           "red_threes_melded", "cuts", "penalties")
 
 
 @click.command("demo-data")

@@ -56,8 +56,8 @@ def player_by_name(db, name):
     return None
 
 
-def _player_id(db, name):
-    """The player with this name (any case), added if new."""
+def player_id(db, name):
+    """The id of the player with this name (any case), added if new."""
     existing = player_by_name(db, name)
     if existing:
         return existing.id
@@ -161,12 +161,12 @@ def create_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
             "created_at": now, "updated_at": now, "revision": 0}).last_pk
         dealer_id = None
         for position, (name, player_names) in enumerate(teams):
-            player_ids = [_player_id(db, player) for player in player_names]
+            player_ids = [player_id(db, player) for player in player_names]
             team_name = clean_name(name) or " & ".join(clean_name(p) for p in player_names)
             team_id = db["teams"].insert({"game_id": game_id, "position": position,
                                           "name": team_name}).last_pk
-            for seat, player_id in enumerate(player_ids):
-                db["team_players"].insert({"team_id": team_id, "player_id": player_id, "position": seat})
+            for seat, member in enumerate(player_ids):
+                db["team_players"].insert({"team_id": team_id, "player_id": member, "position": seat})
             if first_dealer:
                 dealer_id = dealer_id or next(
                     (pid for pid, pname in zip(player_ids, player_names)
@@ -217,9 +217,14 @@ def _entry(row):
                      **{name: row[name] for name in ENTRY_FIELDS})
 
 
-def _entry_row(entry):
-    return {"books": json.dumps(dict(entry.books)), "went_out": int(entry.went_out),
-            **{name: getattr(entry, name) for name in ENTRY_FIELDS}}
+def entry_row(round_id, team_id, entry, score):
+    """A ``round_entries`` row: the entry as entered, and its score from the engine.
+
+    The one place the row is shaped; saving, importing and demo data all use it.
+    """
+    return {"round_id": round_id, "team_id": team_id, "books": json.dumps(dict(entry.books)),
+            "went_out": int(entry.went_out), **{name: getattr(entry, name) for name in ENTRY_FIELDS},
+            "score": int(score)}
 
 
 def list_games(db, finished_limit=20):
@@ -269,8 +274,7 @@ def write_totals(db, game):
 def _write_entries(db, game, round_id, number, entries):
     for team, entry in zip(game.teams, entries):
         score = scoring.score_team_round(game.rules, entry, number)
-        db["round_entries"].upsert({"round_id": round_id, "team_id": team.id,
-                                    **_entry_row(entry), "score": score.total},
+        db["round_entries"].upsert(entry_row(round_id, team.id, entry, score),
                                    pk=("round_id", "team_id"))
 
 

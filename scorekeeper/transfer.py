@@ -542,17 +542,15 @@ def _write_game(db, game, rules_key):
     team_ids = [row[0] for row in db.execute(
         "SELECT id FROM teams WHERE game_id = ? ORDER BY position", [game_id])]
     now = _now()
-    columns = ("round_id", "team_id", "books", "went_out", *games.ENTRY_FIELDS, "score")
+    columns = list(games.entry_row(0, 0, TeamRound(), 0))
     insert_entry = (f"INSERT INTO round_entries ({', '.join(columns)}) "
-                    f"VALUES ({', '.join('?' * len(columns))})")
+                    f"VALUES ({', '.join(':' + c for c in columns)})")
     for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, version, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
             [game_id, number, now, now]).lastrowid
-        db.conn.executemany(insert_entry, [
-            (round_id, team_id, json.dumps(dict(entry.books)), int(entry.went_out),
-             *(getattr(entry, name) for name in games.ENTRY_FIELDS), score.total)
-            for team_id, entry, score in zip(team_ids, entries, scores)])
+        db.conn.executemany(insert_entry, [games.entry_row(round_id, team_id, entry, score)
+                                           for team_id, entry, score in zip(team_ids, entries, scores)])
     db.execute("UPDATE games SET ended_by_hand = ?, finished_at = ?, updated_at = ? WHERE id = ?",
                [int(game.ended_by_hand), game.finished_at, game.updated_at, game_id])
     # each team's total and win, for the history pages, as every change to a game stores them

@@ -2,8 +2,9 @@ import importlib.metadata
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper import create_app, games
 from scorekeeper.db import connect, migrate
+from scorekeeper.scoring import RULESETS
 
 
 def pytest_report_header(config):
@@ -50,3 +51,22 @@ def db(app):
     database = connect(app.config["DATABASE"])
     yield database
     database.close()
+
+
+@pytest.fixture
+def make_game(db):
+    """Play a game into the app's database the way the app saves it; return the Game.
+
+    make_game(key, rounds, teams, day="2026-01-05", end=True): rounds are lists
+    of TeamRound in team order; ``day`` sets the start date; ``end`` ends it by hand.
+    """
+    def make(key, rounds=(), teams=(("", ["Ann", "Bo"]), ("", ["Cy", "Di"])), *, day=None, end=False):
+        game_id = games.create_game(db, RULESETS[key], key, list(teams),
+                                    created_at=f"{day}T19:30:00+00:00" if day else None)
+        game = games.load_game(db, game_id)
+        for number, entries in enumerate(rounds, start=1):
+            game = games.add_round(db, game, entries, number)
+        if end:
+            game = games.end_game(db, game, game.revision)
+        return game
+    return make

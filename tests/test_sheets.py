@@ -18,13 +18,6 @@ OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "test-output" / "sheet
 SIZES = {"letter": (612, 792), "a4": (595, 842)}
 
 
-def arrange(db, key, rounds, teams=(("", ["Ann", "Bo"]), ("", ["Cy", "Di"]))):
-    """A game under a preset with these rounds (lists of TeamRound), saved as the app saves."""
-    game = games.load_game(db, games.create_game(db, RULESETS[key], key, list(teams)))
-    for number, entries in enumerate(rounds, start=1):
-        game = games.add_round(db, game, entries, number)
-    return game
-
 
 def pdf(client, url):
     response = client.get(url)
@@ -49,9 +42,9 @@ def keep_png(data, name):
 
 
 @pytest.mark.parametrize("key", GAMES)
-def test_every_round_score_and_total_is_the_engines(client, db, key):
+def test_every_round_score_and_total_is_the_engines(make_game, client, db, key):
     rounds = [[a, b] for a, _, b, _ in GAMES[key]["rounds"]]
-    game = arrange(db, key, rounds)
+    game = make_game(key, rounds)
     if key == "partnership":
         game = games.end_game(db, game, game.revision)  # no end in its rules: the table ends it
     data = pdf(client, f"/games/{game.id}/sheet.pdf")
@@ -75,8 +68,8 @@ def test_every_round_score_and_total_is_the_engines(client, db, key):
     keep_png(data, f"game-{key}")
 
 
-def test_an_unfinished_game_says_so(client, db):
-    game = arrange(db, "tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+def test_an_unfinished_game_says_so(make_game, client, db):
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
     _, text = read(pdf(client, f"/games/{game.id}/sheet.pdf"))
     assert "In progress: 1 round played." in text
 
@@ -93,9 +86,9 @@ FOUR_TEAMS = (("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"]), ("", ["Di"]))
 
 
 @pytest.mark.parametrize("rounds, pages", [(5, 1), (6, 1), (7, 2), (12, 2), (13, 3)])
-def test_six_rounds_of_four_teams_fit_a_page(client, db, rounds, pages):
+def test_six_rounds_of_four_teams_fit_a_page(make_game, client, db, rounds, pages):
     # the partnership rules never end a game by themselves, so it can run to 13 rounds
-    game = arrange(db, "partnership", [_busy_round(n) for n in range(rounds)], teams=FOUR_TEAMS)
+    game = make_game("partnership", [_busy_round(n) for n in range(rounds)], teams=FOUR_TEAMS)
     for paper in ("letter", "a4"):
         reader, text = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
         assert len(reader.pages) == pages, paper
@@ -108,23 +101,23 @@ def test_six_rounds_of_four_teams_fit_a_page(client, db, rounds, pages):
 
 
 @pytest.mark.parametrize("paper", SIZES)
-def test_paper_sizes(client, db, paper):
-    game = arrange(db, "roth", [[TeamRound(melded_points=100), TeamRound()]])
+def test_paper_sizes(make_game, client, db, paper):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound()]])
     reader, _ = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == SIZES[paper]
 
 
-def test_the_default_paper_is_a_setting(app, client, db):
-    game = arrange(db, "roth", [])
+def test_the_default_paper_is_a_setting(make_game, app, client, db):
+    game = make_game("roth", [])
     assert round(float(read(pdf(client, f"/games/{game.id}/sheet.pdf"))[0].pages[0].mediabox.width)) == 612
     app.config["PAPER"] = "a4"
     for url in (f"/games/{game.id}/sheet.pdf", f"/games/{game.id}/sheet.pdf?paper=tabloid"):
         assert round(float(read(pdf(client, url))[0].pages[0].mediabox.width)) == 595
 
 
-def test_names_with_html_accents_and_emoji_print_as_typed(client, db):
-    game = arrange(db, "roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]],
+def test_names_with_html_accents_and_emoji_print_as_typed(make_game, client, db):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]],
                    teams=(("<b>Zoë & Çé</b> 🃏", ["Zoë"]), ("", ["Ümit <i>", "Sø 😀"])))
     data = pdf(client, f"/games/{game.id}/sheet.pdf")
     _, text = read(data)
@@ -135,8 +128,8 @@ def test_names_with_html_accents_and_emoji_print_as_typed(client, db):
     keep_png(data, "game-names")
 
 
-def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(client, db):
-    game = arrange(db, "tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(make_game, client, db):
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
     url = f"/games/{game.id}/sheet.pdf"
     first = pdf(client, url)
     assert pdf(client, url) == first
@@ -150,8 +143,8 @@ def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(clie
     assert "Annie" in read(pdf(client, url))[1]
 
 
-def test_the_html_sheet_prints_from_the_browser_too(client, db):
-    game = arrange(db, "roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+def test_the_html_sheet_prints_from_the_browser_too(make_game, client, db):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
     page = client.get(f"/games/{game.id}/sheet").get_data(as_text=True)
     assert f'href="/games/{game.id}/sheet.pdf?paper=letter"' in page
     assert f'href="/games/{game.id}/sheet.pdf?paper=a4"' in page

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import games
 from scorekeeper.scoring import RULESETS, TeamRound, check_round, standings, value_tiers
 
 MINUS = "\u2212"
@@ -365,12 +364,6 @@ def test_the_plans_cover_a_tie_and_a_target():
 # --- arranging games directly, for the tests that start mid-game -----------------------------
 
 
-def arrange(db, rules_key, rounds, teams=PAIRS):
-    game_id = games.create_game(db, RULESETS[rules_key], rules_key, teams)
-    for number_, entries in enumerate(rounds, start=1):
-        games.add_round(db, games.load_game(db, game_id), entries, number_)
-    return game_id
-
 
 def open_round(page, number_):
     """Tap a played round for its breakdown and its buttons."""
@@ -381,10 +374,10 @@ def open_round(page, number_):
 # --- 2. a round edited ---------------------------------------------------------------------
 
 
-def test_fix_a_round(page, live_server, db, screenshot):
+def test_fix_a_round(make_game, page, live_server, db, screenshot):
     rules, names = RULESETS["tablet"], team_names(PAIRS)
     played = [[team(2, 2, 820, out=True), team(1, 0, 310, 65)], [team(1, 1, 505, 110), team(2, 3, 960, out=True)]]
-    game_id = arrange(db, "tablet", played)
+    game_id = make_game("tablet", played, PAIRS).id
     page.goto(f"{live_server}/games/{game_id}")
     before = expect_game_screen(page, rules, names, played)
 
@@ -415,11 +408,11 @@ def test_fix_a_round(page, live_server, db, screenshot):
 # --- 3. a finished game, reopened --------------------------------------------------------------
 
 
-def test_a_finished_game_shows_its_winner_and_can_be_reopened(page, live_server, db, screenshot):
+def test_a_finished_game_shows_its_winner_and_can_be_reopened(make_game, page, live_server, db, screenshot):
     rules, names = RULESETS["friends-family"], team_names(PAIRS)
     played = [[team(melded=melded), team(melded=50)] for melded in (100, 200, 300)]
     played.append([team(melded=10), team(melded=400)])
-    game_id = arrange(db, "friends-family", played)
+    game_id = make_game("friends-family", played, PAIRS).id
     page.goto(f"{live_server}/games/{game_id}")
     s = expect_game_screen(page, rules, names, played)
     assert s.winners == [0]
@@ -473,8 +466,8 @@ def test_a_round_without_javascript(new_page, live_server, screenshot):
 # --- bugs found while writing these, now fixed ---------------------------------------------------------------
 
 
-def test_fields_are_marked_invalid_only_when_refused(page, live_server, db):
-    game_id = arrange(db, "tablet", [])
+def test_fields_are_marked_invalid_only_when_refused(make_game, page, live_server, db):
+    game_id = make_game("tablet", [], PAIRS).id
     page.goto(f"{live_server}/games/{game_id}/rounds/new")
     ann = page.get_by_role("group", name="Ann & Bo")
     expect(ann).to_be_visible()
@@ -484,8 +477,8 @@ def test_fields_are_marked_invalid_only_when_refused(page, live_server, db):
         assert field.get_attribute("aria-describedby") != "None", label
 
 
-def test_a_refusal_is_seen_without_scrolling(page, live_server, db):
-    game_id = arrange(db, "tablet", [])
+def test_a_refusal_is_seen_without_scrolling(make_game, page, live_server, db):
+    game_id = make_game("tablet", [], PAIRS).id
     page.goto(f"{live_server}/games/{game_id}/rounds/new")
     page.get_by_role("group", name="Cy & Di").get_by_label("Points melded", exact=True).fill("37")
     page.get_by_role("button", name="Check round 1").click()

@@ -2,18 +2,7 @@
 
 from playwright.sync_api import expect
 
-from scorekeeper import games
 from scorekeeper.scoring import RULESETS, TeamRound, standings
-
-
-def arrange(db, key, day, teams, rounds, end=False):
-    game_id = games.create_game(db, RULESETS[key], key, teams, created_at=f"{day}T19:30:00+00:00")
-    game = games.load_game(db, game_id)
-    for number, entries in enumerate(rounds, start=1):
-        game = games.add_round(db, game, entries, number)
-    if end:
-        games.end_game(db, game, game.revision)
-    return game_id
 
 
 def fits(page):
@@ -26,9 +15,9 @@ ROUNDS = [[TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_po
           [TeamRound(melded_points=200), TeamRound(melded_points=150, red_threes=1)]]
 
 
-def test_history_filtered_by_a_player(page, live_server, db, screenshot):
-    arrange(db, "partnership", "2026-01-05", [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS, end=True)
-    arrange(db, "tablet", "2026-02-07", [("", ["Cy"]), ("", ["Eve"])], ROUNDS[:1])
+def test_history_filtered_by_a_player(page, live_server, make_game, screenshot):
+    make_game("partnership", ROUNDS, day="2026-01-05", end=True)
+    make_game("tablet", ROUNDS[:1], [("", ["Cy"]), ("", ["Eve"])], day="2026-02-07")
     page.goto(live_server + "/")
     page.get_by_role("link", name="History of every game").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("History")
@@ -38,14 +27,14 @@ def test_history_filtered_by_a_player(page, live_server, db, screenshot):
     page.get_by_role("button", name="Show").click()
     expect(page.get_by_text("1 game", exact=True)).to_be_visible()
     totals = standings(RULESETS["partnership"], ROUNDS).totals  # [500+300+50-100+200, 100+600+400+150-100]
-    expect(page.get_by_role("link", name=f"Cy & Di won")).to_contain_text(
+    expect(page.get_by_role("link", name="Cy & Di won")).to_contain_text(
         f"Ann & Bo {totals[0]:,} · Cy & Di {totals[1]:,}")
     fits(page)
     screenshot(page, "history-filtered")
 
 
-def test_a_games_score_by_round_chart(page, live_server, db, screenshot):
-    game_id = arrange(db, "partnership", "2026-01-05", [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS)
+def test_a_games_score_by_round_chart(page, live_server, make_game, screenshot):
+    game_id = make_game("partnership", ROUNDS, day="2026-01-05").id
     page.goto(f"{live_server}/games/{game_id}")
     chart = page.get_by_role("img", name="Score by round")
     expect(chart).to_be_visible()
@@ -59,9 +48,9 @@ def test_a_games_score_by_round_chart(page, live_server, db, screenshot):
     screenshot(page, "game-chart")
 
 
-def test_a_players_page_with_their_results_chart(page, live_server, db, screenshot):
+def test_a_players_page_with_their_results_chart(page, live_server, make_game, screenshot):
     for day in ("2026-01-05", "2026-01-12", "2026-01-19"):
-        arrange(db, "partnership", day, [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])], ROUNDS, end=True)
+        make_game("partnership", ROUNDS, day=day, end=True)
     page.goto(live_server + "/")
     page.get_by_role("link", name="Players").click()
     page.get_by_role("link", name="Cy").first.click()
