@@ -1,13 +1,21 @@
 # `make run` and `make test` each set up everything they need from a fresh
-# clone (a .venv, the package, the database); re-running them is quick because
-# the install is redone only when pyproject.toml changes.
+# clone: the system packages (scripts/system-packages, the one list of them),
+# a .venv with the package, the database. Re-running them is quick: the
+# package check is a dpkg query and the pip install is redone only when
+# pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test bench init-db clean
+.PHONY: run test bench init-db system-packages system-packages-test clean
+
+system-packages:
+	@PYTHON=$(PYTHON) scripts/system-packages run
+
+system-packages-test:
+	@PYTHON=$(PYTHON) scripts/system-packages test
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,18 +29,18 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-init-db: $(VENV)/.installed
+init-db: system-packages $(VENV)/.installed
 	$(VENV)/bin/flask --app scorekeeper init-db
 
 run: init-db
 	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
+test: system-packages-test $(VENV)/.installed-test
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed-test
+bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/sheets.py
 	$(PY) bench/pages.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-output
+	rm -rf $(VENV) .pytest_cache .hypothesis test-output build dist

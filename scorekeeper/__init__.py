@@ -2,6 +2,7 @@
 
 import os
 import secrets
+from pathlib import Path
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
@@ -16,9 +17,8 @@ def create_app(test_config=None):
         __name__,
         instance_relative_config=True,
         instance_path=os.path.abspath(instance_path) if instance_path else None,
-        # templates/ and static/ sit beside the package, not inside it
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=resource_folder("templates"),
+        static_folder=resource_folder("static"),
     )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.db"),
@@ -54,6 +54,14 @@ def create_app(test_config=None):
     app.register_blueprint(history.bp)
     app.register_blueprint(transfer_views.bp)
     return app
+
+
+def resource_folder(name):
+    """templates/ or static/: inside the installed package (the wheel ships them
+    there), else beside it, where they live in the repository."""
+    package = Path(__file__).resolve().parent
+    inside = package / name
+    return str(inside if inside.is_dir() else package.parent / name)
 
 
 def instance_secret_key(instance_path):

@@ -8,13 +8,27 @@ import ipaddress
 import socket
 import subprocess
 
-from waitress import serve
+from waitress import create_server
 
 from . import create_app
 
 
+def usable_addresses(candidates):
+    """The IPv4 addresses a phone on the Wi-Fi could reach, sorted, without repeats:
+    loopback, link-local, IPv6 and anything that is not an address are left out."""
+    addresses = set()
+    for text in candidates:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if address.version == 4 and not address.is_loopback and not address.is_link_local:
+            addresses.add(address)
+    return [str(address) for address in sorted(addresses)]
+
+
 def lan_addresses():
-    """This machine's IPv4 addresses other than loopback, read locally.
+    """This machine's addresses on its networks, read locally.
 
     ``hostname -I`` lists every interface's address (Debian maps the host's
     own name to 127.0.1.1, so resolving the name alone usually finds nothing);
@@ -31,30 +45,35 @@ def lan_addresses():
                   socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
         pass
-    addresses = set()
-    for text in found:
-        try:
-            address = ipaddress.ip_address(text)
-        except ValueError:
-            continue
-        if address.version == 4 and not address.is_loopback and not address.is_link_local:
-            addresses.add(str(address))
-    return sorted(addresses, key=ipaddress.ip_address)
+    return usable_addresses(found)
+
+
+def where_to_open(host, port, addresses):
+    """The lines that tell the family which address to open."""
+    lines = [f"Scorekeeper is running. On this computer: http://localhost:{port}/"]
+    if host in ("0.0.0.0", ""):
+        for address in addresses or ["<this computer's address>"]:
+            lines.append(f"On a phone on the same Wi-Fi, open: http://{address}:{port}/")
+    lines.append("Stop it with Ctrl+C.")
+    return lines
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
-    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--port", type=int, default=5000, help="0 picks a free port")
     args = parser.parse_args(argv)
     app = create_app()
-    print(f"Scorekeeper is running. On this computer: http://localhost:{args.port}/")
-    if args.host == "0.0.0.0":
-        addresses = lan_addresses() or ["<this computer's address>"]
-        for address in addresses:
-            print(f"On a phone on the same Wi-Fi, open: http://{address}:{args.port}/")
-    print("Stop it with Ctrl+C.", flush=True)
-    serve(app, host=args.host, port=args.port)
+    # bind first, so that the address printed is already answering
+    server = create_server(app, host=args.host, port=args.port)
+    for line in where_to_open(args.host, server.effective_port, lan_addresses()):
+        print(line, flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
 
 
 if __name__ == "__main__":

@@ -77,7 +77,14 @@ def blank_lines(rules):
 _render_lock = threading.Lock()
 _style = None  # (font configuration, parsed sheet.css), made once per process
 _cache: OrderedDict[str, bytes] = OrderedDict()
+_counts = {"hits": 0, "renders": 0}
 CACHE_SIZE = 32
+
+
+def cache_info():
+    """How many PDFs came from the cache and how many were rendered, since start."""
+    with _render_lock:
+        return dict(_counts)
 
 
 def _fonts_and_style(css_path):
@@ -107,9 +114,11 @@ def pdf_from_html(html, css_path):
     with _render_lock:
         if key in _cache:
             _cache.move_to_end(key)
+            _counts["hits"] += 1
             return _cache[key]
         fonts, style = _fonts_and_style(css_path)
         pdf = HTML(string=html).write_pdf(stylesheets=[style], font_config=fonts)
+        _counts["renders"] += 1
         _cache[key] = pdf
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)

@@ -1,10 +1,19 @@
 import importlib.metadata
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from scorekeeper import create_app, games
 from scorekeeper.db import connect, migrate
 from scorekeeper.scoring import RULESETS
+
+
+# A fresh clone has no example database and CI shares a slow machine: no
+# deadline, no too-slow health check, and a fixed number of examples per test
+# (a test's own @settings(max_examples=...) still wins).
+settings.register_profile("ci", deadline=None, max_examples=100, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci")
 
 
 def pytest_report_header(config):

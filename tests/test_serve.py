@@ -1,50 +1,46 @@
 """The server `make run` starts: waitress, the address to open, real HTTP."""
 
-import ipaddress
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 
 from scorekeeper.db import migrate
-from scorekeeper.serve import lan_addresses
+from scorekeeper.serve import usable_addresses, where_to_open
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def test_only_addresses_a_phone_can_reach_are_offered():
+    found = ["192.168.1.20", "127.0.0.1", "127.0.1.1", "169.254.7.7", "10.0.0.5", "::1",
+             "fe80::1", "2001:db8::5", "not-an-address", "", "192.168.1.20"]
+    assert usable_addresses(found) == ["10.0.0.5", "192.168.1.20"]
+    assert usable_addresses([]) == []
 
 
-def test_lan_addresses_are_ipv4_and_not_loopback():
-    for address in lan_addresses():
-        parsed = ipaddress.ip_address(address)
-        assert parsed.version == 4 and not parsed.is_loopback
+def test_the_address_lines_name_each_lan_address_or_say_what_to_look_for():
+    lines = where_to_open("0.0.0.0", 5000, ["192.168.1.20", "10.0.0.5"])
+    assert lines[0].endswith("http://localhost:5000/")
+    assert "On a phone on the same Wi-Fi, open: http://192.168.1.20:5000/" in lines
+    assert "On a phone on the same Wi-Fi, open: http://10.0.0.5:5000/" in lines
+    assert "http://<this computer's address>:5000/" in "\n".join(where_to_open("0.0.0.0", 5000, []))
+    # served on loopback only: no phone can reach it, so none is offered
+    assert not any("phone" in line for line in where_to_open("127.0.0.1", 5000, ["10.0.0.5"]))
 
 
 def test_the_server_serves_the_rules_and_says_where(tmp_path):
     instance = tmp_path / "instance"
     migrate(tmp_path / "family.db")
-    port = _free_port()
     env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance),
            "SCOREKEEPER_DATABASE": str(tmp_path / "family.db"), "PYTHONUNBUFFERED": "1"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
+        # the address is printed once the port is bound: no waiting, no retries
         first_line = server.stdout.readline()
-        assert f"http://localhost:{port}/" in first_line
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=5) as response:
-                    page = response.read().decode()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.2)
+        assert "On this computer: http://localhost:" in first_line, first_line
+        port = int(first_line.rsplit(":", 1)[1].strip("/\n"))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=30) as response:
+            page = response.read().decode()
         assert "Roth family house rules" in page
         assert (instance / "secret_key").exists()
     finally:

@@ -34,7 +34,7 @@ def read(data):
 def keep_png(data, name):
     """Pages as PNG images under test-output/sheets/, to look at as a person would."""
     if not shutil.which("pdftoppm"):
-        pytest.skip("pdftoppm not installed: apt-get install -y poppler-utils (see .ci/run)")
+        pytest.fail("pdftoppm missing: `make test` installs poppler-utils (scripts/system-packages)")
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / f"{name}.pdf").write_bytes(data)
     subprocess.run(["pdftoppm", "-png", "-r", "60", OUTPUT / f"{name}.pdf", OUTPUT / name], check=True)
@@ -132,11 +132,12 @@ def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(make
     game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
     url = f"/games/{game.id}/sheet.pdf"
     first = pdf(client, url)
+    before = sheets.cache_info()
     assert pdf(client, url) == first
-    cached = len(sheets._cache)
+    assert sheets.cache_info() == {**before, "hits": before["hits"] + 1}  # not rendered again
     games.update_round(db, game, 1, [TeamRound(melded_points=150), TeamRound(melded_points=50)], 1)
     fresh = pdf(client, url)
-    assert fresh != first and len(sheets._cache) == cached + 1
+    assert sheets.cache_info()["renders"] == before["renders"] + 1
     assert "Total 150" in read(fresh)[1] and "Total 100" in read(first)[1]
     # a renamed player is a changed sheet too
     games.rename_player(db, games.player_by_name(db, "Ann").id, "Annie")
