@@ -59,8 +59,9 @@ def build(folder, games):
 
 def measure(path):
     """[(page, page ms, floor ms)] for one database."""
-    from scorekeeper import create_app, history, stats
+    from scorekeeper import create_app
     from scorekeeper.db import connect
+    from scorekeeper.services import history, players, stats
 
     app = create_app({"DATABASE": path})
     client = app.test_client()
@@ -82,7 +83,7 @@ def measure(path):
                      median_ms(lambda: history.find_games(db, history.Filters()))))
 
     def player_sql():
-        stats.player(db, player)
+        players.player(db, player)
         stats.player_record(db, player)
         stats.timeline(db, player)
         stats.recent_games(db, player)

@@ -25,20 +25,21 @@ def main():
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = folder
     from weasyprint import HTML
 
-    from scorekeeper import create_app, games, sheets
+    from scorekeeper import create_app, sheets
     from scorekeeper.db import connect, migrate
     from scorekeeper.scoring import RULESETS, TeamRound
+    from scorekeeper.services import games
 
     path = os.path.join(folder, "bench.db")
     migrate(path)
     app = create_app({"DATABASE": path})
     db = connect(path)
     teams = [("", ["Ann", "Bo"]), ("", ["Cy", "Di"]), ("", ["Eve", "Flo"]), ("", ["Gus", "Hal"])]
-    game = games.load_game(db, games.create_game(db, RULESETS["tablet"], "tablet", teams))
+    game = games.create_game(db, RULESETS["tablet"], "tablet", teams)
     for number in range(1, 6):
         entries = [TeamRound(books={"clean": 2, "dirty": 1}, melded_points=600, unplayed_points=35,
                              red_threes=1, black_threes=2, went_out=i == number % 4) for i in range(4)]
-        game = games.add_round(db, game, entries, number)
+        game = games.add_round(db, game.id, game.revision, number, entries)
     client = app.test_client()
     url = f"/games/{game.id}/sheet.pdf"
     css = os.path.join(app.static_folder, "sheet.css")

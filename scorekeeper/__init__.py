@@ -37,22 +37,16 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import db, demo, formatting, transfer
-    from .views import games, history, home, players, rules, sheets
-    from .views import transfer as transfer_views
+    from . import cli, db, formatting, views
+    from .views import exchange, games, history, home, players, rules, sheets
 
     db.init_app(app)
     formatting.init_app(app)
-    transfer.init_app(app)
-    demo.init_app(app)
+    cli.init_app(app)
+    views.init_app(app)
     csrf.init_app(app)
-    app.register_blueprint(home.bp)
-    app.register_blueprint(rules.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(sheets.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(transfer_views.bp)
+    for blueprint in (home, rules, games, players, sheets, history, exchange):
+        app.register_blueprint(blueprint.bp)
     return app
 
 

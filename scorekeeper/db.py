@@ -1,34 +1,92 @@
-"""The database: one sqlite-utils connection per request, and its CLI."""
+"""The database: one kept-open connection per server thread, and one write
+transaction per user action.
 
-import click
-from flask import current_app, g
-from flask.cli import with_appcontext
+- ``connect`` opens a connection with the settings every connection needs
+  (foreign keys, WAL, synchronous=NORMAL, a busy timeout) in autocommit
+  mode, so that the only transactions are the ones opened here.
+- ``get_db`` gives the current thread its connection to the app's database,
+  opened once and kept (waitress serves from a few long-lived threads).
+- ``transaction`` is every write: ``BEGIN IMMEDIATE`` takes the write lock
+  before the first read, so a second phone waits its turn (up to
+  ``BUSY_TIMEOUT_MS``) instead of failing halfway with "database is locked".
+- ``snapshot`` reads several tables as of one moment.
+"""
+
+import contextlib
+import sqlite3
+import threading
+
+from flask import current_app
 from sqlite_utils import Database
 
 from .migrations import migrations
 
+BUSY_TIMEOUT_MS = 10_000
+
 
 def connect(path):
     """Open the database with the settings every connection needs."""
-    db = Database(path)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                           check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # sqlite-utils never turns foreign keys on, and SQLite forgets it per connection
-    db.execute("PRAGMA foreign_keys = ON")
-    # WAL lets the phone read while a round is being written; it sticks to the file
-    db.enable_wal()
-    return db
+    conn.execute("PRAGMA foreign_keys = ON")
+    # WAL lets phones read while a round is written; with it, NORMAL is safe
+    # against a crash of the app (a power cut may lose the last commit, never corrupt)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return Database(conn, execute_plugins=False)
 
 
 def get_db():
-    """The request's connection, opened on first use."""
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    return g.db
+    """This thread's connection to the app's database, opened on first use and kept."""
+    app = current_app._get_current_object()
+    local = app.extensions.setdefault("scorekeeper.db", threading.local())
+    db = getattr(local, "db", None)
+    if db is None:
+        db = local.db = connect(app.config["DATABASE"])
+    return db
 
 
-def close_db(exception=None):
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+def _end_request(exception=None):
+    """A request never leaves a transaction open on its kept connection."""
+    local = current_app.extensions.get("scorekeeper.db")
+    db = getattr(local, "db", None) if local else None
+    if db is not None and db.conn.in_transaction:
+        db.conn.execute("ROLLBACK")
+
+
+@contextlib.contextmanager
+def transaction(db):
+    """One user action's writes, all or nothing, behind the write lock.
+
+    The first statement inside should check what the phone saw (a game's
+    revision), so that a stale change is refused before anything is written.
+    """
+    if db.conn.in_transaction:
+        raise RuntimeError("a transaction is already open: one user action is one transaction")
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def snapshot(db):
+    """Reads that see the database as of one moment (inside a write, that write's view)."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("COMMIT")  # nothing was written: this only ends the read
 
 
 def migrate(path):
@@ -42,53 +100,5 @@ def migrate(path):
         db.close()
 
 
-@click.command("init-db")
-@with_appcontext
-def init_db_command():
-    """Create the database or bring it up to date (safe to run again)."""
-    path = current_app.config["DATABASE"]
-    applied = migrate(path)
-    click.echo(f"Database {path}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
-
-
-@click.command("import-rules")
-@click.argument("file", type=click.File("rb"))
-@with_appcontext
-def import_rules_command(file):
-    """Save a house-rules JSON file as a rule set."""
-    from . import rulesets
-    from .scoring import RuleSet
-
-    try:
-        rules = RuleSet.from_json(file.read())
-    except ValueError as error:
-        raise click.ClickException(f"{file.name}: {error}") from None
-    db = connect(current_app.config["DATABASE"])
-    try:
-        key = rulesets.save_house_rules(db, rules)
-    except ValueError as error:
-        raise click.ClickException(str(error)) from None
-    finally:
-        db.close()
-    click.echo(f"Saved “{rules.name}” as /rules/{key}")
-
-
-@click.command("recompute-scores")
-@with_appcontext
-def recompute_scores_command():
-    """Rewrite every stored round score from its inputs with the engine."""
-    from . import games
-
-    db = connect(current_app.config["DATABASE"])
-    try:
-        count = games.recompute_scores(db)
-    finally:
-        db.close()
-    click.echo(f"Recomputed {count} round scores.")
-
-
 def init_app(app):
-    app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)
-    app.cli.add_command(import_rules_command)
-    app.cli.add_command(recompute_scores_command)
+    app.teardown_request(_end_request)

@@ -1,4 +1,4 @@
-"""Demo data: ``flask --app scorekeeper demo-data --games N [--seed S]``.
+"""Demo data: ``flask --app scorekeeper demo-data --games N [--seed S]`` (see cli.py).
 
 Fills the database with a family's worth of realistic games, for trying the
 history pages and for ``make bench`` (100,000 games in a few minutes).
@@ -6,8 +6,8 @@ history pages and for ``make bench`` (100,000 games in a few minutes).
 Speed without a second scorer: a game is generated whole in memory, scored
 by the engine (``scoring.standings``, which calls ``score_team_round`` for
 every entry), and its rows are bulk-inserted, a batch of games per
-transaction. It never goes through ``games.load_game``/``add_round`` (one
-load per round would take hours at 100,000 games), but every stored
+transaction. It never goes through the services' ``add_round`` (one load
+per round would take hours at 100,000 games), but every stored
 ``round_entries.score`` is still the engine's, exactly as ``add_round``
 would have written it; ``flask --app scorekeeper recompute-scores`` leaves
 them unchanged.
@@ -23,12 +23,12 @@ import datetime
 import random
 import uuid
 
-import click
-from flask import current_app
-from flask.cli import with_appcontext
-
-from . import games, scoring
+from . import scoring
+from .db import transaction
 from .scoring import RULESETS, TeamRound
+from .services import games
+from .services.games import INSERT_ENTRY
+from .services.players import player_id
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo",
           "Gus", "Hal", "Ivy", "Jack")
@@ -66,13 +66,15 @@ def _entry(rng, rules, number, out):
     else:
         books = {kind: rng.randint(0, needed.get(kind, 1)) for kind in ("clean", "dirty")}
     books = {kind: count for kind, count in books.items() if count}
-    least = sum(count * scoring.least_book_points(rules, kind) for kind, count in books.items())
-    # every card value is a multiple of 5 and 5 itself is one, so any multiple of 5 can be made
-    melded = least + 5 * rng.randint(4, 30 + 12 * sum(books.values()))
+    # the books' cards, then a few more melds; the engine counts the points
+    melded = scoring.least_meld_points(rules, books) + scoring.card_points(
+        rules, {"K": rng.randint(3, 10 + 4 * sum(books.values())), "4": rng.randint(0, 12)})
+    left = {} if out else {"joker": rng.choices((0, 1), (85, 15))[0], "A": rng.randint(0, 3),
+                           "K": rng.randint(0, 10), "7": rng.randint(0, 12)}
     return TeamRound(
         books=books,
         melded_points=melded,
-        unplayed_points=0 if out else 5 * rng.randint(0, 70),
+        unplayed_points=scoring.card_points(rules, left),
         red_threes=rng.choices((0, 1, 2), (85, 13, 2))[0],
         black_threes=0 if out else rng.choices((0, 1, 2), (80, 15, 5))[0],
         went_out=out,
@@ -97,16 +99,14 @@ def _game(rng, family):
         planned = MAX_ROUNDS
     else:  # partnership: play until the table stops
         planned = rng.randint(3, 8)
-    rounds, totals = [], [0] * team_count
+    rounds = []
     for number in range(1, planned + 1):
         out = rng.randrange(team_count) if rng.random() < 0.95 else None
-        entries = [_entry(rng, rules, number, i == out) for i in range(team_count)]
-        rounds.append(entries)
-        if rules.target_score:
-            totals = [t + scoring.score_team_round(rules, e, number) for t, e in zip(totals, entries)]
-            if max(totals) >= rules.target_score:
-                break
-    ended = not rules.planned_rounds and not (rules.target_score and max(totals) >= rules.target_score)
+        rounds.append([_entry(rng, rules, number, i == out) for i in range(team_count)])
+    # the engine says when the rules end the game; past MAX_ROUNDS the table ends it
+    ended_after = scoring.standings(rules, rounds).ended_after
+    rounds = rounds[:ended_after or len(rounds)]
+    ended = ended_after is None
     if rng.random() < IN_PROGRESS:  # stopped partway, never ended
         rounds = rounds[:rng.randint(1, len(rounds))]
         ended = False
@@ -115,7 +115,7 @@ def _game(rng, family):
 
 def _family(db, rng):
     """8-12 family members: their player ids (added when new)."""
-    return [games.player_id(db, name) for name in rng.sample(FAMILY, rng.randint(8, 12))]
+    return [player_id(db, name) for name in rng.sample(FAMILY, rng.randint(8, 12))]
 
 
 def generate(db, count, seed=None, *, now=None):
@@ -126,7 +126,7 @@ def generate(db, count, seed=None, *, now=None):
     """
     rng = random.Random(seed)
     now = now or datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-    with db.atomic():
+    with transaction(db):
         family = _family(db, rng)
     names = dict(db.execute("SELECT id, name FROM players").fetchall())
     span = min(datetime.timedelta(days=2) * count, datetime.timedelta(days=5 * 365))
@@ -136,11 +136,9 @@ def generate(db, count, seed=None, *, now=None):
     made = rounds_made = 0
     while made < count:
         batch = min(BATCH, count - made)
-        rows = {"games": [], "teams": [], "team_players": [], "rounds": [],
-                "round_entries": [], "revisions": []}
-        with db.atomic():
-            # a no-op write takes the write lock first, so the ids below stay ours
-            db.execute("UPDATE games SET id = id WHERE 0")
+        rows = {"games": [], "teams": [], "team_players": [], "rounds": [], "revisions": []}
+        entry_values = []
+        with transaction(db):  # BEGIN IMMEDIATE: the ids below stay ours
             ids = _Ids(db)
             for i in range(made, made + batch):
                 key, rules, teams, rounds, ended = _game(rng, family)
@@ -154,7 +152,7 @@ def generate(db, count, seed=None, *, now=None):
                     "ended_by_hand": int(ended), "finished_at": _stamp(finished) if result.finished else None,
                     "created_at": _stamp(began), "updated_at": _stamp(finished), "revision": 0})
                 rows["revisions"].append({
-                    "id": ids.take("revisions"), "game_id": game_id, "round_number": None,
+                    "id": ids.take("revisions"), "game_id": game_id, "revision": 0, "round_number": None,
                     "action": "started", "summary": "Demo game made by demo-data.",
                     "before": None, "after": None, "created_at": _stamp(began)})
                 team_ids = []
@@ -163,7 +161,7 @@ def generate(db, count, seed=None, *, now=None):
                     team_ids.append(team_id)
                     rows["teams"].append({"id": team_id, "game_id": game_id, "position": position,
                                           "total": result.totals[position],
-                                          "won": int(result.finished and position in result.winners),
+                                          "won": int(position in result.verdict.winners),
                                           "name": " & ".join(names[p] for p in players)})
                     rows["team_players"] += [{"team_id": team_id, "player_id": player, "position": seat}
                                              for seat, player in enumerate(players)]
@@ -171,34 +169,11 @@ def generate(db, count, seed=None, *, now=None):
                     round_id = ids.take("rounds")
                     stamp = _stamp(began + datetime.timedelta(minutes=20 * number))
                     rows["rounds"].append({"id": round_id, "game_id": game_id, "number": number,
-                                           "version": 1, "created_at": stamp, "updated_at": stamp})
-                    rows["round_entries"] += [games.entry_row(round_id, team_id, entry, score)
-                                              for team_id, entry, score in zip(team_ids, entries, scores)]
+                                           "created_at": stamp, "updated_at": stamp})
+                    entry_values += games.entry_rows(round_id, team_ids, entries, scores)
                 rounds_made += len(rounds)
             for table, table_rows in rows.items():
                 db[table].insert_all(table_rows, batch_size=500)
+            db.conn.executemany(INSERT_ENTRY, entry_values)
         made += batch
     return rounds_made
-
-
-@click.command("demo-data")
-@click.option("--games", "count", type=click.IntRange(1, 1_000_000), required=True,
-              help="How many games to add.")
-@click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
-@with_appcontext
-def demo_data_command(count, seed):
-    """Fill the database with realistic generated games (scored by the engine)."""
-    from .db import connect, migrate
-
-    path = current_app.config["DATABASE"]
-    migrate(path)
-    db = connect(path)
-    try:
-        rounds = generate(db, count, seed)
-    finally:
-        db.close()
-    click.echo(f"Added {count:,} games ({rounds:,} rounds) to {path}.")
-
-
-def init_app(app):
-    app.cli.add_command(demo_data_command)

@@ -1,4 +1,6 @@
-"""Template filters for showing numbers the way a score sheet does."""
+"""Template filters: numbers the way a score sheet shows them, times on the household's clock."""
+
+import datetime
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 
@@ -19,5 +21,28 @@ def books(counts):
     return " + ".join(f"{count} {kind.replace('_', ' ')}" for kind, count in counts.items()) or "none"
 
 
+def _local(stamp):
+    """A stored time (ISO 8601, UTC) on this computer's clock: the household's."""
+    try:
+        moment = datetime.datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment.astimezone()
+
+
+def day(stamp):
+    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22" where the evening was."""
+    moment = _local(stamp)
+    return moment.date().isoformat() if moment else ""
+
+
+def when(stamp):
+    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22 21:30" on the household's clock."""
+    moment = _local(stamp)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
 def init_app(app):
-    app.jinja_env.filters.update(number=number, points=points, books=books)
+    app.jinja_env.filters.update(number=number, points=points, books=books, day=day, when=when)

@@ -3,9 +3,13 @@
 Never edit a migration that has shipped: add the next one (m002_…).
 """
 
+import logging
+
 from sqlite_utils.migrations import Migrations
 
 migrations = Migrations("scorekeeper")
+# what a migration has to tell the family (flask init-db prints it)
+log = logging.getLogger(__name__)
 
 
 @migrations()
@@ -97,3 +101,93 @@ def m004_team_totals(db):
     db.execute("""UPDATE teams SET won = total = (SELECT MAX(o.total) FROM teams o
                                                   WHERE o.game_id = teams.game_id)
                   WHERE game_id IN (SELECT id FROM games WHERE finished_at IS NOT NULL)""")
+
+
+@migrations(transactional=False)
+def m005_round_ids_never_reused(db):
+    # A round is known by its id, so an id must never come back: with plain
+    # INTEGER PRIMARY KEY, SQLite gives a deleted last round's id to the next
+    # round. AUTOINCREMENT needs a new table; SQLite's own recipe rebuilds it
+    # with foreign keys off, which only works outside a transaction, so this
+    # migration makes its own and is safe to run twice. The per-round version
+    # goes: every change is now checked against the game's revision.
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()
+    if "AUTOINCREMENT" in sql.upper():
+        return
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("""CREATE TABLE rounds_new (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                game_id INTEGER NOT NULL REFERENCES games(id),
+                number INTEGER NOT NULL,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL)""")
+            db.execute("""INSERT INTO rounds_new (id, game_id, number, created_at, updated_at)
+                          SELECT id, game_id, number, created_at, updated_at FROM rounds""")
+            db.execute("DROP TABLE rounds")
+            db.execute("ALTER TABLE rounds_new RENAME TO rounds")
+            db.execute("CREATE UNIQUE INDEX idx_rounds_game_id_number ON rounds (game_id, number)")
+            if db.execute("PRAGMA foreign_key_check").fetchall():
+                raise RuntimeError("m005: the rebuilt rounds table breaks a foreign key")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
+def _unique_names(db, table, rename):
+    """Give each row of ``table`` its name key, renaming (never merging) rows
+    whose names were two to the old index but are one name now; return notes."""
+    from .names import clean_name, name_key
+
+    notes, taken = [], set()
+    for row_id, name in db.execute(f"SELECT id, name FROM {table} ORDER BY id").fetchall():
+        new, n = name, 1
+        while name_key(clean_name(new)) in taken:
+            n += 1
+            new = f"{name} ({n})"
+        taken.add(name_key(clean_name(new)))
+        if new != name:
+            rename(row_id, new)
+            notes.append(f"{table}: “{name}” and another name are now the same name "
+                         f"(names ignore case and accents’ encoding): renamed it “{new}”.")
+        db.execute(f"UPDATE {table} SET key = ? WHERE id = ?", [name_key(clean_name(new)), row_id])
+    return notes
+
+
+@migrations()
+def m006_name_keys_and_revisions(db):
+    # Names are compared by a key (names.name_key: NFKC, case-folded) that the
+    # unique index enforces; NOCASE only folds ASCII, so "Émile" and "émile"
+    # were two players to the database and one to the app. Clashing names are
+    # renamed "Name (2)" and reported by init-db, never merged or dropped.
+    import json
+
+    for table in ("players", "house_rules"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN key TEXT")
+        # a rename or a rules edit is checked against the revision the phone saw
+        db.execute(f"ALTER TABLE {table} ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+
+    def rename_player(row_id, name):
+        db.execute("UPDATE players SET name = ? WHERE id = ?", [name, row_id])
+
+    def rename_rules(row_id, name):
+        (text,) = db.execute("SELECT rules FROM house_rules WHERE id = ?", [row_id]).fetchone()
+        rules = {**json.loads(text), "name": name}
+        db.execute("UPDATE house_rules SET name = ?, rules = ? WHERE id = ?",
+                   [name, json.dumps(rules, indent=2, ensure_ascii=False) + "\n", row_id])
+
+    notes = _unique_names(db, "players", rename_player) + _unique_names(db, "house_rules", rename_rules)
+    db.execute("DROP INDEX idx_players_name")
+    db.execute("DROP INDEX idx_house_rules_name")
+    db.execute("CREATE UNIQUE INDEX idx_players_key ON players (key)")
+    db.execute("CREATE UNIQUE INDEX idx_house_rules_key ON house_rules (key)")
+    # each entry of a game's change log names the game revision it made, so
+    # a refused change can say what happened since the phone looked
+    db.execute("ALTER TABLE revisions ADD COLUMN revision INTEGER")
+    for note in notes:
+        log.warning(note)

@@ -58,17 +58,13 @@ def blank_rounds(rules, count=None):
 
 
 def blank_lines(rules):
-    """The boxes to fill in per team and round: (label, points per unit or None)."""
+    """The boxes to fill in per team and round: (label, points per unit, or None
+    where the points are written as counted or change by round)."""
     lines = [(rules.book_label(kind), value) for kind, value in rules.books.items()]
-    lines += [("Melded", None), ("Left in hand and foot", None),
-              ("Red 3s caught", rules.red_three), ("Black 3s caught", rules.black_three)]
-    if rules.red_three_melded:
-        lines.append(("Red 3s laid down", rules.red_three_melded))
-    lines.append(("Went out", None))
-    if rules.cut_22:
-        lines.append(("22-card cuts", rules.cut_22))
-    if rules.penalty:
-        lines.append(("Penalties", rules.penalty))
+    for entry in scoring.ENTRY_FIELDS:
+        if scoring.asked(rules, entry):
+            value = getattr(rules, entry.rule) if entry.kind == "count" else None
+            lines.append((entry.line, value))
     return lines
 
 

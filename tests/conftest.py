@@ -3,9 +3,10 @@ import importlib.metadata
 import pytest
 from hypothesis import HealthCheck, settings
 
-from scorekeeper import create_app, games
-from scorekeeper.db import connect, migrate
+from scorekeeper import create_app
+from scorekeeper.db import connect, migrate, transaction
 from scorekeeper.scoring import RULESETS
+from scorekeeper.services import games
 
 
 # A fresh clone has no example database and CI shares a slow machine: no
@@ -70,12 +71,20 @@ def make_game(db):
     of TeamRound in team order; ``day`` sets the start date; ``end`` ends it by hand.
     """
     def make(key, rounds=(), teams=(("", ["Ann", "Bo"]), ("", ["Cy", "Di"])), *, day=None, end=False):
-        game_id = games.create_game(db, RULESETS[key], key, list(teams),
-                                    created_at=f"{day}T19:30:00+00:00" if day else None)
+        with transaction(db):
+            game_id = games.insert_game(db, RULESETS[key], key, list(teams),
+                                        created_at=f"{day}T19:30:00+00:00" if day else None)
         game = games.load_game(db, game_id)
         for number, entries in enumerate(rounds, start=1):
-            game = games.add_round(db, game, entries, number)
+            game = games.add_round(db, game.id, game.revision, number, entries)
         if end:
-            game = games.end_game(db, game, game.revision)
+            game = games.end_game(db, game.id, game.revision)
         return game
     return make
+
+
+def pytest_collection_modifyitems(items):
+    """Every test under tests/browser is marked browser: `pytest -m "not browser"` is the quick loop."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)

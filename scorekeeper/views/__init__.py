@@ -1,1 +1,39 @@
-"""Blueprints, one module each."""
+"""Blueprints, one module each: parse the request, call one service, render.
+
+Ids in URLs use the ``id`` converter: a whole number SQLite can hold, so an
+id past its range is a plain 404 rather than an error deep in a query.
+"""
+
+from flask import abort
+from werkzeug.routing import IntegerConverter
+
+SQLITE_MAX = 2**63 - 1
+
+
+class IdConverter(IntegerConverter):
+    """``<id:game_id>``: 1 up to SQLite's largest integer."""
+
+    def __init__(self, map, *args, **kwargs):
+        super().__init__(map, min=1, max=SQLITE_MAX)
+
+
+def found(value, description):
+    """``value``, or a 404 page saying ``description`` when it is None."""
+    if value is None:
+        abort(404, description=description)
+    return value
+
+
+def page_number(args, *, lenient=False):
+    """The ?page= number (1 when missing); when it is no page number, a 404,
+    or page 1 if ``lenient`` (a filter page keeps working with a mistyped link)."""
+    text = args.get("page", "1")
+    if text.isascii() and text.isdigit() and len(text) < 7 and int(text) > 0:
+        return int(text)
+    if lenient:
+        return 1
+    abort(404, description="There is no such page.")
+
+
+def init_app(app):
+    app.url_map.converters["id"] = IdConverter

@@ -1,34 +1,42 @@
+"""A game: starting one, its screen, entering and fixing rounds, ending and reopening it."""
+
 import hashlib
 import json
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
-from wtforms import HiddenField, SelectChoice
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from wtforms import SelectChoice
 
-from .. import charts, games, rulesets, scoring
+from .. import charts, scoring
 from ..db import get_db
-from ..forms import (NewGameForm, all_fields, entries_from, field_for, leaf_fields, round_form,
-                     team_fields)
-from ..rules_form import fields_from_rules, fields_with_errors, rules_from_fields
+from ..exchange.jsonfile import game_json
+from ..forms.games import ActionForm, NewGameForm
+from ..forms.rounds import (add_up, all_fields, entries_from, entry_fields, field_for, round_form,
+                            step, team_fields)
+from ..forms.rules import fields_from_rules, fields_with_errors, rules_from_fields
+from ..services import Conflict, NotFound, games, players, rulesets
+from . import found
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
-
-class ActionForm(FlaskForm):
-    """A button that changes a game: CSRF, and the revision the page showed."""
-
-    revision = HiddenField()
+# A refused form is shown again with this status, so tests and tools can tell
+# it from a first visit; browsers show the page all the same.
+REFUSED = 422
 
 
-def _game_or_404(game_id):
-    game = games.load_game(get_db(), game_id)
-    if game is None:
-        abort(404, description=f"There is no game {game_id}.")
-    return game
+def _game_or_404(game_id, **options):
+    return found(games.load_game(get_db(), game_id, **options), f"There is no game {game_id}.")
 
 
-def _to_game(game, anchor=None):
-    return redirect(url_for("games.show", game_id=game.id, _anchor=anchor))
+def _to_game(game_id, anchor=None):
+    # 303: after a POST, the browser GETs the game (Back never re-posts a form)
+    return redirect(url_for("games.show", game_id=game_id, _anchor=anchor), 303)
+
+
+def _refused(conflict):
+    """Flash a refusal and what changed meanwhile."""
+    flash(str(conflict), "error")
+    for change in conflict.changes:
+        flash(f"Meanwhile: {change.summary}", "info")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -39,22 +47,21 @@ def new():
     by_key = {e.key: e for e in entries}
     if request.method == "GET":
         entry = by_key.get(request.args.get("rules", ""), entries[0])
-        form = NewGameForm(data={"rules_key": entry.key})
-        return _new_game_page(_with_rules_of(form, entry), entries)
+        return _new_game_page(_with_rules_of(NewGameForm(data={"rules_key": entry.key}), entry), entries)
     form = NewGameForm()
-    entry = by_key.get(form.rules_key.data, entries[0])
-    if request.form.get("action") == "load" or form.rules_from.data != entry.key:
-        # another rule set was picked: show its values, start nothing yet
+    entry = by_key.get(form.rules_key.data)
+    if entry is None or request.form.get("action") == "load" or form.rules_from.data != entry.key:
+        # another rule set was picked (or none known): show its values, start nothing yet
+        entry = entry or entries[0]
         return _new_game_page(_with_rules_of(form, entry), entries, loaded=entry)
     form.rules_key.choices = _choices(entries)
-    form.validate()  # every field on its own; the checks below add what needs the whole form
+    valid = form.validate()  # each field, then the teams as a whole
     rules = rules_from_fields(form.rules)
-    teams = _teams_from(form)
-    if form.errors or rules is None or teams is None:
-        return _new_game_page(form, entries, status=422)
-    game_id = games.create_game(db, rules, entry.key, teams, form.first_dealer.data)
+    if not valid or rules is None:
+        return _new_game_page(form, entries, status=REFUSED)
+    game = games.create_game(db, rules, entry.key, form.teams_data(), form.first_dealer.data)
     flash("Game started. Good luck!", "success")
-    return redirect(url_for("games.show", game_id=game_id))
+    return _to_game(game.id)
 
 
 def _choices(entries):
@@ -75,47 +82,15 @@ def _new_game_page(form, entries, status=200, loaded=None):
     return render_template(
         "games/new.html", form=form, entry=entry, loaded=loaded,
         rule_problems=fields_with_errors(form.rules),
-        players=[p["name"] for p in games.list_players(get_db())]), status
+        players=[p.name for p in players.list_players(get_db())]), status
 
 
-def _teams_from(form):
-    """(name, players) per team, or None after putting messages next to fields."""
-    teams, seen = [], {}
-    for i, entry in enumerate(form.teams):
-        fields = entry.form
-        names = fields.player_names()
-        if not names:
-            if fields.name.data and fields.name.data.strip():
-                fields.player_1.errors.append("Add at least one player, or clear the team name.")
-            continue
-        for f in (fields.player_1, fields.player_2, fields.player_3):
-            key = games.clean_name(f.data).casefold()
-            if not key:
-                continue
-            if key in seen:
-                team, name = seen[key]
-                f.errors.append(f"{name} is already on team {team + 1}.")
-            else:
-                seen[key] = (i, games.clean_name(f.data))
-        teams.append((fields.name.data or "", names))
-    if len(teams) < 2:
-        form.teams[0].form.player_1.errors.append(
-            "A game needs at least two teams, each with a player.")
-    dealer = games.clean_name(form.first_dealer.data).casefold()
-    if dealer and dealer not in seen:
-        form.first_dealer.errors.append("Who deals first must be one of this game's players.")
-    if any(f.errors for entry in form.teams for f in entry.form) or form.first_dealer.errors:
-        return None
-    return teams
-
-
-@bp.get("/<int:game_id>")
+@bp.get("/<id:game_id>")
 def show(game_id):
     """Show a game: standings, meld minimums, who deals, every round."""
-    game = _game_or_404(game_id)
-    action = ActionForm(revision=game.revision)
+    game = _game_or_404(game_id, changes=True)
     return render_template("games/show.html", game=game, s=game.standings,
-                           open=games.is_open(game), action=action, chart=_progress_chart(game))
+                           action=ActionForm(revision=game.revision), chart=_progress_chart(game))
 
 
 def _progress_chart(game):
@@ -133,23 +108,23 @@ def _progress_chart(game):
         [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)])
 
 
-@bp.get("/<int:game_id>.json")
+@bp.get("/<id:game_id>.json")
 def export(game_id):
     """The game as JSON: rules, teams, rounds, scores, standings."""
-    return jsonify(games.game_json(_game_or_404(game_id)))
+    return jsonify(game_json(_game_or_404(game_id)))
 
 
-@bp.route("/<int:game_id>/rounds/new", methods=["GET", "POST"])
+@bp.route("/<id:game_id>/rounds/new", methods=["GET", "POST"])
 def new_round(game_id):
     """Enter the next round."""
     game = _game_or_404(game_id)
-    if not games.is_open(game) or game.finished:
+    if not game.is_open or game.finished:
         flash("This game is finished: there is no next round to enter.", "error")
-        return _to_game(game)
+        return _to_game(game.id)
     return _round_editor(game, None)
 
 
-@bp.route("/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/<id:game_id>/rounds/<id:number>/edit", methods=["GET", "POST"])
 def edit_round(game_id, number):
     """Fix a saved round."""
     game, played, refused = _fixable(game_id, number)
@@ -157,110 +132,98 @@ def edit_round(game_id, number):
 
 
 def _fixable(game_id, number):
-    """(game, round, None) when the round can be fixed; else a redirect as the third."""
+    """(game, round, None) when the round can be fixed; else a redirect as the third.
+
+    A form posts the id of the round it was opened for: that round is the one
+    fixed, whatever its number now (ids are never reused).
+    """
     game = _game_or_404(game_id)
-    played = game.round(number)
-    if played is None:
-        abort(404, description=f"This game has no round {number}.")
-    if games.is_open(game):
+    if request.method == "POST":
+        round_id = ActionForm().round_id.data
+        played = next((r for r in game.rounds if r.id == round_id), None)
+        if played is None:
+            flash("That round is no longer in this game (deleted on another phone?): "
+                  "nothing was saved.", "error")
+            return game, None, _to_game(game.id)
+    else:
+        played = found(game.round(number), f"This game has no round {number}.")
+    if game.is_open:
         return game, played, None
     flash("Reopen the game to fix a round.", "error")
-    return game, played, _to_game(game)
+    return game, played, _to_game(game.id)
 
 
-def _digest(entries):
-    text = json.dumps([e.to_dict() for e in entries], sort_keys=True)
+def _digest(entries, number, revision):
+    text = json.dumps([[e.to_dict() for e in entries], number, revision], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _round_editor(game, played):
     """One screen for all teams: check (the engine's review), then save.
 
-    The hidden ``version`` pins what is being changed: the round number for a
-    new round, the saved version for an edit, so a round saved meanwhile on
-    another phone is never overwritten.
+    The hidden ``revision`` is the game as the page was opened: a save is
+    refused if the game changed since. ``checked`` is a digest of the entries,
+    the round number and the revision the review showed, so "save" saves
+    exactly what was reviewed, under the number and scores shown.
     """
     if request.method == "GET":
         form = round_form(game, entries=played.entries if played else None)
-        form.version.data = str(played.version if played else game.standings.next_round)
+        form.revision.data = game.revision
+        form.round_id.data = played.id if played else None
         return _render_round(game, played, form)
     form = round_form(game, formdata=request.form)
-    number = played.number if played else _expected_number(form, game)
-    step = request.form.get("step", "")
+    number = played.number if played else game.standings.next_round
     action = request.form.get("action", "check")
-    if step:
-        _step(form, step)
+    if "step" in request.form:
+        name, _, delta = request.form["step"].rpartition(":")
+        step(form, name, delta)
         return _render_round(game, played, form, number)
     if action.startswith("add-"):
-        _add_up(form, action)
+        target, _, team = action.partition("-")[2].partition("-")
+        add_up(form, target, int(team) if team.isascii() and team.isdigit() and len(team) < 3 else -1)
         return _render_round(game, played, form, number)
+    if form.revision.data != game.revision:
+        # the game changed since this page was opened: say what, keep what was typed
+        _refused(Conflict("This game changed on another phone since you opened this page: "
+                          "check the round again before saving it.",
+                          games.changes_since(get_db(), game.id, form.revision.data)
+                          if form.revision.data is not None else ()))
+        form.revision.data = game.revision
+        form.checked.data = ""
+        return _render_round(game, played, form, number, status=REFUSED)
     if not form.validate():
-        return _render_round(game, played, form, number, status=422)
+        return _render_round(game, played, form, number, status=REFUSED)
     entries = entries_from(form)
     problems = scoring.check_round(game.rules, entries, number, team_names=[t.name for t in game.teams])
     errors = [p for p in problems if p.level == "error"]
     for problem in errors:
         field_for(form, problem).errors.append(problem.message)
     if errors:
-        return _render_round(game, played, form, number, status=422)
-    digest = _digest(entries)
+        return _render_round(game, played, form, number, status=REFUSED)
+    digest = _digest(entries, number, game.revision)
     if action == "save" and form.checked.data == digest:
-        return _save(game, played, number, entries, form)
+        return _save(game, played, number, entries)
     changed = action == "save"  # saved without checking these values: check them first
     form.checked.data = digest
     return _render_round(game, played, form, number, review=entries, changed=changed,
                          warnings=[p for p in problems if p.level == "warning"])
 
 
-def _expected_number(form, game):
-    """The round number this form was opened for (saving checks it is still next)."""
-    try:
-        return min(max(int(form.version.data), 1), game.standings.next_round)
-    except (TypeError, ValueError):
-        return game.standings.next_round
-
-
-def _save(game, played, number, entries, form):
+def _save(game, played, number, entries):
     db = get_db()
     try:
         if played:
-            after = games.update_round(db, game, number, entries, int(form.version.data))
+            after = games.update_round(db, game.id, game.revision, played.id, entries)
         else:
-            after = games.add_round(db, game, entries, number)
-    except games.Conflict as conflict:
-        flash(str(conflict), "error")
-        return _to_game(game)
-    flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
-    return _to_game(after)  # the top: totals, meld minimums, the next round
-
-
-def _step(form, step):
-    """A − or + button: add or take one, never below zero. Nothing is saved."""
-    name, _, delta = step.rpartition(":")
-    field = leaf_fields(form).get(name)
-    if field is None or delta not in ("1", "-1"):
-        return
-    value = max(0, (field.data or 0) + int(delta))
-    field.data, field.raw_data = value, [str(value)]
-
-
-def _add_up(form, action):
-    """The card-count helper's "Add up": the engine turns counts into points."""
-    _, target, team = action.split("-", 2)
-    teams = dict(team_fields(form))
-    if target not in ("melded", "left") or not team.isdigit() or int(team) not in teams:
-        return
-    fields = teams[int(team)]
-    counts, ok = {}, True
-    for i, tier in enumerate(scoring.value_tiers(form.rules)):
-        f = getattr(fields, f"{target}_count_{i}")
-        if not f.validate(form):
-            ok = False
-        counts[tier.ranks[0]] = f.data or 0
-    if ok:
-        points = scoring.card_points(form.rules, counts)
-        field = fields.melded_points if target == "melded" else fields.unplayed_points
-        field.data, field.raw_data = points, [str(points)]
+            after = games.add_round(db, game.id, game.revision, number, entries)
+    except (Conflict, NotFound) as refusal:
+        _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
+        return _to_game(game.id)
+    if after.revision == game.revision:
+        flash(f"Round {number} is unchanged: nothing to save.", "info")
+    else:
+        flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
+    return _to_game(game.id)  # the top: totals, meld minimums, the next round
 
 
 def _render_round(game, played, form, number=None, *, status=200, review=None, warnings=(),
@@ -276,60 +239,61 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
     minimums = s.meld_minimums[number - 1] if number <= len(rounds) else s.next_meld_minimums
     return render_template(
         "games/round.html", game=game, played=played, form=form, number=number,
-        fields=all_fields(form),
-        teams=team_fields(form), tiers=scoring.value_tiers(game.rules), minimums=minimums,
+        fields=all_fields(form), teams=team_fields(form), entry_fields=entry_fields,
+        tiers=form.tiers, minimums=minimums,
         books_needed=scoring.books_to_go_out(game.rules, number), dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
         totals_after=s.running_totals[number - 1] if review is not None else None,
         warnings=warnings, changed=changed), status
 
 
-@bp.route("/<int:game_id>/rounds/<int:number>/delete", methods=["GET", "POST"])
+@bp.route("/<id:game_id>/rounds/<id:number>/delete", methods=["GET", "POST"])
 def delete_round(game_id, number):
     """Ask, then delete a round (later rounds move up one)."""
     game, played, refused = _fixable(game_id, number)
     if refused:
         return refused
-    form = ActionForm(revision=played.version)
+    form = ActionForm(revision=game.revision, round_id=played.id)
     if form.validate_on_submit():
         try:
-            games.delete_round(get_db(), game, number, int(form.revision.data))
-        except (games.Conflict, ValueError) as conflict:
-            flash(str(conflict), "error")
-            return _to_game(game)
-        flash(f"Round {number} deleted.", "success")
-        return _to_game(game)
+            games.delete_round(get_db(), game.id, form.revision.data, played.id)
+        except (Conflict, NotFound) as refusal:
+            _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
+            return _to_game(game.id)
+        flash(f"Round {played.number} deleted.", "success")
+        return _to_game(game.id)
     return render_template("games/delete_round.html", game=game, played=played, form=form,
-                           scores=game.standings.round_scores[number - 1])
+                           scores=game.standings.round_scores[played.number - 1])
 
 
-@bp.route("/<int:game_id>/end", methods=["GET", "POST"])
+@bp.route("/<id:game_id>/end", methods=["GET", "POST"])
 def end(game_id):
     """Ask, then end the game here; the highest total wins."""
     game = _game_or_404(game_id)
     form = ActionForm(revision=game.revision)
-    if game.finished:
-        return _to_game(game, "result")
+    if game.finished and not game.is_open:
+        return _to_game(game.id, "result")
     if form.validate_on_submit():
         return _change(game, games.end_game, form, "Game over.", "result")
     return render_template("games/end.html", game=game, s=game.standings, form=form)
 
 
-@bp.post("/<int:game_id>/reopen")
+@bp.post("/<id:game_id>/reopen")
 def reopen(game_id):
     """Reopen a finished game to fix a round."""
     game = _game_or_404(game_id)
     form = ActionForm()
     if not form.validate_on_submit():
-        abort(400, description="That button had expired. Please try again.")
+        flash("That button had expired: nothing was changed. Please try again.", "error")
+        return _to_game(game.id)
     return _change(game, games.reopen_game, form, "Game reopened: fix any round, then save it.")
 
 
 def _change(game, change, form, message, anchor=None):
     try:
-        change(get_db(), game, int(form.revision.data or -1))
-    except games.Conflict as conflict:
-        flash(str(conflict), "error")
-        return _to_game(game)
+        change(get_db(), game.id, form.revision.data)
+    except (Conflict, NotFound) as refusal:
+        _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
+        return _to_game(game.id)
     flash(message, "success")
-    return _to_game(game, anchor)
+    return _to_game(game.id, anchor)

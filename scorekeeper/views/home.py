@@ -1,21 +1,21 @@
+"""The home page, and the error pages every blueprint shares."""
+
 from flask import Blueprint, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from .. import games
 from ..db import get_db
+from ..services import games
 
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index():
-    """Games in progress first (one tap to resume), then recent finished games."""
-    db = get_db()
-    playing, finished = games.list_games(db)
-    return render_template("home/index.html",
-                           playing=[games.load_game(db, i) for i in playing],
-                           finished=[games.load_game(db, i) for i in finished])
+    """Recent games in progress first (one tap to resume), then recent finished games."""
+    playing, playing_count, finished = games.list_games(get_db())
+    return render_template("home/index.html", playing=playing, playing_count=playing_count,
+                           finished=finished)
 
 
 @bp.app_errorhandler(CSRFError)

@@ -1,11 +1,15 @@
+"""Rule sets: the cheat sheets, and the family's own house rules."""
+
 import dataclasses
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from .. import rulesets, scoring
+from .. import scoring
 from ..db import get_db
-from ..rules_form import (DeleteForm, HouseRulesForm, ImportForm, fields_from_rules,
-                          fields_with_errors, rules_from_fields, show_error)
+from ..forms.rules import (DeleteForm, HouseRulesForm, ImportForm, fields_from_rules,
+                           fields_with_errors, rules_from_fields, show_error)
+from ..services import Conflict, NotFound, rulesets
+from . import found
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -15,10 +19,7 @@ REFUSED = 422
 
 
 def _entry_or_404(key):
-    entry = rulesets.get_rule_set(get_db(), key)
-    if entry is None:
-        abort(404, description=f"There is no rule set “{key}”.")
-    return entry
+    return found(rulesets.get_rule_set(get_db(), key), f"There is no rule set “{key}”.")
 
 
 def _house_rules_or_404(key):
@@ -68,7 +69,7 @@ def new():
     key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
     if key:
         flash(f"Saved your house rules “{rules.name}”.", "success")
-        return redirect(url_for("rules.show", key=key))
+        return redirect(url_for("rules.show", key=key), 303)
     return _editor(form, start=start, entries=rulesets.list_rule_sets(get_db()))
 
 
@@ -79,23 +80,40 @@ def edit(key):
     if entry.preset:
         flash("Written rule sets stay as they are written: change a copy of them here.", "info")
         return redirect(url_for("rules.new", **{"from": key}))
-    form = HouseRulesForm(data=fields_from_rules(entry.rules))
+    form = HouseRulesForm(data=fields_from_rules(entry.rules) | {"revision": entry.revision})
     rules = _submitted_rules(form)
-    if rules and _stored(form, lambda db: rulesets.update_house_rules(db, key, rules)):
-        flash(f"Saved your changes to “{rules.name}”.", "success")
-        return redirect(url_for("rules.show", key=key))
-    return _editor(form, entry=entry)
+    if rules is None:
+        return _editor(form, entry=entry)
+    try:
+        rulesets.update_house_rules(get_db(), key, form.revision.data, rules)
+    except Conflict as conflict:
+        # keep what was typed, say why it was not saved; saving again now
+        # (against the rules as they are) is a choice made knowingly
+        form.revision.data = entry.revision
+        show_error(form, str(conflict))
+        return _editor(form, entry=entry)
+    except NotFound:
+        abort(404, description="These house rules were deleted on another phone.")
+    except ValueError as error:
+        show_error(form, str(error))
+        return _editor(form, entry=entry)
+    flash(f"Saved your changes to “{rules.name}”.", "success")
+    return redirect(url_for("rules.show", key=key), 303)
 
 
 @bp.route("/<key>/delete", methods=["GET", "POST"])
 def delete(key):
     """Ask before deleting saved house rules, then delete them."""
     entry = _house_rules_or_404(key)
-    form = DeleteForm()
+    form = DeleteForm(revision=entry.revision)
     if form.validate_on_submit():
-        rulesets.delete_house_rules(get_db(), key)
+        try:
+            rulesets.delete_house_rules(get_db(), key, form.revision.data)
+        except (Conflict, NotFound) as refused:
+            flash(f"Nothing was deleted: {refused}", "error")
+            return redirect(url_for("rules.show", key=key), 303)
         flash(f"Deleted “{entry.rules.name}”.", "success")
-        return redirect(url_for("rules.index"))
+        return redirect(url_for("rules.index"), 303)
     return render_template("rules/delete.html", entry=entry, form=form)
 
 
@@ -107,7 +125,7 @@ def import_file():
     key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
     if key:
         flash(f"Imported “{rules.name}”.", "success")
-        return redirect(url_for("rules.show", key=key))
+        return redirect(url_for("rules.show", key=key), 303)
     return render_template("rules/import.html", form=form), REFUSED if form.is_submitted() else 200
 
 

@@ -1,9 +1,15 @@
+"""Printed score sheets: a game's, and blank ones for playing on paper."""
+
 import os
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 
-from .. import games, rulesets, scoring, sheets
+from .. import scoring, sheets
 from ..db import get_db
+from ..names import MAX_NAME, clean_name, name_problem
+from ..scoring import MAX_TEAMS
+from ..services import games, rulesets
+from . import found
 
 bp = Blueprint("sheets", __name__)
 
@@ -24,9 +30,7 @@ def _pdf_response(html, filename):
 
 
 def _game_sheet(game_id, pdf=False):
-    game = games.load_game(get_db(), game_id)
-    if game is None:
-        abort(404, description=f"There is no game {game_id}.")
+    game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
     paper = _paper()
     html = render_template("sheets/game.html", pdf=pdf, game=game, pages=sheets.game_pages(game),
                            tiers=scoring.value_tiers(game.rules), paper_name=sheets.PAPERS[paper],
@@ -34,13 +38,13 @@ def _game_sheet(game_id, pdf=False):
     return game, paper, html
 
 
-@bp.get("/games/<int:game_id>/sheet")
+@bp.get("/games/<id:game_id>/sheet")
 def game(game_id):
     """The game's score sheet, as the PDF prints it (the browser can print it too)."""
     return _game_sheet(game_id)[2]
 
 
-@bp.get("/games/<int:game_id>/sheet.pdf")
+@bp.get("/games/<id:game_id>/sheet.pdf")
 def game_pdf(game_id):
     """The game's score sheet as a PDF."""
     game, paper, html = _game_sheet(game_id, pdf=True)
@@ -48,15 +52,12 @@ def game_pdf(game_id):
 
 
 def _blank_sheet(key, pdf=False):
-    entry = rulesets.get_rule_set(get_db(), key)
-    if entry is None:
-        abort(404, description=f"There is no rule set “{key}”.")
+    entry = found(rulesets.get_rule_set(get_db(), key), f"There is no rule set “{key}”.")
     rules = entry.rules
-    try:
-        rounds = min(max(int(request.args.get("rounds", 0)), 0), 20)
-    except ValueError:
-        rounds = 0
-    names = [games.clean_name(n)[:40] for n in request.args.getlist("team")][:4]
+    text = request.args.get("rounds", "0")
+    rounds = min(int(text), 20) if text.isascii() and text.isdigit() and len(text) < 4 else 0
+    names = [name for name in (clean_name(n) for n in request.args.getlist("team")[:MAX_TEAMS])
+             if not name_problem(name, MAX_NAME)]
     teams = [n for n in names if n] or ["", ""]
     paper = _paper()
     html = render_template("sheets/blank.html", pdf=pdf, key=key, rules=rules, teams=teams,

@@ -219,7 +219,7 @@ def check_and_save(page, rules, names, played, entries, number_, *, screenshot=N
     review = page.get_by_role("region", name="Check before saving")
     expect(review).to_be_visible()
     s = standings(rules, played + [list(entries)], teams=len(names))
-    for label, values in ((f"Round {number_}", [signed(v) for v in s.round_scores[-1]]),
+    for label, values in ((f"Round {number_}", [signed(v.total) for v in s.round_scores[-1]]),
                           ("Total after it", [number(v) for v in s.totals])):
         rows = review.get_by_role("row").filter(has=page.get_by_role("rowheader", name=label, exact=True))
         expect(rows.get_by_role("cell")).to_have_text(values)
@@ -278,7 +278,7 @@ def expect_game_screen(page, rules, names, played, ended=False):
     board = page.get_by_role("region", name="Standings")
     expect(board.get_by_role("heading", level=2)).to_have_text(names)
     expect(board.get_by_label("Total", exact=True)).to_have_text([number(t) for t in s.totals])
-    last = [signed(v) for v in s.round_scores[-1]] if played else ["—"] * len(names)
+    last = [signed(v.total) for v in s.round_scores[-1]] if played else ["—"] * len(names)
     expect(board.get_by_text(re.compile("^Last round:"))).to_have_text([f"Last round: {v}" for v in last])
     if s.finished:
         expect(board.get_by_text(re.compile("^Meld minimum"))).to_have_count(0)

@@ -1,0 +1,153 @@
+"""Backup and restore: copies of the SQLite file made with SQLite's backup API.
+
+The backup API copies every page under one read transaction, so a copy is
+the database as it was at one moment, even while the app writes. Every file
+is written beside its final name and renamed into place, so a failed or
+killed run never leaves half a file where a good one was (and the next run
+sweeps up a killed run's leftovers). A restore checks the backup first:
+integrity, that it is Scorekeeper's, not newer than this app, and that every
+table and column its migrations made is there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import secrets
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from .db import migrate
+from .migrations import migrations
+
+PARTIAL = ".partial-"
+
+
+def _read_only(path):
+    """A connection that can neither change nor create the file."""
+    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+
+
+def _sweep_partials(target):
+    """Remove what a killed run left beside ``target``."""
+    for leftover in target.parent.glob(f"{target.name}{PARTIAL}*"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
+def _copy(source_conn, target):
+    """Copy a database into ``target`` through a partial file renamed into place."""
+    _sweep_partials(target)
+    partial = target.with_name(f"{target.name}{PARTIAL}{secrets.token_hex(4)}")
+    try:
+        with contextlib.closing(sqlite3.connect(partial)) as dst:
+            source_conn.backup(dst)
+            # a backup is one self-contained file: no -wal beside it
+            dst.execute("PRAGMA journal_mode = DELETE")
+            result = dst.execute("PRAGMA integrity_check").fetchall()
+        if result != [("ok",)]:
+            raise ValueError(f"the copy failed its integrity check: {result[:3]}")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+def backup_database(source, target, *, force=False):
+    """Copy the database at ``source`` to ``target`` consistently, even while the app writes.
+
+    :raises FileExistsError: ``target`` exists and ``force`` is false.
+    """
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise FileNotFoundError(f"{source}: no database there")
+    if target.exists() and not force:
+        raise FileExistsError(f"{target} already exists (use --force to replace it)")
+    if target.exists() and target.resolve() == source.resolve():
+        raise ValueError(f"{target} is the database itself")
+    with contextlib.closing(_read_only(source)) as src:
+        return _copy(src, target)
+
+
+def _expected_schema(applied):
+    """{table: columns} that the migrations ``applied`` make, from an empty database."""
+    names = [m.name for m in migrations._migrations]  # sqlite-utils has no public list of them
+    later = names[len(applied):]
+    reference = Database(memory=True)
+    migrations.apply(reference, stop_before=later[0] if later else None)
+    return {table.name: set(table.columns_dict) for table in reference.tables}
+
+
+def check_database(path):
+    """Check that ``path`` is a sound Scorekeeper database; return its applied migrations.
+
+    :raises ValueError: not SQLite, damaged, not Scorekeeper's, newer than this
+        app, or missing a table or column its migrations made.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    known = [m.name for m in migrations._migrations]
+    try:
+        with contextlib.closing(_read_only(path)) as conn:
+            result = conn.execute("PRAGMA integrity_check").fetchall()
+            if result != [("ok",)]:
+                raise ValueError(f"{path}: the database is damaged "
+                                 f"(integrity check: {'; '.join(r[0] for r in result[:3])})")
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                [migrations.migrations_table]).fetchone():
+                raise ValueError(f"{path}: not a Scorekeeper database (it has no "
+                                 f"{migrations.migrations_table} table)")
+            applied = [row[0] for row in conn.execute(
+                f"SELECT name FROM {migrations.migrations_table} WHERE migration_set = ? ORDER BY id",
+                [migrations.name])]
+            if not applied:
+                raise ValueError(f"{path}: not a Scorekeeper database (no Scorekeeper migrations in it)")
+            newer = [name for name in applied if name not in known]
+            if newer:
+                raise ValueError(f"{path}: made by a newer Scorekeeper (it has {', '.join(newer)}); "
+                                 "update Scorekeeper before restoring it")
+            if applied != known[:len(applied)]:
+                raise ValueError(f"{path}: its migrations are out of order ({', '.join(applied)})")
+            for table, columns in _expected_schema(applied).items():
+                found = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
+                if not found:
+                    raise ValueError(f"{path}: damaged: the {table} table is missing")
+                if columns - found:
+                    raise ValueError(f"{path}: damaged: the {table} table has no "
+                                     f"{', '.join(sorted(columns - found))}")
+    except sqlite3.DatabaseError as error:
+        if "not a database" in str(error):
+            raise ValueError(f"{path}: not a SQLite database ({error})") from None
+        raise ValueError(f"{path}: the database is damaged ({error})") from None
+    return applied
+
+
+def restore_database(backup, live):
+    """Replace the database at ``live`` with the backup; return where the old one was kept.
+
+    The backup is checked first; the current database is copied to
+    ``<live>.before-restore-<UTC time>``; then the backup API writes the
+    backup into the live file (so connections the app holds see the restored
+    data, with no file swapped under them), and pending migrations are applied.
+    """
+    backup, live = Path(backup), Path(live)
+    check_database(backup)
+    if live.exists() and live.resolve() == backup.resolve():
+        raise ValueError(f"{backup} is the database itself")
+    kept = None
+    if live.exists():
+        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        kept = live.with_name(f"{live.name}.before-restore-{stamp}")
+        n = 1
+        while kept.exists():
+            n += 1
+            kept = live.with_name(f"{live.name}.before-restore-{stamp}-{n}")
+        backup_database(live, kept)
+    with contextlib.closing(_read_only(backup)) as src, contextlib.closing(sqlite3.connect(live)) as dst:
+        src.backup(dst)
+    migrate(live)
+    return kept

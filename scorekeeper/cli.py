@@ -1,0 +1,172 @@
+"""Every `flask --app scorekeeper …` command, in one place.
+
+Each opens its own connection to the app's database (``DATABASE``), so they
+work while the app serves; ``restore`` wants the app stopped.
+"""
+
+import contextlib
+import logging
+import os
+import secrets
+import signal
+import sqlite3
+import sys
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from . import backup, demo
+from .db import connect, migrate
+from .exchange import csvfile, importer, jsonfile
+from .scoring import RuleSet
+from .services import games, rulesets
+
+
+def _database():
+    return current_app.config["DATABASE"]
+
+
+@contextlib.contextmanager
+def _connection():
+    db = connect(_database())
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+@contextlib.contextmanager
+def _stoppable():
+    """Ctrl+C or a kill (SIGTERM) still runs the clean-up of a half-written file."""
+    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command():
+    """Create the database or bring it up to date (safe to run again)."""
+    handler = logging.StreamHandler()  # what a migration has to say (a renamed player)
+    logging.getLogger("scorekeeper.migrations").addHandler(handler)
+    try:
+        applied = migrate(_database())
+    finally:
+        logging.getLogger("scorekeeper.migrations").removeHandler(handler)
+    click.echo(f"Database {_database()}: "
+               + (f"applied {', '.join(applied)}." if applied else "up to date."))
+
+
+@click.command("import-rules")
+@click.argument("file", type=click.File("rb"))
+@with_appcontext
+def import_rules_command(file):
+    """Save a house-rules JSON file as a rule set."""
+    try:
+        rules = RuleSet.from_json(file.read())
+        with _connection() as db:
+            key = rulesets.save_house_rules(db, rules)
+    except ValueError as error:
+        raise click.ClickException(f"{file.name}: {error}") from None
+    click.echo(f"Saved “{rules.name}” as /rules/{key}")
+
+
+@click.command("recompute-scores")
+@with_appcontext
+def recompute_scores_command():
+    """Rewrite every stored round score and team total from its inputs with the engine."""
+    with _connection() as db:
+        count = games.recompute_scores(db)
+    click.echo(f"Recomputed {count} round scores.")
+
+
+@click.command("export")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--force", is_flag=True, help="Replace PATH if it exists.")
+def export_command(path, force):
+    """Export the whole history to PATH: CSV if it ends in .csv, else JSON (- for stdout)."""
+    chunks = csvfile.iter_csv if path.lower().endswith(".csv") else jsonfile.iter_history_json
+    with _connection() as db:
+        if path == "-":
+            for chunk in chunks(db):
+                click.echo(chunk, nl=False)
+            return
+        if os.path.exists(path) and not force:
+            raise click.ClickException(f"{path} already exists (use --force to replace it)")
+        partial = f"{path}{backup.PARTIAL}{secrets.token_hex(4)}"
+        try:
+            with _stoppable(), open(partial, "w", encoding="utf-8", newline="") as file:
+                for chunk in chunks(db):
+                    file.write(chunk)
+            os.replace(partial, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(partial)
+    click.echo(f"Exported the history to {path}.", err=True)
+
+
+@click.command("import")
+@with_appcontext
+@click.argument("file", type=click.File("rb"))
+def import_command(file):
+    """Import a JSON export (games already here are skipped)."""
+    try:
+        with _connection() as db:
+            summary = importer.import_history(db, importer.read_history(file.read()))
+    except ValueError as error:
+        raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
+    click.echo(str(summary))
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace PATH if it exists.")
+def backup_command(path, force):
+    """Copy the database to PATH, consistently, even while the app runs."""
+    try:
+        with _stoppable():
+            backup.backup_database(_database(), path, force=force)
+    except (OSError, ValueError, sqlite3.Error) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Backed up {_database()} to {path}.")
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False))
+def restore_command(path):
+    """Replace the database with the backup at PATH (the current one is kept beside it)."""
+    try:
+        with _stoppable():
+            kept = backup.restore_database(path, _database())
+    except (OSError, ValueError, sqlite3.Error) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Restored {path} into {_database()}."
+               + (f" The database as it was is kept at {kept}." if kept else ""))
+
+
+@click.command("demo-data")
+@click.option("--games", "count", type=click.IntRange(1, 1_000_000), required=True,
+              help="How many games to add.")
+@click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
+@with_appcontext
+def demo_data_command(count, seed):
+    """Fill the database with realistic generated games (scored by the engine)."""
+    migrate(_database())
+    with _connection() as db:
+        rounds = demo.generate(db, count, seed)
+    click.echo(f"Added {count:,} games ({rounds:,} rounds) to {_database()}.")
+
+
+COMMANDS = (init_db_command, import_rules_command, recompute_scores_command, export_command,
+            import_command, backup_command, restore_command, demo_data_command)
+
+
+def init_app(app):
+    for command in COMMANDS:
+        app.cli.add_command(command)

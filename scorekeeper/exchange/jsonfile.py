@@ -1,0 +1,126 @@
+"""The history (or one game) in the export format, as data or as streamed JSON text."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+from ..db import snapshot
+from ..scoring import RULESETS, RuleSet
+from ..services.games import load_game
+from . import FORMAT, VERSION
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def game_ids(db, game_id=None):
+    if game_id is not None:
+        return [row[0] for row in db.execute("SELECT id FROM games WHERE id = ?", [game_id])]
+    return [row[0] for row in db.execute("SELECT id FROM games ORDER BY created_at, id")]
+
+
+def _house_rules_names(db):
+    """{house-rules key: name} for the saved house rules."""
+    return {f"house-{row[0]}": row[1] for row in db.execute("SELECT id, name FROM house_rules")}
+
+
+def _header(db):
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _now(),
+        "players": [row[0] for row in db.execute("SELECT name FROM players ORDER BY key, id")],
+        "house_rules": [RuleSet.from_json(row[0]).to_dict() for row in db.execute(
+            "SELECT rules FROM house_rules ORDER BY key, id")],
+    }
+
+
+def game_record(game, house_rules_names):
+    """One game in the export format: its inputs, and the engine's round scores for reading.
+
+    :param house_rules_names: {house-rules key: name}, to name the saved
+        rules a game was started from (keys are ids, which differ between databases).
+    """
+    key = game.rules_key
+    dealer = next((p.name for team in game.teams for p in team.players if p.id == game.first_dealer), None)
+    scores = game.standings.round_scores
+    return {
+        "uid": game.uid,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "finished_at": game.finished_at,
+        "ended_by_hand": game.ended_by_hand,
+        "rules_key": key if key in RULESETS else None,
+        "house_rules": house_rules_names.get(key),
+        "rules": game.rules.to_dict(),
+        "teams": [{"name": team.name, "players": [p.name for p in team.players]} for team in game.teams],
+        "first_dealer": dealer,
+        "rounds": [{"number": played.number,
+                    "entries": [entry.to_dict() for entry in played.entries],
+                    "scores": [score.total for score in scores[i]]}
+                   for i, played in enumerate(game.rounds)],
+    }
+
+
+def export_history(db):
+    """The whole history as one dict in the export format (see ``iter_history_json`` for large ones)."""
+    with snapshot(db):
+        names = _house_rules_names(db)
+        return {**_header(db),
+                "games": [game_record(load_game(db, i), names) for i in game_ids(db)]}
+
+
+def export_game(db, game_id):
+    """One game in the export format, with its players and house rules: importable
+    like the whole history (and merged the same way, by the game's uid)."""
+    with snapshot(db):
+        game = load_game(db, game_id)
+        names = _house_rules_names(db)
+        used = game.rules_key if game.rules_key in names else None
+        return {
+            "format": FORMAT, "version": VERSION, "exported_at": _now(),
+            "players": sorted({p.name for team in game.teams for p in team.players}, key=str.casefold),
+            "house_rules": [RuleSet.from_json(row[0]).to_dict() for row in db.execute(
+                "SELECT rules FROM house_rules WHERE id = ?", [int(used[6:])])] if used else [],
+            "games": [game_record(game, names)],
+        }
+
+
+def iter_history_json(db):
+    """The export as JSON text, a game at a time, so memory stays flat however long the history."""
+    with snapshot(db):
+        names = _house_rules_names(db)
+        header = json.dumps(_header(db), ensure_ascii=False)
+        yield header[:-1] + ', "games": ['
+        for n, game_id in enumerate(game_ids(db)):
+            record = game_record(load_game(db, game_id), names)
+            yield ("," if n else "") + "\n" + json.dumps(record, ensure_ascii=False)
+        yield "\n]}\n"
+
+
+def game_json(game):
+    """The game for GET /games/<id>.json: its inputs and everything the engine makes of them."""
+    result = game.standings
+    return {
+        "id": game.id,
+        "uid": game.uid,
+        "created_at": game.created_at,
+        "revision": game.revision,
+        "rules": game.rules.to_dict(),
+        "teams": [{"name": t.name, "players": [p.name for p in t.players]} for t in game.teams],
+        "rounds": [
+            {"id": played.id,
+             "number": played.number,
+             "entries": [e.to_dict() for e in played.entries],
+             "scores": [s.total for s in result.round_scores[i]],
+             "breakdowns": [[line._asdict() for line in s.breakdown] for s in result.round_scores[i]]}
+            for i, played in enumerate(game.rounds)],
+        "totals": result.totals,
+        "next_round": result.next_round,
+        "next_meld_minimums": result.next_meld_minimums,
+        "next_books_to_go_out": result.next_books_to_go_out,
+        "finished": result.finished,
+        "winners": result.winners,
+    }

@@ -1,0 +1,8 @@
+"""Flask-WTF forms, one module per page family; whole-form rules in each form's ``validate``.
+
+- ``fields``: the shared field types (``WholeNumberField``, ``RevisionField``)
+- ``rounds``: the round form, built from the engine's ``ENTRY_FIELDS``
+- ``games``: a new game (teams checked as a whole), the buttons that change a game
+- ``rules``, ``rule_lists``: the house-rules editor and its typed lists
+- ``players``, ``history``, ``exchange``: renaming, the history filters, the import upload
+"""

@@ -1,0 +1,58 @@
+"""Field types shared by every form."""
+
+import re
+
+from wtforms import HiddenField, IntegerField
+from wtforms.validators import ValidationError
+from wtforms.widgets import TextInput
+
+
+class WholeNumberField(IntegerField):
+    """A whole number typed on the phone's numeric keypad.
+
+    Rendered as a text input (the macro adds inputmode="numeric") rather than
+    type="number", so the browser never blocks the form with its own bubble:
+    the server's message appears next to the field, and what was typed stays.
+    """
+
+    widget = TextInput()
+
+    def __init__(self, label=None, validators=None, *, minimum=0, maximum=100_000, **kwargs):
+        super().__init__(label, validators, **kwargs)
+        self.minimum, self.maximum = minimum, maximum
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        text = valuelist[0].strip().replace(",", "").replace("\u2212", "-")
+        if text == "":
+            self.data = None
+            return
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError("Enter a whole number, like 120.") from None
+
+    def pre_validate(self, form):
+        if self.data is None:
+            return
+        if self.data < self.minimum:
+            raise ValidationError("Can’t be negative." if self.minimum == 0 else f"At least {self.minimum}.")
+        if self.data > self.maximum:
+            raise ValidationError(f"At most {self.maximum:,}.")
+
+
+class RevisionField(HiddenField):
+    """A hidden whole number the page carries back (a revision, an id).
+
+    Anything that is not one (missing, text, past SQLite's integers) reads as
+    None, which the services refuse as a stale page: never an error page.
+    """
+
+    def process_formdata(self, valuelist):
+        text = valuelist[0].strip() if valuelist else ""
+        self.data = int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
+
+    def _value(self):
+        return "" if self.data is None else str(self.data)

@@ -1,0 +1,36 @@
+"""The history filters."""
+
+from wtforms import Form, SelectChoice, SelectField
+from wtforms.fields import DateField
+
+from ..services.history import STATUSES, Filters
+
+
+class FilterForm(Form):
+    """The history filters: a GET form (bookmarkable, no CSRF needed: it changes nothing).
+
+    Wrong values get a message next to their field and are not applied.
+    """
+
+    player = SelectField("Player", choices=[], default="")
+    rules = SelectField("Rule set", choices=[], default="")
+    since = DateField("From", validators=[], render_kw={"autocomplete": "off"})
+    until = DateField("To", validators=[], render_kw={"autocomplete": "off"})
+    status = SelectField("Games", default="",
+                         choices=[SelectChoice("", "All games")]
+                         + [SelectChoice(k, v) for k, v in STATUSES.items()])
+
+    def filters(self, players, rule_names):
+        """The filters to apply: the valid values of the fields (call once)."""
+        self.player.choices = [SelectChoice("", "Everyone")] + [
+            SelectChoice(str(p.id), p.name) for p in players]
+        self.rules.choices = [SelectChoice("", "Every rule set")] + [
+            SelectChoice(name, name) for name in rule_names]
+        self.validate()
+
+        def ok(field):
+            return field.data if field.data and not field.errors else None
+
+        return Filters(player=int(ok(self.player)) if ok(self.player) else None,
+                       rules=ok(self.rules), since=ok(self.since), until=ok(self.until),
+                       status=ok(self.status))

@@ -1,0 +1,143 @@
+"""The round form: one fieldset per team, built from the engine's ``ENTRY_FIELDS``."""
+
+from flask_wtf import FlaskForm
+from wtforms import FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
+
+from .. import scoring
+from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
+from .fields import RevisionField, WholeNumberField
+
+NOBODY = "nobody"
+
+
+def round_form(game, formdata=None, entries=None):
+    """The round form for this game's rules: only the fields its rules ask for.
+
+    :param entries: a saved round's ``TeamRound``s, to fix it.
+    """
+    rules = game.rules
+    tiers = scoring.value_tiers(rules)
+
+    class EntryFields(Form):
+        pass
+
+    for kind in rules.books:
+        setattr(EntryFields, f"book_{kind}",
+                WholeNumberField(rules.book_label(kind), default=0, maximum=MAX_BOOKS))
+    for entry in ENTRY_FIELDS:
+        if entry.kind == "flag" or not scoring.asked(rules, entry):
+            continue  # the one flag, going out, is the round's "who went out" choice
+        setattr(EntryFields, entry.name, WholeNumberField(
+            entry.label, default=0, maximum=entry.maximum, description=entry.help))
+        if entry.counted:  # the card-count helper: how many cards of each value
+            for i, tier in enumerate(tiers):
+                setattr(EntryFields, f"{entry.counted}_count_{i}",
+                        WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=999))
+
+    class RoundForm(FlaskForm):
+        teams = FieldList(FormField(EntryFields), min_entries=len(game.teams),
+                          max_entries=len(game.teams))
+        went_out = RadioField("Who went out", default=NOBODY,
+                              choices=[SelectChoice(str(i), f"{t.name} went out")
+                                       for i, t in enumerate(game.teams)]
+                              + [SelectChoice(NOBODY, "Nobody went out")])
+        # a digest of the entries the scorekeeper last saw checked, so that
+        # "save" saves exactly what was reviewed
+        checked = HiddenField()
+        # the game's revision when the form was opened: a change meanwhile is refused
+        revision = RevisionField()
+        round_id = RevisionField()  # the round being fixed (ids are never reused)
+
+    data = None
+    if entries is not None:
+        data = {"teams": [_entry_data(rules, e) for e in entries],
+                "went_out": next((str(i) for i, e in enumerate(entries) if e.went_out), NOBODY)}
+    form = RoundForm(formdata=formdata, data=data)
+    form.rules = rules
+    form.tiers = tiers
+    return form
+
+
+def _entry_data(rules, entry):
+    data = {f"book_{kind}": entry.books.get(kind, 0) for kind in rules.books}
+    return data | {f.name: getattr(entry, f.name) for f in ENTRY_FIELDS if f.kind != "flag"}
+
+
+def team_fields(form):
+    """(team index, its subform) pairs."""
+    return [(i, entry.form) for i, entry in enumerate(form.teams)]
+
+
+def entries_from(form):
+    """The ``TeamRound``s the form holds (blank numbers, and entries not asked, count as 0)."""
+    rules, entries = form.rules, []
+    for i, fields in team_fields(form):
+        def number(name):
+            f = getattr(fields, name, None)
+            return (f.data or 0) if f is not None else 0
+        values = {f.name: (form.went_out.data == str(i)) if f.kind == "flag" else number(f.name)
+                  for f in ENTRY_FIELDS}
+        entries.append(TeamRound(books={kind: number(f"book_{kind}") for kind in rules.books},
+                                 **values))
+    return entries
+
+
+def field_for(form, problem):
+    """The form field a ``scoring.Problem`` is about, to show it there."""
+    if problem.team is None or problem.field == "went_out":
+        return form.went_out
+    fields = form.teams[problem.team].form
+    name = problem.field.replace("books.", "book_") if problem.field else ""
+    return getattr(fields, name, form.went_out)
+
+
+def leaf_fields(form):
+    """Every number field by its HTML name, for the − / + and "add up" buttons."""
+    return {f.name: f for _, fields in team_fields(form) for f in fields}
+
+
+def all_fields(form):
+    """Every field a person fills in, in page order (for the error summary)."""
+    return [form.went_out, *leaf_fields(form).values()]
+
+
+def entry_fields(form, fields):
+    """The team subform's entry fields in the declaration's order: (EntryField, field)."""
+    return [(entry, getattr(fields, entry.name)) for entry in ENTRY_FIELDS
+            if entry.kind != "flag" and hasattr(fields, entry.name)]
+
+
+def add_up(form, target, team):
+    """The card-count helper's "Add up": the engine turns counts into points.
+
+    :returns: False when ``target`` or ``team`` names nothing (a forged button).
+    """
+    teams = dict(team_fields(form))
+    entry = next((f for f in ENTRY_FIELDS if f.counted == target), None)
+    if entry is None or team not in teams or not hasattr(teams[team], entry.name):
+        return False
+    fields = teams[team]
+    counts, ok = {}, True
+    for i, tier in enumerate(form.tiers):
+        f = getattr(fields, f"{target}_count_{i}")
+        if not f.validate(form):
+            ok = False
+        counts[tier.ranks[0]] = f.data or 0
+    if ok:
+        points = scoring.card_points(form.rules, counts)
+        field = getattr(fields, entry.name)
+        field.data, field.raw_data = points, [str(points)]
+    return True
+
+
+def step(form, name, delta):
+    """A − or + button: add or take one, never below zero. Nothing is saved.
+
+    :returns: False when the button names no field (a forged button).
+    """
+    field = leaf_fields(form).get(name)
+    if field is None or delta not in ("1", "-1"):
+        return False
+    value = min(max(0, (field.data or 0) + int(delta)), field.maximum)
+    field.data, field.raw_data = value, [str(value)]
+    return True

@@ -1,0 +1,65 @@
+"""The card-count helper: ranks grouped by value, and counts of cards turned into points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .rules import RANK_ALIASES, RANKS, RuleSet, whole
+
+# 4 up to K, for naming runs of ranks such as "8–K".
+_RUN_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANK_PLURALS = {"joker": "Jokers", "2": "2s", "A": "Aces", "K": "Kings",
+                 "Q": "Queens", "J": "Jacks"}
+
+
+class Tier(NamedTuple):
+    """Ranks worth the same under a rule set; shown as "8–K 10"."""
+
+    label: str
+    value: int
+    ranks: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.value}"
+
+
+def join(parts: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c". """
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _tier_label(ranks: Sequence[str]) -> str:
+    parts = [_RANK_PLURALS[r] for r in ("joker", "2", "A") if r in ranks]
+    run: list[str] = []
+    for rank in (*_RUN_ORDER, None):  # None closes the last run
+        if rank is not None and rank in ranks:
+            run.append(rank)
+            continue
+        if len(run) == 1:
+            parts.append(_RANK_PLURALS.get(run[0], run[0] + "s"))
+        elif run:
+            parts.append(f"{run[0]}–{run[-1]}")
+        run = []
+    return join(parts)
+
+
+def value_tiers(rules: RuleSet) -> list[Tier]:
+    """The ranks grouped by value, highest value first."""
+    by_value: dict[int, list[str]] = {}
+    for rank in RANKS:
+        by_value.setdefault(rules.card_values[rank], []).append(rank)
+    return [Tier(_tier_label(ranks), value, tuple(ranks))
+            for value, ranks in sorted(by_value.items(), reverse=True)]
+
+
+def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
+    """Points for a count of cards per rank (``{"joker": 1, "K": 3}`` → 80)."""
+    total = 0
+    for rank, count in counts.items():
+        canonical = RANK_ALIASES.get(str(rank).lower())
+        if canonical is None:
+            raise ValueError(f"{rank}: not a rank; the ranks are {', '.join(RANKS)}")
+        total += whole(count, f"{rank}", low=0, high=10_000) * rules.card_values[canonical]
+    return total

@@ -1,0 +1,168 @@
+"""Checking a round before it is saved: errors that block it, warnings worth a second look."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import join
+from .entries import ENTRY_FIELDS, TeamRound, entry_problems
+from .minimums import books_to_go_out
+from .rules import BOOK_SIZE, MAX_WILDS_IN_BOOK, NATURAL_RANKS, WILD_RANKS, RuleSet, check_round_number
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong (``"error"``: cannot be saved) or odd (``"warning"``)."""
+
+    level: str
+    team: int | None
+    message: str
+    field: str | None = None  # the entry it is about, to show it next to that field
+
+
+@lru_cache(maxsize=128)
+def _smallest_sums(values: tuple[int, ...]) -> tuple[int, tuple[float, ...]]:
+    """(g, least): which totals the card values can make.
+
+    With the values divided by their gcd ``g`` and ``m`` the smallest of them,
+    ``least[r]`` is the smallest total that cards can make with remainder
+    ``r`` modulo ``m``; every larger total with that remainder can be made too
+    (add cards of the smallest value). A shortest-path search over the ``m``
+    remainders, so any house's values are exact, not just multiples of 5.
+    """
+    coins = sorted({v for v in values if v > 0})
+    if not coins:
+        return 0, ()
+    g = math.gcd(*coins)
+    coins = [c // g for c in coins]
+    m = coins[0]
+    least = [math.inf] * m
+    least[0] = 0
+    queue = [(0, 0)]
+    while queue:
+        total, remainder = heapq.heappop(queue)
+        if total > least[remainder]:
+            continue
+        for coin in coins[1:]:
+            reached = total + coin
+            if reached < least[reached % m]:
+                least[reached % m] = reached
+                heapq.heappush(queue, (reached, reached % m))
+    return g, tuple(least)
+
+
+def can_make_points(rules: RuleSet, points: int) -> bool:
+    """Whether some set of cards adds up to exactly ``points`` under these rules."""
+    if points == 0:
+        return True
+    if points < 0:
+        return False
+    g, least = _smallest_sums(tuple(rules.card_values.values()))
+    if not g or points % g:
+        return False
+    units = points // g
+    return units >= least[units % len(least)]
+
+
+def least_book_points(rules: RuleSet, kind: str) -> int:
+    """The fewest card points a completed book of this kind can hold.
+
+    A clean book is 7 naturals; a dirty one at least 4 naturals and 1 to 3
+    wilds; a book of 7s is 7s with at most 3 wilds; a wild book is 7 wilds. A
+    kind the engine does not know gets the cheapest 7-card book of any sort,
+    so the check never warns about a legal round.
+    """
+    values = rules.card_values
+    natural = min(values[r] for r in NATURAL_RANKS)
+    wild = min(values[r] for r in WILD_RANKS)
+
+    def mixed(natural_value: int, wilds: range) -> int:
+        return min((BOOK_SIZE - w) * natural_value + w * wild for w in wilds)
+
+    dirty = mixed(natural, range(1, MAX_WILDS_IN_BOOK + 1))
+    if kind == "clean":
+        return BOOK_SIZE * natural
+    if kind == "dirty":
+        return dirty
+    if kind == "sevens":
+        return mixed(values["7"], range(0, MAX_WILDS_IN_BOOK + 1))
+    if kind == "wild":
+        return BOOK_SIZE * wild
+    return min(BOOK_SIZE * natural, dirty, BOOK_SIZE * wild)
+
+
+def least_meld_points(rules: RuleSet, books: Mapping[str, int]) -> int:
+    """The fewest card points that a team's books can hold."""
+    return sum(count * least_book_points(rules, kind) for kind, count in books.items())
+
+
+def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
+    """ "5 clean and 4 dirty books", "1 clean book", "no books", in the rules' order. """
+    parts = [f"{counts[kind]} {kind.replace('_', ' ')}" for kind in rules.books if counts.get(kind)]
+    if not parts:
+        return "no books"
+    return join(parts) + (" book" if sum(counts.values()) == 1 else " books")
+
+
+def check_round(rules: RuleSet, entries: Sequence[TeamRound], round_number: int, *,
+                team_names: Sequence[str] | None = None) -> list[Problem]:
+    """Everything wrong or odd about a round's entries, for the person at the table.
+
+    Errors block the save: two teams out, a points total no cards can make,
+    negative or unknown values. Warnings ask for a second look: going out
+    without the books, fewer melded points than the books hold, books with
+    no melded points. A team with an error gets no warnings, which would
+    only repeat the mistake.
+    """
+    check_round_number(round_number)
+    names = list(team_names or []) + [f"Team {i + 1}" for i in range(len(team_names or []), len(entries))]
+    problems: list[Problem] = []
+    out = [i for i, entry in enumerate(entries) if entry.went_out is True]
+    if len(out) > 1:
+        problems.append(Problem(
+            "error", None,
+            f"Only one team can go out in a round; {join([names[i] for i in out])} are "
+            f"{'both' if len(out) == 2 else 'all'} marked as going out.", "went_out"))
+    needed = books_to_go_out(rules, round_number)
+    when = f"in round {round_number} " if isinstance(rules.books_to_go_out, tuple) else ""
+    g = _smallest_sums(tuple(rules.card_values.values()))[0]
+    for team, entry in enumerate(entries):
+        name = names[team]
+        errors = [Problem("error", team, f"{name}: {message}", where)
+                  for where, message in entry_problems(rules, entry)]
+        for where, label in ((f.name, f.log) for f in ENTRY_FIELDS if f.kind == "points"):
+            points = getattr(entry, where)
+            if any(e.field == where for e in errors) or can_make_points(rules, points):
+                continue
+            hint = (f"every card is worth a multiple of {g}" if g > 1 and points % g
+                    else "no set of cards adds up to that")
+            errors.append(Problem(
+                "error", team,
+                f"{name}: {points} points {label} can’t be right — {hint}. Check for a typo.", where))
+        problems += errors
+        if errors:
+            continue
+        if entry.went_out and needed is not None:
+            if any(entry.books.get(kind, 0) < count for kind, count in needed.items()):
+                problems.append(Problem(
+                    "warning", team,
+                    f"{name} went out with {_describe_books(rules, entry.books)}, but going "
+                    f"out {when}takes {_describe_books(rules, needed)}.", "went_out"))
+        least = least_meld_points(rules, entry.books)
+        if least and entry.melded_points == 0:
+            problems.append(Problem(
+                "warning", team,
+                f"{name} has books but no melded points. Books count their cards "
+                "in the melded points too.", "melded_points"))
+        elif entry.melded_points < least:
+            problems.append(Problem(
+                "warning", team,
+                f"{name} melded {entry.melded_points} points, but "
+                f"{_describe_books(rules, entry.books)} "
+                f"{'holds' if sum(entry.books.values()) == 1 else 'hold'} at least "
+                f"{least} points of cards.", "melded_points"))
+    return problems

@@ -1,0 +1,132 @@
+"""What the scorekeeper enters for a team in a round, declared once.
+
+``ENTRY_FIELDS`` is the one declaration of a round's entries: the round
+form, the database columns (a test checks the migrations made one for each),
+the change log, the JSON and CSV exports, the round screen and the sheets
+all read it. Adding an entry is one ``EntryField`` here and one migration
+that adds its column; the rule value that prices it is named by ``rule``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, make_dataclass
+from types import MappingProxyType
+from typing import Any
+
+from .rules import RuleSet
+
+
+@dataclass(frozen=True)
+class EntryField:
+    """One thing entered per team and round.
+
+    :param kind: ``"points"``, card points as counted (``sign`` says whether
+        they count for or against the team); ``"count"``, how many, each worth
+        the rule value ``rule``; ``"flag"``, yes or no (one team at most), worth
+        ``rule`` once.
+    """
+
+    name: str  # the TeamRound attribute, the database column, the JSON and CSV key
+    label: str  # the round form's label
+    line: str  # the breakdown line on screens and sheets
+    log: str  # how the change log names it ("melded 100 → 150")
+    kind: str
+    rule: str | None = None  # the RuleSet value that prices one (counts and flags)
+    sign: int = 1  # points fields: +1 counts for the team, -1 against it
+    maximum: int = 99
+    help: str = ""
+    always: bool = False  # asked even when the rules give it no points
+    counted: str | None = None  # the card-count helper's name for it, when it can add it up
+
+
+ENTRY_FIELDS: tuple[EntryField, ...] = (
+    EntryField("melded_points", "Points melded", "Melded", "melded", "points",
+               maximum=100_000, help="Every card laid down, books included.", always=True,
+               counted="melded"),
+    EntryField("unplayed_points", "Points left in hand and foot", "Left in hand and foot",
+               "left in hand and foot", "points", sign=-1, maximum=100_000,
+               help="Not counting 3s.", always=True, counted="left"),
+    EntryField("red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count",
+               rule="red_three", always=True),
+    EntryField("black_threes", "Black 3s caught", "Black 3s caught", "black 3s", "count",
+               rule="black_three", always=True),
+    EntryField("red_threes_melded", "Red 3s laid down", "Red 3s laid down", "red 3s laid down",
+               "count", rule="red_three_melded"),
+    EntryField("went_out", "Went out", "Went out", "went out", "flag", rule="going_out",
+               maximum=1, always=True),
+    EntryField("cuts", "Players who cut exactly 22", "22-card cuts", "22-card cuts", "count",
+               rule="cut_22", maximum=3),
+    EntryField("penalties", "Penalties", "Penalties", "penalties", "count", rule="penalty"),
+)
+ENTRY = {f.name: f for f in ENTRY_FIELDS}
+#: the most books of one kind a team can report in a round
+MAX_BOOKS = 99
+
+
+def asked(rules: RuleSet, entry: EntryField) -> bool:
+    """Whether the round form asks for this entry under these rules."""
+    if entry.always or entry.rule is None:
+        return True
+    value = getattr(rules, entry.rule)
+    return bool(value if not isinstance(value, tuple) else any(value))
+
+
+class _TeamRoundBase:
+    """What every TeamRound can do; its fields come from ``ENTRY_FIELDS``."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.books, Mapping):
+            object.__setattr__(self, "books", MappingProxyType(dict(self.books)))
+
+    def __hash__(self) -> int:
+        books = tuple(sorted(self.books.items())) if isinstance(self.books, Mapping) else None
+        return hash((books, *(getattr(self, f.name) for f in ENTRY_FIELDS)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"books": dict(self.books), **{f.name: getattr(self, f.name) for f in ENTRY_FIELDS}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TeamRound:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+#: One team's entries for one round, as the scorekeeper typed them: ``books``
+#: (a count per kind of book) and one attribute per entry field. Values are
+#: kept as given, even wrong ones, so that ``check_round`` can say what is
+#: wrong; ``score_team_round`` refuses them.
+TeamRound = make_dataclass(
+    "TeamRound",
+    [("books", Mapping[str, int], field(default_factory=dict))]
+    + [(f.name, bool if f.kind == "flag" else int, field(default=False if f.kind == "flag" else 0))
+       for f in ENTRY_FIELDS],
+    bases=(_TeamRoundBase,), frozen=True, kw_only=True,
+    namespace={"__hash__": _TeamRoundBase.__hash__, "__doc__": _TeamRoundBase.__doc__},
+)
+TeamRound.__module__ = __name__
+
+
+def entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
+    """(field, message) for every value that cannot be scored at all."""
+    problems = []
+    if not isinstance(entry.books, Mapping):
+        return [("books", "Books must be a count for each kind of book.")]
+    for kind, count in entry.books.items():
+        where = f"books.{kind}"
+        if kind not in rules.books:
+            problems.append((where, f"These rules have no “{kind}” books."))
+        elif isinstance(count, bool) or not isinstance(count, int):
+            problems.append((where, f"{rules.book_label(kind)} must be a whole number."))
+        elif count < 0:
+            problems.append((where, f"{rules.book_label(kind)} can’t be negative."))
+    for declared in ENTRY_FIELDS:
+        value = getattr(entry, declared.name)
+        if declared.kind == "flag":
+            if not isinstance(value, bool):
+                problems.append((declared.name, f"{declared.label} must be yes or no."))
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems.append((declared.name, f"{declared.label} must be a whole number."))
+        elif value < 0:
+            problems.append((declared.name, f"{declared.label} can’t be negative."))
+    return problems

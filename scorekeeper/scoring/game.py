@@ -1,0 +1,113 @@
+"""A whole game: every round scored, the running totals, what the next round asks, the verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .entries import TeamRound
+from .minimums import books_to_go_out, meld_minimum
+from .rounds import TeamRoundScore, score_team_round
+from .rules import RuleSet
+
+#: The tables a game can be played at: teams (a player alone is a team of one).
+MIN_TEAMS = 2
+MAX_TEAMS = 4
+MAX_PLAYERS_PER_TEAM = 3
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A game's result, the one answer every page, stat, export and sheet shows.
+
+    ``winners`` are the teams with the highest total once the game is
+    finished: one, or several in a tie. A game that is not finished, or was
+    ended before any round was played, has no result (no winners).
+    """
+
+    finished: bool
+    winners: tuple[int, ...]
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+
+def verdict(totals: Sequence[int], finished: bool, rounds_played: int) -> Verdict:
+    """Who won: the highest total, once the game is finished and a round was played."""
+    if not finished or not rounds_played or not totals:
+        return Verdict(finished, ())
+    best = max(totals)
+    return Verdict(finished, tuple(i for i, total in enumerate(totals) if total == best))
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a game stands after its rounds (lists are in team order)."""
+
+    round_scores: list[list[TeamRoundScore]]  # per round, per team
+    running_totals: list[list[int]]  # per round, per team: the total after it
+    meld_minimums: list[list[int | None]]  # per round, per team: the minimum it had
+    totals: list[int]
+    next_round: int
+    next_meld_minimums: list[int | None]
+    next_books_to_go_out: dict[str, int] | None
+    verdict: Verdict
+    ended_after: int | None  # the round after which the rules ended the game, if they did
+
+    @property
+    def finished(self) -> bool:
+        return self.verdict.finished
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.verdict.winners)
+
+
+def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
+              teams: int | None = None, ended: bool = False) -> Standings:
+    """Score every round of a game and say where it stands.
+
+    :param rounds: the rounds in order, each a list of ``TeamRound`` in team order.
+    :param teams: the number of teams, needed only before the first round.
+    :param ended: the table ended the game by hand (always allowed; the only
+        way to end one whose rules leave the end to the table).
+
+    Every round given is scored, even one played after the rules' end: the
+    table decides whether to play on, and the totals say who is ahead.
+    """
+    if teams is None:
+        teams = len(rounds[0]) if rounds else 0
+    for number, entries in enumerate(rounds, start=1):
+        if len(entries) != teams:
+            raise ValueError(f"round {number}: {len(entries)} teams, expected {teams}")
+    totals = [0] * teams
+    round_scores, running, minimums = [], [], []
+    ended_after = None
+    for number, entries in enumerate(rounds, start=1):
+        minimums.append([meld_minimum(rules, number, total) for total in totals])
+        scores = [score_team_round(rules, entry, number) for entry in entries]
+        totals = [total + score.total for total, score in zip(totals, scores)]
+        round_scores.append(scores)
+        running.append(list(totals))
+        if ended_after is None and (
+                (rules.target_score is not None and max(totals, default=0) >= rules.target_score)
+                or number == rules.planned_rounds):
+            ended_after = number
+    next_round = len(rounds) + 1
+    finished = ended or ended_after is not None
+    return Standings(
+        round_scores=round_scores,
+        running_totals=running,
+        meld_minimums=minimums,
+        totals=totals,
+        next_round=next_round,
+        next_meld_minimums=[meld_minimum(rules, next_round, total) for total in totals],
+        next_books_to_go_out=books_to_go_out(rules, next_round),
+        verdict=verdict(totals, finished, len(rounds)),
+        ended_after=ended_after,
+    )

@@ -1,0 +1,47 @@
+"""What the rules ask of a round: its going-out bonus, books to go out, meld minimums."""
+
+from __future__ import annotations
+
+from .rules import RuleSet, check_round_number, per_round, whole
+
+
+def going_out_bonus(rules: RuleSet, round_number: int) -> int:
+    """The going-out bonus in a round (a per-round list's last value repeats)."""
+    check_round_number(round_number)
+    if isinstance(rules.going_out, tuple):
+        return per_round(rules.going_out, round_number)
+    return rules.going_out
+
+
+def books_to_go_out(rules: RuleSet, round_number: int) -> dict[str, int] | None:
+    """The books a team needs before it may go out in a round, or None."""
+    check_round_number(round_number)
+    needed = rules.books_to_go_out
+    if isinstance(needed, tuple):
+        needed = per_round(needed, round_number)
+    return None if needed is None else dict(needed)
+
+
+def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | None:
+    """The points a team's first meld must reach, or None when the rules set none.
+
+    ``by_round`` follows the round number (the last value repeats);
+    ``by_score`` follows the team's own total before the round, and a total
+    below the first threshold gets the first minimum.
+    """
+    check_round_number(round_number)
+    whole(score_before, "score_before", low=-10**9, high=10**9)
+    rule = rules.meld_minimum
+    if rule is None:
+        return None
+    if "by_round" in rule:
+        return per_round(rule["by_round"], round_number)
+    steps = rule["by_score"]
+    minimum = steps[0][1]
+    for threshold, value in steps:
+        if score_before < threshold:
+            break
+        minimum = value
+    return minimum
+
+

@@ -1,0 +1,304 @@
+"""Rule sets: the values of a house-rules file, checked once when a rule set is made.
+
+Every value is *points added to the team's score per unit*, so penalties are
+negative numbers and the engine only ever multiplies and adds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..names import clean_name, name_problem
+
+#: Every rank a house-rules file gives a value to, highest first. 3s are not
+#: here: they are never melded and are scored per 3 caught (or laid down).
+RANKS = ("joker", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+WILD_RANKS = ("joker", "2")
+NATURAL_RANKS = tuple(r for r in RANKS if r not in WILD_RANKS)
+BOOK_SIZE = 7
+MAX_WILDS_IN_BOOK = 3
+
+# Bounds that keep a typo in a house-rules file from becoming a silly game.
+MAX_CARD_VALUE = 1_000
+MAX_RULE_VALUE = 1_000_000
+MAX_ROUNDS = 100
+MAX_NAME_LENGTH = 80
+
+RANK_ALIASES = {r.lower(): r for r in RANKS}
+_BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
+_BOOK_LABELS = {"clean": "Clean (red) books", "dirty": "Dirty (black) books",
+                "sevens": "Books of 7s", "wild": "Wild-card books"}
+
+_REQUIRED_FIELDS = ("name", "card_values", "black_three", "red_three", "books",
+                    "going_out", "meld_minimum", "books_to_go_out", "end")
+# House extras that most rule sets do not use; a file may leave them out.
+_OPTIONAL_FIELDS = ("red_three_melded", "cut_22", "penalty")
+
+
+# --------------------------------------------------------------------------
+# Checking and normalising the values of a house-rules file.
+# Each helper takes ``where``, the field's path, so that a refused file says
+# exactly which value is wrong ("meld_minimum.by_score[2]: ...").
+
+
+def whole(value: Any, where: str, *, low: int = -MAX_RULE_VALUE,
+           high: int = MAX_RULE_VALUE) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{where}: must be a whole number, not {value!r}")
+    if value < low:
+        raise ValueError(f"{where}: must be at least {low}, not {value}")
+    if value > high:
+        raise ValueError(f"{where}: must be at most {high}, not {value}")
+    return value
+
+
+def _mapping(value: Any, where: str) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: must be an object of names and values, not {value!r}")
+    return value
+
+
+def _non_empty_list(value: Any, where: str) -> list:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise ValueError(f"{where}: must be a list, not {value!r}")
+    if not value:
+        raise ValueError(f"{where}: must not be an empty list")
+    if len(value) > MAX_ROUNDS:
+        raise ValueError(f"{where}: at most {MAX_ROUNDS} entries")
+    return list(value)
+
+
+def _name(value: Any) -> str:
+    name = clean_name(value)
+    if not name:
+        raise ValueError("name: must be a non-empty text")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"name: at most {MAX_NAME_LENGTH} characters")
+    problem = name_problem(name, MAX_NAME_LENGTH)
+    if problem:
+        raise ValueError(f"name: {problem[0].lower()}{problem[1:]}")
+    return name
+
+
+def _card_values(value: Any) -> dict[str, int]:
+    given: dict[str, int] = {}
+    for rank, points in _mapping(value, "card_values").items():
+        canonical = RANK_ALIASES.get(str(rank).lower())
+        if canonical is None:
+            raise ValueError(
+                f"card_values.{rank}: not a rank; the ranks are {', '.join(RANKS)} "
+                "(3s are scored by red_three and black_three)")
+        if canonical in given:
+            raise ValueError(f"card_values.{rank}: given twice")
+        given[canonical] = whole(points, f"card_values.{rank}", low=0, high=MAX_CARD_VALUE)
+    for rank in RANKS:
+        if rank not in given:
+            raise ValueError(f"card_values.{rank}: missing (every rank needs a value)")
+    return {rank: given[rank] for rank in RANKS}
+
+
+def _books(value: Any) -> dict[str, int]:
+    books = _mapping(value, "books")
+    for kind in ("clean", "dirty"):
+        if kind not in books:
+            raise ValueError(f"books.{kind}: missing (every rule set scores clean and dirty books)")
+    result = {}
+    # clean and dirty first, then the house's extra kinds in the file's order
+    for kind in ("clean", "dirty", *books):
+        if kind in result:
+            continue
+        if not isinstance(kind, str) or not _BOOK_KIND.fullmatch(kind):
+            raise ValueError(
+                f"books.{kind}: a kind of book is named with lower-case letters, "
+                "digits and _ (like sevens or wild)")
+        result[kind] = whole(books[kind], f"books.{kind}", low=0)
+    return result
+
+
+def _going_out(value: Any) -> int | tuple[int, ...]:
+    if isinstance(value, (list, tuple)):
+        return tuple(whole(v, f"going_out[{i}]")
+                     for i, v in enumerate(_non_empty_list(value, "going_out")))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"going_out: must be a whole number or a list of them, not {value!r}")
+    return whole(value, "going_out")
+
+
+def _meld_minimum(value: Any) -> dict | None:
+    if value is None:
+        return None
+    value = _mapping(value, "meld_minimum")
+    if len(value) != 1 or next(iter(value)) not in ("by_round", "by_score"):
+        raise ValueError('meld_minimum: must be {"by_round": [...]}, '
+                         '{"by_score": [[from_score, minimum], ...]} or null')
+    if "by_round" in value:
+        minimums = _non_empty_list(value["by_round"], "meld_minimum.by_round")
+        return {"by_round": tuple(whole(v, f"meld_minimum.by_round[{i}]", low=0)
+                                  for i, v in enumerate(minimums))}
+    steps = []
+    for i, step in enumerate(_non_empty_list(value["by_score"], "meld_minimum.by_score")):
+        where = f"meld_minimum.by_score[{i}]"
+        if isinstance(step, (str, Mapping)) or not isinstance(step, Sequence) or len(step) != 2:
+            raise ValueError(f"{where}: must be a pair [from_score, minimum], not {step!r}")
+        threshold = whole(step[0], f"{where}[0]")
+        if steps and threshold <= steps[-1][0]:
+            raise ValueError(f"{where}: scores must rise ({threshold} comes after {steps[-1][0]})")
+        steps.append((threshold, whole(step[1], f"{where}[1]", low=0)))
+    return {"by_score": tuple(steps)}
+
+
+def _book_counts(value: Any, where: str, books: Mapping[str, int]) -> dict[str, int]:
+    counts = _mapping(value, where)
+    for kind in counts:
+        if kind not in books:
+            raise ValueError(f"{where}.{kind}: not a kind of book these rules score "
+                             f"({', '.join(books)})")
+    return {kind: whole(counts[kind], f"{where}.{kind}", low=0, high=99)
+            for kind in books if kind in counts}
+
+
+def _books_to_go_out(value: Any, books: Mapping[str, int]):
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return _book_counts(value, "books_to_go_out", books)
+    return tuple(_book_counts(v, f"books_to_go_out[{i}]", books)
+                 for i, v in enumerate(_non_empty_list(value, "books_to_go_out")))
+
+
+def _end(value: Any) -> dict | None:
+    if value is None:
+        return None
+    value = _mapping(value, "end")
+    if len(value) != 1 or next(iter(value)) not in ("rounds", "score"):
+        raise ValueError('end: must be {"rounds": n}, {"score": points} or null')
+    if "rounds" in value:
+        return {"rounds": whole(value["rounds"], "end.rounds", low=1, high=MAX_ROUNDS)}
+    return {"score": whole(value["score"], "end.score", low=1)}
+
+
+def _frozen(value):
+    """Dicts become read-only views, so a shared preset cannot be edited in place."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def per_round(values: Sequence, round_number: int):
+    """The value for a round from a per-round list whose last entry repeats."""
+    return values[min(round_number, len(values)) - 1]
+
+
+def check_round_number(round_number: Any) -> int:
+    return whole(round_number, "round_number", low=1, high=MAX_ROUNDS * 10)
+
+
+# --------------------------------------------------------------------------
+# The rule set
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """A house's scoring rules: the contents of a house-rules JSON file.
+
+    Fields carry the file's own names and shapes. Constructing one (directly,
+    by ``from_dict`` or by ``dataclasses.replace``) checks every value and
+    raises ``ValueError`` naming the field; lists become tuples so that a
+    rule set cannot change under a game that uses it.
+    """
+
+    name: str
+    card_values: Mapping[str, int]
+    black_three: int
+    red_three: int
+    red_three_melded: int = 0
+    books: Mapping[str, int]
+    going_out: int | tuple[int, ...]
+    cut_22: int = 0
+    penalty: int = 0
+    meld_minimum: Mapping[str, tuple] | None
+    books_to_go_out: Mapping[str, int] | tuple[Mapping[str, int], ...] | None
+    end: Mapping[str, int] | None
+
+    def __post_init__(self) -> None:
+        books = _books(self.books)
+        normalised = {
+            "name": _name(self.name),
+            "card_values": _card_values(self.card_values),
+            "black_three": whole(self.black_three, "black_three"),
+            "red_three": whole(self.red_three, "red_three"),
+            "red_three_melded": whole(self.red_three_melded, "red_three_melded"),
+            "books": books,
+            "going_out": _going_out(self.going_out),
+            "cut_22": whole(self.cut_22, "cut_22"),
+            "penalty": whole(self.penalty, "penalty"),
+            "meld_minimum": _meld_minimum(self.meld_minimum),
+            "books_to_go_out": _books_to_go_out(self.books_to_go_out, books),
+            "end": _end(self.end),
+        }
+        for name, value in normalised.items():
+            object.__setattr__(self, name, _frozen(value))
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RuleSet:
+        """Read a house-rules file's parsed JSON; ``ValueError`` names a bad field."""
+        if not isinstance(data, Mapping):
+            raise ValueError("house rules: must be a JSON object with the fields "
+                             + ", ".join(_REQUIRED_FIELDS))
+        for key in data:
+            if key not in _REQUIRED_FIELDS + _OPTIONAL_FIELDS:
+                raise ValueError(f"{key}: not a house-rules field (the fields are "
+                                 + ", ".join(_REQUIRED_FIELDS + _OPTIONAL_FIELDS) + ")")
+        for key in _REQUIRED_FIELDS:
+            if key not in data:
+                raise ValueError(f"{key}: missing")
+        return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RuleSet:
+        """Read a house-rules file's text."""
+        try:
+            data = json.loads(text)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"house rules: not a JSON file ({error})") from None
+        except RecursionError:  # thousands of nested brackets: no house-rules file looks like that
+            raise ValueError("house rules: not a house-rules file (nested too deeply)") from None
+        return cls.from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The house-rules file as plain JSON data (lists, not tuples)."""
+        def plain(value):
+            if isinstance(value, Mapping):
+                return {k: plain(v) for k, v in value.items()}
+            if isinstance(value, tuple):
+                return [plain(v) for v in value]
+            return value
+        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    # Conveniences used by screens and sheets --------------------------------
+
+    def book_label(self, kind: str) -> str:
+        return _BOOK_LABELS.get(kind, kind.replace("_", " ").capitalize() + " books")
+
+    @property
+    def planned_rounds(self) -> int | None:
+        """How many rounds the game lasts, when the rules say so."""
+        return self.end.get("rounds") if self.end else None
+
+    @property
+    def target_score(self) -> int | None:
+        return self.end.get("score") if self.end else None

@@ -1,0 +1,437 @@
+"""Games and rounds: loading one, and every change to one.
+
+Round inputs are stored as entered; each entry's ``score`` and each team's
+``total`` and ``won`` are written from ``scoring.standings`` in the same
+transaction, for the history pages' SQL (``recompute_scores`` rewrites them
+all, so they cannot drift). Screens, sheets and exports still ask the engine.
+
+Every change is checked against the game's ``revision`` the phone saw and
+adds one to it, with an entry in the game's change log naming that revision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import uuid
+from dataclasses import dataclass
+from functools import cached_property
+
+from .. import scoring
+from ..db import snapshot, transaction
+from ..names import clean_name, name_key
+from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
+from . import Conflict, NotFound
+from .players import Player, player_id
+
+_ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
+INSERT_ENTRY = (f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) "
+                 f"VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})")
+_SELECT_ENTRIES = (f"SELECT e.round_id, e.team_id, e.books, "
+                   f"{', '.join('e.' + f.name for f in ENTRY_FIELDS)} "
+                   "FROM round_entries e JOIN rounds r ON r.id = e.round_id WHERE r.game_id = ?")
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Team:
+    id: int
+    position: int
+    name: str
+    players: tuple[Player, ...]
+
+
+@dataclass(frozen=True)
+class Round:
+    id: int  # never reused, so a phone that edits round 3 edits that round or nothing
+    number: int
+    entries: tuple[TeamRound, ...]  # in team order
+
+
+@dataclass(frozen=True)
+class Change:
+    """An entry of a game's change log."""
+
+    revision: int | None  # the game revision it made (None before these were kept)
+    round_number: int | None
+    action: str
+    summary: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Game:
+    id: int
+    uid: str
+    rules: RuleSet
+    rules_key: str | None
+    teams: tuple[Team, ...]
+    rounds: tuple[Round, ...]
+    first_dealer: int | None  # a player id
+    ended_by_hand: bool
+    finished_at: str | None
+    created_at: str
+    updated_at: str
+    revision: int
+    changes: tuple[Change, ...] = dataclasses.field(default=(), compare=False)  # newest first
+
+    @cached_property
+    def standings(self):
+        return scoring.standings(self.rules, [r.entries for r in self.rounds],
+                                 teams=len(self.teams), ended=self.ended_by_hand)
+
+    @property
+    def finished(self):
+        return self.standings.finished
+
+    @property
+    def is_open(self):
+        """Rounds can be entered or fixed: the game is not finished, or was reopened."""
+        return self.finished_at is None
+
+    @property
+    def seats(self):
+        """Players around the table: partners sit apart, teams take turns."""
+        longest = max(len(team.players) for team in self.teams)
+        return [team.players[i] for i in range(longest) for team in self.teams
+                if i < len(team.players)]
+
+    def dealer(self, round_number):
+        """Who deals a round: the deal passes to the next seat each round."""
+        seats = self.seats
+        first = next((i for i, p in enumerate(seats) if p.id == self.first_dealer), 0)
+        return seats[(first + round_number - 1) % len(seats)]
+
+    def round(self, number):
+        return next((played for played in self.rounds if played.number == number), None)
+
+    @property
+    def title(self):
+        return " vs ".join(team.name for team in self.teams)
+
+
+# --- reading --------------------------------------------------------------------
+
+
+def load_game(db, game_id, *, changes=False):
+    """The game with its teams, players and rounds (and its change log), or None."""
+    with snapshot(db):
+        row = db.execute(
+            """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
+                      created_at, updated_at, revision FROM games WHERE id = ?""",
+            [game_id]).fetchone()
+        if row is None:
+            return None
+        teams, members = [], {}
+        for team_id, position, name, pid, pname in db.execute(
+                """SELECT t.id, t.position, t.name, p.id, p.name FROM teams t
+                   LEFT JOIN team_players tp ON tp.team_id = t.id
+                   LEFT JOIN players p ON p.id = tp.player_id
+                   WHERE t.game_id = ? ORDER BY t.position, tp.position""", [game_id]):
+            if team_id not in members:
+                members[team_id] = []
+                teams.append((team_id, position, name))
+            if pid is not None:
+                members[team_id].append(Player(pid, pname))
+        teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
+        positions = {team.id: team.position for team in teams}
+        entries = {}
+        for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
+            entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
+        rounds = tuple(
+            Round(round_id, number,
+                  tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))))
+            for round_id, number in db.execute(
+                "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]))
+        log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
+    (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision) = row
+    return Game(id=gid, uid=uid, rules=RuleSet.from_json(rules), rules_key=rules_key, teams=teams,
+                rounds=rounds, first_dealer=first_dealer, ended_by_hand=bool(ended),
+                finished_at=finished_at, created_at=created, updated_at=updated,
+                revision=revision, changes=log)
+
+
+def _entry(books, values):
+    data = {f.name: (bool(v) if f.kind == "flag" else v) for f, v in zip(ENTRY_FIELDS, values)}
+    return TeamRound(books=json.loads(books), **data)
+
+
+def changes_since(db, game_id, revision):
+    """The game's change-log entries made after ``revision`` (all when None), oldest first."""
+    where = "" if revision is None else "AND revision > ?"
+    return [Change(*row) for row in db.execute(
+        f"""SELECT revision, round_number, action, summary, created_at FROM revisions
+            WHERE game_id = ? {where} ORDER BY id""",
+        [game_id] if revision is None else [game_id, revision])]
+
+
+def game_exists(db, game_id):
+    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+
+
+def list_games(db, playing_limit=10, finished_limit=20):
+    """(games in progress, how many there are, recently finished games), newest first."""
+    with snapshot(db):
+        (playing_count,) = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NULL").fetchone()
+        playing = [r[0] for r in db.execute(
+            """SELECT id FROM games WHERE finished_at IS NULL
+               ORDER BY updated_at DESC, id DESC LIMIT ?""", [playing_limit])]
+        finished = [r[0] for r in db.execute(
+            """SELECT id FROM games WHERE finished_at IS NOT NULL
+               ORDER BY finished_at DESC, id DESC LIMIT ?""", [finished_limit])]
+        return ([load_game(db, i) for i in playing], playing_count,
+                [load_game(db, i) for i in finished])
+
+
+# --- starting a game ----------------------------------------------------------------
+
+
+def create_game(db, rules, rules_key, teams, first_dealer=None):
+    """Start a game; return it.
+
+    :param teams: (team name or "", [player names]) per team, in order
+        (checked by the new-game form: names valid, nobody twice).
+    :param first_dealer: a player's name, or None for team 1's first player.
+    """
+    with transaction(db):
+        game_id = insert_game(db, rules, rules_key, teams, first_dealer)
+        _log(db, game_id, 0, None, "started", f"Game started under {rules.name}.")
+        return load_game(db, game_id)
+
+
+def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, created_at=None):
+    """Write a new game's rows (inside the caller's transaction); return its id."""
+    stamp = created_at or now()
+    game_id = db.execute(
+        """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
+                              finished_at, created_at, updated_at, revision)
+           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0)""",
+        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp]).lastrowid
+    dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
+    dealer_id = None
+    for position, (name, player_names) in enumerate(teams):
+        ids = [player_id(db, player, stamp) for player in player_names]
+        team_name = clean_name(name) or " & ".join(clean_name(p) for p in player_names)
+        team_id = db.execute("INSERT INTO teams (game_id, position, name) VALUES (?, ?, ?)",
+                             [game_id, position, team_name]).lastrowid
+        db.conn.executemany("INSERT INTO team_players (team_id, player_id, position) VALUES (?, ?, ?)",
+                            [(team_id, member, seat) for seat, member in enumerate(ids)])
+        for member, player in zip(ids, player_names):
+            if dealer_id is None and dealer_key == name_key(clean_name(player)):
+                dealer_id = member
+    db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
+    return game_id
+
+
+# --- changing a game: each function is one transaction ----------------------------
+
+
+def _game_for_change(db, game_id, revision):
+    """The game as saved, if it is still what the phone saw; else ``Conflict``."""
+    game = load_game(db, game_id)
+    if game is None:
+        raise NotFound("This game no longer exists.")
+    if revision is None:
+        raise Conflict("This page is out of date: nothing was saved. Here is the game as it stands.")
+    if revision != game.revision:
+        raise Conflict("Someone changed this game on another phone since you opened this page, "
+                       "so nothing was saved.", changes_since(db, game_id, revision))
+    return game
+
+
+def _settled(db, before, after, *, round_number, action, summary, log_before=None, log_after=None):
+    """Write what every change writes: the game's revision and finish, each team's
+    total and win (the engine's verdict), and the change-log entry; return the game."""
+    stamp = now()
+    s = after.standings
+    finished_at = after.finished_at
+    if after.finished and not finished_at:
+        finished_at = stamp
+    elif not after.finished:
+        finished_at = None
+    revision = before.revision + 1
+    db.execute("""UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = ?, finished_at = ?
+                  WHERE id = ?""", [revision, stamp, int(after.ended_by_hand), finished_at, after.id])
+    write_totals(db, after)
+    _log(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
+    return dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+
+
+def write_totals(db, game):
+    """Store each team's total and whether it won, from the engine's standings."""
+    s = game.standings
+    db.conn.executemany("UPDATE teams SET total = ?, won = ? WHERE id = ?",
+                        [(s.totals[i], int(i in s.winners), team.id) for i, team in enumerate(game.teams)])
+
+
+def _log(db, game_id, revision, round_number, action, summary, before=None, after=None, stamp=None):
+    db.execute(
+        """INSERT INTO revisions (game_id, revision, round_number, action, summary, before, after,
+                                  created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+        [game_id, revision, round_number, action, summary,
+         json.dumps(before) if before is not None else None,
+         json.dumps(after) if after is not None else None, stamp or now()])
+
+
+def entry_rows(round_id, team_ids, entries, scores):
+    """``round_entries`` rows (for ``INSERT_ENTRY``): each entry as entered, and its
+    score from the engine. The one place the row is shaped."""
+    return [(round_id, team_id, json.dumps(dict(entry.books)),
+             *(int(getattr(entry, f.name)) for f in ENTRY_FIELDS), score.total)
+            for team_id, entry, score in zip(team_ids, entries, scores)]
+
+
+def _write_scores(db, game, from_number=1):
+    """Rewrite the stored scores of the rounds from ``from_number`` on (they follow their numbers)."""
+    s = game.standings
+    db.conn.executemany(
+        "UPDATE round_entries SET score = ? WHERE round_id = ? AND team_id = ?",
+        [(s.round_scores[i][t].total, played.id, team.id)
+         for i, played in enumerate(game.rounds) if played.number >= from_number
+         for t, team in enumerate(game.teams)])
+
+
+def _must_be_open(game):
+    if not game.is_open:
+        raise Conflict("This game is finished: reopen it to change a round.")
+
+
+def add_round(db, game_id, revision, number, entries):
+    """Save the next round, if the game is still as the phone saw it; return the game."""
+    entries = tuple(entries)
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision)
+        _must_be_open(game)
+        if game.finished:
+            raise Conflict("This game is finished: there is no next round to enter.")
+        if number != game.standings.next_round:
+            raise Conflict(f"Round {number} was already saved, on another phone perhaps.")
+        stamp = now()
+        round_id = db.execute(
+            "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            [game_id, number, stamp, stamp]).lastrowid
+        after = dataclasses.replace(game, rounds=game.rounds + (Round(round_id, number, entries),))
+        db.conn.executemany(INSERT_ENTRY, entry_rows(round_id, [t.id for t in game.teams], entries,
+                                                      after.standings.round_scores[-1]))
+        return _settled(db, game, after, round_number=number, action="added",
+                        summary=f"Round {number} entered.", log_after=[e.to_dict() for e in entries])
+
+
+def _round_of(game, round_id):
+    played = next((r for r in game.rounds if r.id == round_id), None)
+    if played is None:
+        raise NotFound("That round is no longer in this game.")
+    return played
+
+
+def update_round(db, game_id, revision, round_id, entries):
+    """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
+    entries = tuple(entries)
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision)
+        _must_be_open(game)
+        played = _round_of(game, round_id)
+        changes = describe_changes(game, played.entries, entries)
+        if not changes:
+            return game
+        db.execute("UPDATE rounds SET updated_at = ? WHERE id = ?", [now(), round_id])
+        after = dataclasses.replace(game, rounds=tuple(
+            Round(r.id, r.number, entries) if r.id == round_id else r for r in game.rounds))
+        db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
+        db.conn.executemany(INSERT_ENTRY, entry_rows(round_id, [t.id for t in game.teams], entries,
+                                                      after.standings.round_scores[played.number - 1]))
+        return _settled(db, game, after, round_number=played.number, action="edited",
+                        summary=f"Round {played.number} edited: " + "; ".join(changes) + ".",
+                        log_before=[e.to_dict() for e in played.entries],
+                        log_after=[e.to_dict() for e in entries])
+
+
+def delete_round(db, game_id, revision, round_id, *, action="deleted"):
+    """Delete a round; later rounds move up one (their meld minimums and scores follow)."""
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision)
+        _must_be_open(game)
+        played = _round_of(game, round_id)
+        number = played.number
+        db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
+        db.execute("DELETE FROM rounds WHERE id = ?", [round_id])
+        # two steps, so that no two rounds share a number on the way (a unique index)
+        db.execute("UPDATE rounds SET number = -(number - 1) WHERE game_id = ? AND number > ?",
+                   [game_id, number])
+        db.execute("UPDATE rounds SET number = -number WHERE game_id = ? AND number < 0", [game_id])
+        later = [r for r in game.rounds if r.number > number]
+        after = dataclasses.replace(game, rounds=tuple(
+            r if r.number < number else Round(r.id, r.number - 1, r.entries)
+            for r in game.rounds if r.id != round_id))
+        _write_scores(db, after, number)
+        moved = f"; rounds {number + 1}–{number + len(later)} moved up one." if later else "."
+        summary = (f"Round {number} undone{moved}" if action == "undone"
+                   else f"Round {number} deleted{moved}")
+        return _settled(db, game, after, round_number=number, action=action, summary=summary,
+                        log_before=[e.to_dict() for e in played.entries])
+
+
+def end_game(db, game_id, revision):
+    """The table ends the game by hand."""
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision)
+        if game.finished and not game.is_open:
+            return game
+        after = dataclasses.replace(game, ended_by_hand=True)
+        return _settled(db, game, after, round_number=None, action="ended",
+                        summary="Game ended by the table.")
+
+
+def reopen_game(db, game_id, revision):
+    """Reopen a finished game to fix a round; saving a round settles it again."""
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision)
+        if game.is_open:
+            return game
+        stamp = now()
+        revision = game.revision + 1
+        db.execute("""UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = 0,
+                      finished_at = NULL WHERE id = ?""", [revision, stamp, game_id])
+        after = dataclasses.replace(game, ended_by_hand=False, finished_at=None, revision=revision,
+                                    updated_at=stamp)
+        write_totals(db, after)
+        _log(db, game_id, revision, None, "reopened", "Game reopened.", stamp=stamp)
+        return after
+
+
+def recompute_scores(db):
+    """Rewrite every stored round score and team total from the inputs with the engine; return how many."""
+    count = 0
+    with transaction(db):
+        for (game_id,) in db.execute("SELECT id FROM games").fetchall():
+            game = load_game(db, game_id)
+            _write_scores(db, game)
+            write_totals(db, game)
+            count += len(game.rounds) * len(game.teams)
+    return count
+
+
+# --- describing -----------------------------------------------------------------
+
+
+def describe_changes(game, before, after):
+    """What an edit changed, per team, for the change log."""
+    changes = []
+    for team, old, new in zip(game.teams, before, after):
+        parts = [f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
+                 for kind in game.rules.books if old.books.get(kind, 0) != new.books.get(kind, 0)]
+        for entry in ENTRY_FIELDS:
+            was, now_ = getattr(old, entry.name), getattr(new, entry.name)
+            if was == now_:
+                continue
+            if entry.kind == "flag":
+                parts.append(entry.log if now_ else f"no longer {entry.log}")
+            else:
+                parts.append(f"{entry.log} {was} → {now_}")
+        if parts:
+            changes.append(f"{team.name}: " + ", ".join(parts))
+    return changes

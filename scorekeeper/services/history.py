@@ -1,0 +1,74 @@
+"""The history list: which games match the filters, one bounded page at a time.
+
+The query only picks game ids (indexed: created_at, finished_at, rules_name,
+team_players.player_id); each listed game's totals and winner then come from
+the engine, for at most ``PAGE_SIZE`` games.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from ..db import snapshot
+from .games import load_game
+
+PAGE_SIZE = 20
+STATUSES = {"playing": "In progress", "finished": "Finished"}
+
+
+@dataclass(frozen=True)
+class Filters:
+    player: int | None = None
+    rules: str | None = None
+    since: datetime.date | None = None  # inclusive, in the household's own time
+    until: datetime.date | None = None  # inclusive
+    status: str | None = None  # "playing" or "finished"
+
+
+def _stored_time(day):
+    """The start of ``day`` on this computer's clock, as times are stored (UTC)."""
+    start = datetime.datetime.combine(day, datetime.time()).astimezone()
+    return start.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _where(filters):
+    clauses, params = [], []
+    if filters.player:
+        clauses.append("""EXISTS (SELECT 1 FROM teams t JOIN team_players tp ON tp.team_id = t.id
+                                  WHERE t.game_id = g.id AND tp.player_id = ?)""")
+        params.append(filters.player)
+    if filters.rules:
+        clauses.append("g.rules_name = ?")
+        params.append(filters.rules)
+    if filters.since:
+        clauses.append("g.created_at >= ?")
+        params.append(_stored_time(filters.since))
+    if filters.until:
+        clauses.append("g.created_at < ?")
+        params.append(_stored_time(filters.until + datetime.timedelta(days=1)))
+    if filters.status == "playing":
+        clauses.append("g.finished_at IS NULL")
+    elif filters.status == "finished":
+        clauses.append("g.finished_at IS NOT NULL")
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def find_games(db, filters, page=1):
+    """(the games on this page, newest first; how many games match).
+
+    A page past the last one is empty.
+    """
+    where, params = _where(filters)
+    with snapshot(db):
+        (count,) = db.execute(f"SELECT COUNT(*) FROM games g{where}", params).fetchone()
+        if page > max(1, -(-count // PAGE_SIZE)):
+            return [], count
+        rows = db.execute(
+            f"SELECT g.id FROM games g{where} ORDER BY g.created_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE]).fetchall()
+        return [load_game(db, row[0]) for row in rows], count
+
+
+def rule_set_names(db):
+    """The rule sets games were played under, for the filter."""
+    return [row[0] for row in db.execute(
+        "SELECT DISTINCT rules_name FROM games ORDER BY rules_name COLLATE NOCASE")]

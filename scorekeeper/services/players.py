@@ -1,0 +1,77 @@
+"""Players: found by their name's key, added when new, renamed with a revision check."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from ..db import transaction
+from ..names import MAX_NAME, clean_name, name_key, name_problem
+from . import Conflict, NotFound
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def list_players(db):
+    """Every player's id and name, by name (no counting: this is for pickers)."""
+    return [Player(pid, name) for pid, name in
+            db.execute("SELECT id, name FROM players ORDER BY key, id")]
+
+
+def find_player(db, name):
+    """The player with this name (by its key: any case or spacing), or None."""
+    row = db.execute("SELECT id, name FROM players WHERE key = ?",
+                     [name_key(clean_name(name))]).fetchone()
+    return Player(*row) if row else None
+
+
+def player(db, player_id):
+    """(Player, revision), or None."""
+    row = db.execute("SELECT id, name, revision FROM players WHERE id = ?", [player_id]).fetchone()
+    return (Player(row[0], row[1]), row[2]) if row else None
+
+
+def player_id(db, name, stamp=None):
+    """The id of the player with this name, added if new (inside the caller's transaction)."""
+    name = clean_name(name)
+    existing = db.execute("SELECT id FROM players WHERE key = ?", [name_key(name)]).fetchone()
+    if existing:
+        return existing[0]
+    return db.execute("INSERT INTO players (name, key, created_at, revision) VALUES (?, ?, ?, 0)",
+                      [name, name_key(name), stamp or _now()]).lastrowid
+
+
+def rename_player(db, player_id, revision, name):
+    """Rename a player if they are still as the phone saw them; their games follow.
+
+    :raises ValueError: not a name, or another player already has it.
+    :raises Conflict: renamed meanwhile on another phone.
+    """
+    name = clean_name(name)
+    problem = name_problem(name, MAX_NAME)
+    if problem:
+        raise ValueError(problem)
+    with transaction(db):
+        row = db.execute("SELECT name, revision FROM players WHERE id = ?", [player_id]).fetchone()
+        if row is None:
+            raise NotFound("There is no such player.")
+        if revision != row[1]:
+            raise Conflict(f"This player was renamed on another phone (now “{row[0]}”), "
+                           "so nothing was changed.")
+        if name == row[0]:
+            return Player(player_id, name)
+        other = db.execute("SELECT name FROM players WHERE key = ? AND id != ?",
+                           [name_key(name), player_id]).fetchone()
+        if other:
+            raise ValueError(f"There is already a player called {other[0]}.")
+        db.execute("UPDATE players SET name = ?, key = ?, revision = revision + 1 WHERE id = ?",
+                   [name, name_key(name), player_id])
+    return Player(player_id, name)

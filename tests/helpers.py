@@ -1,0 +1,63 @@
+"""What several test modules share: reading a page as a person (or a browser) would."""
+
+import html
+import re
+from html.parser import HTMLParser
+
+
+def text(response):
+    """A response's HTML with entities decoded, to search for what a person reads."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+class _PostedForm(HTMLParser):
+    """What a browser would post from a page's method="post" form, as the page fills it
+    (no JavaScript; no button pressed)."""
+
+    def __init__(self):
+        super().__init__()
+        self.values, self._in_post, self._select, self._textarea = {}, False, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._in_post = a.get("method") == "post"
+        elif not self._in_post:
+            return
+        elif tag == "input" and a.get("type") not in ("submit", "button", "file"):
+            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.values[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self._select = a["name"]
+        elif tag == "option" and self._select and ("selected" in a or self._select not in self.values):
+            self.values[self._select] = a.get("value", "")
+        elif tag == "textarea":
+            self._textarea = a["name"]
+            self.values[a["name"]] = ""
+
+    def handle_data(self, data):
+        if self._textarea:
+            self.values[self._textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            # a browser drops the newline that follows <textarea>
+            value = self.values[self._textarea]
+            self.values[self._textarea] = value[2:] if value.startswith("\r\n") else value.removeprefix("\n")
+            self._textarea = None
+        elif tag == "form":
+            self._in_post = False
+
+
+def posted(page):
+    """The values a browser would post from the page's POST form (a response or its HTML)."""
+    parser = _PostedForm()
+    parser.feed(page if isinstance(page, str) else page.get_data(as_text=True))
+    return parser.values
+
+
+def csrf_token(client, url):
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url)))[1]

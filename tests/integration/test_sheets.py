@@ -1,0 +1,198 @@
+"""Printed score sheets: real PDFs from WeasyPrint, read back and compared with the engine."""
+
+import io
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from scorekeeper import formatting, sheets
+from scorekeeper.services import games, players
+from scorekeeper.scoring import RULESETS, TeamRound
+
+from ..unit.test_scoring import GAMES
+
+OUTPUT = pathlib.Path(__file__).resolve().parents[2] / "test-output" / "sheets"
+SIZES = {"letter": (612, 792), "a4": (595, 842)}
+
+
+
+def pdf(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/pdf" and response.data.startswith(b"%PDF")
+    return response.data
+
+
+def read(data):
+    reader = PdfReader(io.BytesIO(data))
+    return reader, "\n".join(page.extract_text() for page in reader.pages)
+
+
+def keep_png(data, name):
+    """Pages as PNG images under test-output/sheets/, to look at as a person would."""
+    if not shutil.which("pdftoppm"):
+        pytest.fail("pdftoppm missing: `make test` installs poppler-utils (scripts/system-packages)")
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / f"{name}.pdf").write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-r", "60", OUTPUT / f"{name}.pdf", OUTPUT / name], check=True)
+    return sorted(OUTPUT.glob(f"{name}-*.png"))
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_round_score_and_total_is_the_engines(make_game, client, db, key):
+    rounds = [[a, b] for a, _, b, _ in GAMES[key]["rounds"]]
+    game = make_game(key, rounds)
+    if key == "partnership":
+        game = games.end_game(db, game.id, game.revision)  # no end in its rules: the table ends it
+    data = pdf(client, f"/games/{game.id}/sheet.pdf")
+    _, text = read(data)
+    s = game.standings
+    printed = re.findall(r"Round ([+−]?[\d,]+)\s+Total (−?[\d,]+)", text)
+    expected = [(formatting.points(score.total), formatting.number(total))
+                for scores, totals in zip(s.round_scores, s.running_totals)
+                for score, total in zip(scores, totals)]
+    assert printed == expected
+    final = re.search(r"Final\s+(−?[\d,]+)\s+(−?[\d,]+)", text)
+    assert [final[1], final[2]] == [formatting.number(t) for t in s.totals]
+    winners = [game.teams[w].name for w in s.winners]
+    if len(winners) == 1:
+        assert f"Winner: {winners[0]} with {formatting.number(max(s.totals))}" in text
+    else:
+        assert f"A tie at {formatting.number(max(s.totals))}" in text
+    assert game.rules.name in text and "Page 1 of 1" in text
+    for minimum in {m for row in s.meld_minimums for m in row if m is not None}:
+        assert f"Meld minimum {minimum}" in text
+    keep_png(data, f"game-{key}")
+
+
+def test_an_unfinished_game_says_so(make_game, client, db):
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+    _, text = read(pdf(client, f"/games/{game.id}/sheet.pdf"))
+    assert "In progress: 1 round played." in text
+
+
+def _busy_round(number, teams=4):
+    """Every line of the breakdown used, for every team: the tallest round there is."""
+    return [TeamRound(books={"clean": 2, "dirty": 1}, melded_points=600, unplayed_points=35,
+                      red_threes=1, black_threes=2, red_threes_melded=0, cuts=1, penalties=1,
+                      went_out=i == number % teams)
+            for i in range(teams)]
+
+
+FOUR_TEAMS = (("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"]), ("", ["Di"]))
+
+
+@pytest.mark.parametrize("rounds, pages", [(5, 1), (6, 1), (7, 2), (12, 2), (13, 3)])
+def test_six_rounds_of_four_teams_fit_a_page(make_game, client, db, rounds, pages):
+    # the partnership rules never end a game by themselves, so it can run to 13 rounds
+    game = make_game("partnership", [_busy_round(n) for n in range(rounds)], teams=FOUR_TEAMS)
+    for paper in ("letter", "a4"):
+        reader, text = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
+        assert len(reader.pages) == pages, paper
+        assert f"Page {pages} of {pages}" in text
+        # the header repeats on every page
+        assert text.count("Hand and Foot score sheet") == pages
+        assert [p.extract_text().count("Ann") for p in reader.pages] == [1] * pages
+    if rounds == 12:
+        keep_png(pdf(client, f"/games/{game.id}/sheet.pdf"), "game-12-rounds")
+
+
+@pytest.mark.parametrize("paper", SIZES)
+def test_paper_sizes(make_game, client, db, paper):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound()]])
+    reader, _ = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == SIZES[paper]
+
+
+def test_the_default_paper_is_a_setting(make_game, app, client, db):
+    game = make_game("roth", [])
+    assert round(float(read(pdf(client, f"/games/{game.id}/sheet.pdf"))[0].pages[0].mediabox.width)) == 612
+    app.config["PAPER"] = "a4"
+    for url in (f"/games/{game.id}/sheet.pdf", f"/games/{game.id}/sheet.pdf?paper=tabloid"):
+        assert round(float(read(pdf(client, url))[0].pages[0].mediabox.width)) == 595
+
+
+def test_names_with_html_accents_and_emoji_print_as_typed(make_game, client, db):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]],
+                   teams=(("<b>Zoë & Çé</b> 🃏", ["Zoë"]), ("", ["Ümit <i>", "Sø 😀"])))
+    data = pdf(client, f"/games/{game.id}/sheet.pdf")
+    _, text = read(data)
+    assert "<b>Zoë & Çé</b> 🃏" in text
+    assert "Ümit <i> & Sø 😀" in text
+    html = client.get(f"/games/{game.id}/sheet").get_data(as_text=True)
+    assert "&lt;b&gt;Zoë &amp; Çé&lt;/b&gt;" in html and "<b>Zoë" not in html
+    keep_png(data, "game-names")
+
+
+def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(make_game, client, db):
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+    url = f"/games/{game.id}/sheet.pdf"
+    first = pdf(client, url)
+    before = sheets.cache_info()
+    assert pdf(client, url) == first
+    assert sheets.cache_info() == {**before, "hits": before["hits"] + 1}  # not rendered again
+    games.update_round(db, game.id, game.revision, game.rounds[0].id,
+                       [TeamRound(melded_points=150), TeamRound(melded_points=50)])
+    fresh = pdf(client, url)
+    assert sheets.cache_info()["renders"] == before["renders"] + 1
+    assert "Total 150" in read(fresh)[1] and "Total 100" in read(first)[1]
+    # a renamed player is a changed sheet too
+    players.rename_player(db, players.find_player(db, "Ann").id, 0, "Annie")
+    assert "Annie" in read(pdf(client, url))[1]
+
+
+def test_the_html_sheet_prints_from_the_browser_too(make_game, client, db):
+    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]])
+    page = client.get(f"/games/{game.id}/sheet").get_data(as_text=True)
+    assert f'href="/games/{game.id}/sheet.pdf?paper=letter"' in page
+    assert f'href="/games/{game.id}/sheet.pdf?paper=a4"' in page
+    with client.get("/static/sheet.css") as response:
+        css = response.get_data(as_text=True)
+    assert "@media print" in css and "counter(pages)" in css
+    game_page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert f'href="/games/{game.id}/sheet.pdf"' in game_page and "Print / share PDF" in game_page
+    assert client.get("/games/999/sheet.pdf").status_code == 404
+
+
+# --- blank sheets -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_a_blank_sheet_for_every_rule_set(client, key):
+    rules = RULESETS[key]
+    data = pdf(client, f"/rules/{key}/blank.pdf")
+    reader, text = read(data)
+    rounds = rules.planned_rounds or sheets.BLANK_ROUNDS
+    assert f"Round {rounds}" in text and f"Round {rounds + 1}" not in text
+    assert rules.name in text and "Round score" in text
+    if rules.meld_minimum and "by_round" in rules.meld_minimum:
+        for minimum in rules.meld_minimum["by_round"]:
+            assert f"meld minimum {minimum}" in text
+    if rules.meld_minimum and "by_score" in rules.meld_minimum:
+        assert "Meld minimum by the team's score before the round: 50 below 2,500" in text
+    for kind, value in rules.books.items():
+        assert f"{rules.book_label(kind)} × {value}" in text
+    assert f"Page {len(reader.pages)} of {len(reader.pages)}" in text
+    keep_png(data, f"blank-{key}")
+
+
+def test_a_blank_sheet_with_team_names_and_rounds(client):
+    _, text = read(pdf(client, "/rules/roth/blank.pdf?team=Us+%F0%9F%83%8F&team=Them&rounds=3&paper=a4"))
+    assert "Us 🃏" in text and "Them" in text
+    assert "Round 3" in text and "Round 4" not in text
+    for bad in ("rounds=lots", "rounds=-4", "paper=folio"):
+        assert client.get(f"/rules/roth/blank.pdf?{bad}").status_code == 200
+    assert client.get("/rules/nope/blank.pdf").status_code == 404
+    page = client.get("/rules/roth/blank").get_data(as_text=True)
+    assert 'href="/rules/roth/blank.pdf?paper=a4"' in page
+
+
+def test_every_rule_set_offers_its_blank_sheet(client):
+    page = client.get("/rules/roth").get_data(as_text=True)
+    assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
+    assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
