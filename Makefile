@@ -35,8 +35,13 @@ init-db: system-packages $(VENV)/.installed
 run: init-db
 	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT)
 
+# lint and format first (seconds), then every test under coverage, then what
+# the tests do not reach (a report to read, not a threshold to game)
 test: system-packages-test $(VENV)/.installed-test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m coverage run -m pytest $(PYTEST_ARGS)
+	$(PY) -m coverage report
 
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/sheets.py

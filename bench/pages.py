@@ -79,8 +79,13 @@ def measure(path):
     else:
         # the floor is the page's own SQL (the ids of one page and the count); the
         # page then loads those 20 games and scores them with the engine
-        rows.append(("/history", median_ms(lambda: get("/history")),
-                     median_ms(lambda: history.find_games(db, history.Filters()))))
+        rows.append(
+            (
+                "/history",
+                median_ms(lambda: get("/history")),
+                median_ms(lambda: history.find_games(db, history.Filters())),
+            )
+        )
 
     def player_sql():
         players.player(db, player)
@@ -104,16 +109,20 @@ def main():
     folder = cache or tempfile.mkdtemp(prefix="scorekeeper-bench-pages-")
     os.makedirs(folder, exist_ok=True)
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = folder
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {RUNS} runs each (median); "
-          f"databases in {folder}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {RUNS} runs each (median); "
+        f"databases in {folder}"
+    )
     print("floor = the bare SQL behind the page (same queries, plain connection, no Flask or template)")
     print()
     header = f"{'games':>8}  {'page':<14} {'page ms':>9} {'floor ms':>9} {'ratio':>7}"
     results, notes, rate = [], [], None
     for games in SIZES:
         if rate is not None and games * rate > BUILD_LIMIT:
-            notes.append(f"{games:,} games skipped: building them would take about "
-                         f"{games * rate / 60:.0f} min here (limit BENCH_BUILD_LIMIT={BUILD_LIMIT:.0f} s)")
+            notes.append(
+                f"{games:,} games skipped: building them would take about "
+                f"{games * rate / 60:.0f} min here (limit BENCH_BUILD_LIMIT={BUILD_LIMIT:.0f} s)"
+            )
             continue
         path, seconds = build(folder, games)
         if seconds:

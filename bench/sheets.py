@@ -37,8 +37,17 @@ def main():
     teams = [("", ["Ann", "Bo"]), ("", ["Cy", "Di"]), ("", ["Eve", "Flo"]), ("", ["Gus", "Hal"])]
     game = games.create_game(db, RULESETS["tablet"], "tablet", teams)
     for number in range(1, 6):
-        entries = [TeamRound(books={"clean": 2, "dirty": 1}, melded_points=600, unplayed_points=35,
-                             red_threes=1, black_threes=2, went_out=i == number % 4) for i in range(4)]
+        entries = [
+            TeamRound(
+                books={"clean": 2, "dirty": 1},
+                melded_points=600,
+                unplayed_points=35,
+                red_threes=1,
+                black_threes=2,
+                went_out=i == number % 4,
+            )
+            for i in range(4)
+        ]
         game = games.add_round(db, game.id, game.revision, number, entries)
     client = app.test_client()
     url = f"/games/{game.id}/sheet.pdf"
@@ -58,8 +67,10 @@ def main():
     print(f"python {sys.version.split()[0]}, {RUNS} runs each (median), same process")
     print(f"floor: WeasyPrint one-line page      {floor:8.1f} ms")
     print(f"5-round, 4-team game sheet (fresh)    {sheet:8.1f} ms   {sheet / floor:6.1f}x the floor")
-    print(f"the same sheet again (cached)         {cached:8.1f} ms   {cached / floor:6.2f}x the floor, "
-          f"{cached / sheet:.3f}x a fresh render")
+    print(
+        f"the same sheet again (cached)         {cached:8.1f} ms   {cached / floor:6.2f}x the floor, "
+        f"{cached / sheet:.3f}x a fresh render"
+    )
     print(f"peak memory of this process          {peak_mb:8.1f} MB")
     db.close()
 

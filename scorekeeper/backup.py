@@ -75,7 +75,7 @@ def backup_database(source, target, *, force=False):
 def _expected_schema(applied):
     """{table: columns} that the migrations ``applied`` make, from an empty database."""
     names = [m.name for m in migrations._migrations]  # sqlite-utils has no public list of them
-    later = names[len(applied):]
+    later = names[len(applied) :]
     reference = Database(memory=True)
     migrations.apply(reference, stop_before=later[0] if later else None)
     return {table.name: set(table.columns_dict) for table in reference.tables}
@@ -95,30 +95,41 @@ def check_database(path):
         with contextlib.closing(_read_only(path)) as conn:
             result = conn.execute("PRAGMA integrity_check").fetchall()
             if result != [("ok",)]:
-                raise ValueError(f"{path}: the database is damaged "
-                                 f"(integrity check: {'; '.join(r[0] for r in result[:3])})")
-            if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                [migrations.migrations_table]).fetchone():
-                raise ValueError(f"{path}: not a Scorekeeper database (it has no "
-                                 f"{migrations.migrations_table} table)")
-            applied = [row[0] for row in conn.execute(
-                f"SELECT name FROM {migrations.migrations_table} WHERE migration_set = ? ORDER BY id",
-                [migrations.name])]
+                raise ValueError(
+                    f"{path}: the database is damaged "
+                    f"(integrity check: {'; '.join(r[0] for r in result[:3])})"
+                )
+            if not conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [migrations.migrations_table]
+            ).fetchone():
+                raise ValueError(
+                    f"{path}: not a Scorekeeper database (it has no {migrations.migrations_table} table)"
+                )
+            applied = [
+                row[0]
+                for row in conn.execute(
+                    f"SELECT name FROM {migrations.migrations_table} WHERE migration_set = ? ORDER BY id",
+                    [migrations.name],
+                )
+            ]
             if not applied:
                 raise ValueError(f"{path}: not a Scorekeeper database (no Scorekeeper migrations in it)")
             newer = [name for name in applied if name not in known]
             if newer:
-                raise ValueError(f"{path}: made by a newer Scorekeeper (it has {', '.join(newer)}); "
-                                 "update Scorekeeper before restoring it")
-            if applied != known[:len(applied)]:
+                raise ValueError(
+                    f"{path}: made by a newer Scorekeeper (it has {', '.join(newer)}); "
+                    "update Scorekeeper before restoring it"
+                )
+            if applied != known[: len(applied)]:
                 raise ValueError(f"{path}: its migrations are out of order ({', '.join(applied)})")
             for table, columns in _expected_schema(applied).items():
                 found = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
                 if not found:
                     raise ValueError(f"{path}: damaged: the {table} table is missing")
                 if columns - found:
-                    raise ValueError(f"{path}: damaged: the {table} table has no "
-                                     f"{', '.join(sorted(columns - found))}")
+                    raise ValueError(
+                        f"{path}: damaged: the {table} table has no {', '.join(sorted(columns - found))}"
+                    )
     except sqlite3.DatabaseError as error:
         if "not a database" in str(error):
             raise ValueError(f"{path}: not a SQLite database ({error})") from None
@@ -140,7 +151,7 @@ def restore_database(backup, live):
         raise ValueError(f"{backup} is the database itself")
     kept = None
     if live.exists():
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
         kept = live.with_name(f"{live.name}.before-restore-{stamp}")
         n = 1
         while kept.exists():

@@ -71,13 +71,31 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
 
     shown = range(0, count, max(1, math.ceil(count / 8)))  # at most ~8 labels on a phone
     return Chart(
-        title=title, description=description, width=width, height=height,
-        left=left, right=right, top=top, bottom=bottom,
+        title=title,
+        description=description,
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
         # the outermost labels lean inwards so they are not cut at the edges
-        x_ticks=tuple((x(i), x_labels[i], "start" if i == 0 and count > 1 else
-                       "end" if i == count - 1 and count > 1 else "middle") for i in shown),
+        x_ticks=tuple(
+            (
+                x(i),
+                x_labels[i],
+                "start" if i == 0 and count > 1 else "end" if i == count - 1 and count > 1 else "middle",
+            )
+            for i in shown
+        ),
         y_ticks=tuple((y(t), f"{t:,}".replace("-", "\u2212")) for t in ticks),
-        series=tuple(Series(label, COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)],
-                            tuple((x(j), y(v), v) for j, v in enumerate(vs)))
-                     for i, (label, vs) in enumerate(series)),
+        series=tuple(
+            Series(
+                label,
+                COLOURS[i % len(COLOURS)],
+                MARKERS[i % len(MARKERS)],
+                tuple((x(j), y(v), v) for j, v in enumerate(vs)),
+            )
+            for i, (label, vs) in enumerate(series)
+        ),
     )

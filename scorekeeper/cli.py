@@ -56,8 +56,7 @@ def init_db_command():
         applied = migrate(_database())
     finally:
         logging.getLogger("scorekeeper.migrations").removeHandler(handler)
-    click.echo(f"Database {_database()}: "
-               + (f"applied {', '.join(applied)}." if applied else "up to date."))
+    click.echo(f"Database {_database()}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
 
 
 @click.command("import-rules")
@@ -146,13 +145,16 @@ def restore_command(path):
             kept = backup.restore_database(path, _database())
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Restored {path} into {_database()}."
-               + (f" The database as it was is kept at {kept}." if kept else ""))
+    click.echo(
+        f"Restored {path} into {_database()}."
+        + (f" The database as it was is kept at {kept}." if kept else "")
+    )
 
 
 @click.command("demo-data")
-@click.option("--games", "count", type=click.IntRange(1, 1_000_000), required=True,
-              help="How many games to add.")
+@click.option(
+    "--games", "count", type=click.IntRange(1, 1_000_000), required=True, help="How many games to add."
+)
 @click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
 @with_appcontext
 def demo_data_command(count, seed):
@@ -163,8 +165,16 @@ def demo_data_command(count, seed):
     click.echo(f"Added {count:,} games ({rounds:,} rounds) to {_database()}.")
 
 
-COMMANDS = (init_db_command, import_rules_command, recompute_scores_command, export_command,
-            import_command, backup_command, restore_command, demo_data_command)
+COMMANDS = (
+    init_db_command,
+    import_rules_command,
+    recompute_scores_command,
+    export_command,
+    import_command,
+    backup_command,
+    restore_command,
+    demo_data_command,
+)
 
 
 def init_app(app):

@@ -26,8 +26,9 @@ BUSY_TIMEOUT_MS = 10_000
 
 def connect(path):
     """Open the database with the settings every connection needs."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
-                           check_same_thread=False)
+    conn = sqlite3.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+    )
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # sqlite-utils never turns foreign keys on, and SQLite forgets it per connection
     conn.execute("PRAGMA foreign_keys = ON")

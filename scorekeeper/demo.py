@@ -30,8 +30,7 @@ from .services import games
 from .services.games import INSERT_ENTRY
 from .services.players import player_id
 
-FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo",
-          "Gus", "Hal", "Ivy", "Jack")
+FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
 # how often a family picks each preset (the tablet game and Roth's are the favourites)
 PRESET_WEIGHTS = {"tablet": 4, "roth": 3, "friends-family": 2, "partnership": 2, "forfeit": 1}
 BATCH = 1_000  # games per transaction
@@ -68,9 +67,18 @@ def _entry(rng, rules, number, out):
     books = {kind: count for kind, count in books.items() if count}
     # the books' cards, then a few more melds; the engine counts the points
     melded = scoring.least_meld_points(rules, books) + scoring.card_points(
-        rules, {"K": rng.randint(3, 10 + 4 * sum(books.values())), "4": rng.randint(0, 12)})
-    left = {} if out else {"joker": rng.choices((0, 1), (85, 15))[0], "A": rng.randint(0, 3),
-                           "K": rng.randint(0, 10), "7": rng.randint(0, 12)}
+        rules, {"K": rng.randint(3, 10 + 4 * sum(books.values())), "4": rng.randint(0, 12)}
+    )
+    left = (
+        {}
+        if out
+        else {
+            "joker": rng.choices((0, 1), (85, 15))[0],
+            "A": rng.randint(0, 3),
+            "K": rng.randint(0, 10),
+            "7": rng.randint(0, 12),
+        }
+    )
     return TeamRound(
         books=books,
         melded_points=melded,
@@ -92,7 +100,7 @@ def _game(rng, family):
         if team_count * size <= len(family):
             break
     seated = rng.sample(family, team_count * size)
-    teams = [seated[i * size:(i + 1) * size] for i in range(team_count)]
+    teams = [seated[i * size : (i + 1) * size] for i in range(team_count)]
     if rules.planned_rounds:
         planned = rules.planned_rounds
     elif rules.target_score:
@@ -105,10 +113,10 @@ def _game(rng, family):
         rounds.append([_entry(rng, rules, number, i == out) for i in range(team_count)])
     # the engine says when the rules end the game; past MAX_ROUNDS the table ends it
     ended_after = scoring.standings(rules, rounds).ended_after
-    rounds = rounds[:ended_after or len(rounds)]
+    rounds = rounds[: ended_after or len(rounds)]
     ended = ended_after is None
     if rng.random() < IN_PROGRESS:  # stopped partway, never ended
-        rounds = rounds[:rng.randint(1, len(rounds))]
+        rounds = rounds[: rng.randint(1, len(rounds))]
         ended = False
     return key, rules, teams, rounds, ended
 
@@ -125,7 +133,7 @@ def generate(db, count, seed=None, *, now=None):
     batch of ``BATCH`` games per transaction.
     """
     rng = random.Random(seed)
-    now = now or datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    now = now or datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     with transaction(db):
         family = _family(db, rng)
     names = dict(db.execute("SELECT id, name FROM players").fetchall())
@@ -146,30 +154,64 @@ def generate(db, count, seed=None, *, now=None):
                 began = start + step * i + datetime.timedelta(minutes=rng.randint(0, 600))
                 finished = began + datetime.timedelta(minutes=20 * len(rounds) + rng.randint(0, 30))
                 game_id = ids.take("games")
-                rows["games"].append({
-                    "id": game_id, "uid": uuid.uuid4().hex, "rules": rules_json[key],
-                    "rules_key": key, "rules_name": rules.name, "first_dealer": teams[0][0],
-                    "ended_by_hand": int(ended), "finished_at": _stamp(finished) if result.finished else None,
-                    "created_at": _stamp(began), "updated_at": _stamp(finished), "revision": 0})
-                rows["revisions"].append({
-                    "id": ids.take("revisions"), "game_id": game_id, "revision": 0, "round_number": None,
-                    "action": "started", "summary": "Demo game made by demo-data.",
-                    "before": None, "after": None, "created_at": _stamp(began)})
+                rows["games"].append(
+                    {
+                        "id": game_id,
+                        "uid": uuid.uuid4().hex,
+                        "rules": rules_json[key],
+                        "rules_key": key,
+                        "rules_name": rules.name,
+                        "first_dealer": teams[0][0],
+                        "ended_by_hand": int(ended),
+                        "finished_at": _stamp(finished) if result.finished else None,
+                        "created_at": _stamp(began),
+                        "updated_at": _stamp(finished),
+                        "revision": 0,
+                    }
+                )
+                rows["revisions"].append(
+                    {
+                        "id": ids.take("revisions"),
+                        "game_id": game_id,
+                        "revision": 0,
+                        "round_number": None,
+                        "action": "started",
+                        "summary": "Demo game made by demo-data.",
+                        "before": None,
+                        "after": None,
+                        "created_at": _stamp(began),
+                    }
+                )
                 team_ids = []
                 for position, players in enumerate(teams):
                     team_id = ids.take("teams")
                     team_ids.append(team_id)
-                    rows["teams"].append({"id": team_id, "game_id": game_id, "position": position,
-                                          "total": result.totals[position],
-                                          "won": int(position in result.verdict.winners),
-                                          "name": " & ".join(names[p] for p in players)})
-                    rows["team_players"] += [{"team_id": team_id, "player_id": player, "position": seat}
-                                             for seat, player in enumerate(players)]
+                    rows["teams"].append(
+                        {
+                            "id": team_id,
+                            "game_id": game_id,
+                            "position": position,
+                            "total": result.totals[position],
+                            "won": int(position in result.verdict.winners),
+                            "name": " & ".join(names[p] for p in players),
+                        }
+                    )
+                    rows["team_players"] += [
+                        {"team_id": team_id, "player_id": player, "position": seat}
+                        for seat, player in enumerate(players)
+                    ]
                 for number, (entries, scores) in enumerate(zip(rounds, result.round_scores), start=1):
                     round_id = ids.take("rounds")
                     stamp = _stamp(began + datetime.timedelta(minutes=20 * number))
-                    rows["rounds"].append({"id": round_id, "game_id": game_id, "number": number,
-                                           "created_at": stamp, "updated_at": stamp})
+                    rows["rounds"].append(
+                        {
+                            "id": round_id,
+                            "game_id": game_id,
+                            "number": number,
+                            "created_at": stamp,
+                            "updated_at": stamp,
+                        }
+                    )
                     entry_values += games.entry_rows(round_id, team_ids, entries, scores)
                 rounds_made += len(rounds)
             for table, table_rows in rows.items():

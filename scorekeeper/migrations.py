@@ -26,49 +26,100 @@ def m001_house_rules(db):
 
 @migrations()
 def m002_players_and_games(db):
-    db["players"].create({"id": int, "name": str, "created_at": str}, pk="id",
-                         not_null={"name", "created_at"})
+    db["players"].create(
+        {"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"}
+    )
     db.execute("CREATE UNIQUE INDEX idx_players_name ON players (name COLLATE NOCASE)")
     # `rules` is the game's own copy of its house-rules file: editing house
     # rules later never changes a game already played under them.
     db["games"].create(
-        {"id": int, "rules": str, "rules_key": str, "rules_name": str, "first_dealer": int,
-         "ended_by_hand": int, "finished_at": str, "created_at": str, "updated_at": str,
-         "revision": int},
-        pk="id", foreign_keys=[("first_dealer", "players", "id")],
+        {
+            "id": int,
+            "rules": str,
+            "rules_key": str,
+            "rules_name": str,
+            "first_dealer": int,
+            "ended_by_hand": int,
+            "finished_at": str,
+            "created_at": str,
+            "updated_at": str,
+            "revision": int,
+        },
+        pk="id",
+        foreign_keys=[("first_dealer", "players", "id")],
         not_null={"rules", "rules_name", "ended_by_hand", "created_at", "updated_at", "revision"},
-        defaults={"ended_by_hand": 0, "revision": 0})
-    db["teams"].create({"id": int, "game_id": int, "position": int, "name": str}, pk="id",
-                       foreign_keys=[("game_id", "games", "id")],
-                       not_null={"game_id", "position", "name"})
+        defaults={"ended_by_hand": 0, "revision": 0},
+    )
+    db["teams"].create(
+        {"id": int, "game_id": int, "position": int, "name": str},
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "position", "name"},
+    )
     db["teams"].create_index(["game_id", "position"], unique=True)
-    db["team_players"].create({"team_id": int, "player_id": int, "position": int},
-                              pk=("team_id", "player_id"),
-                              foreign_keys=[("team_id", "teams", "id"), ("player_id", "players", "id")],
-                              not_null={"position"})
+    db["team_players"].create(
+        {"team_id": int, "player_id": int, "position": int},
+        pk=("team_id", "player_id"),
+        foreign_keys=[("team_id", "teams", "id"), ("player_id", "players", "id")],
+        not_null={"position"},
+    )
     db["team_players"].create_index(["player_id"])
-    db["rounds"].create({"id": int, "game_id": int, "number": int, "version": int,
-                         "created_at": str, "updated_at": str}, pk="id",
-                        foreign_keys=[("game_id", "games", "id")],
-                        not_null={"game_id", "number", "version", "created_at", "updated_at"})
+    db["rounds"].create(
+        {"id": int, "game_id": int, "number": int, "version": int, "created_at": str, "updated_at": str},
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "number", "version", "created_at", "updated_at"},
+    )
     db["rounds"].create_index(["game_id", "number"], unique=True)
     # A round's inputs as entered (books as JSON: kinds vary by rule set), and
     # `score`, written by the engine in the same transaction for SQL reports.
     db["round_entries"].create(
-        {"round_id": int, "team_id": int, "books": str, "melded_points": int,
-         "unplayed_points": int, "red_threes": int, "black_threes": int,
-         "red_threes_melded": int, "went_out": int, "cuts": int, "penalties": int, "score": int},
+        {
+            "round_id": int,
+            "team_id": int,
+            "books": str,
+            "melded_points": int,
+            "unplayed_points": int,
+            "red_threes": int,
+            "black_threes": int,
+            "red_threes_melded": int,
+            "went_out": int,
+            "cuts": int,
+            "penalties": int,
+            "score": int,
+        },
         pk=("round_id", "team_id"),
         foreign_keys=[("round_id", "rounds", "id"), ("team_id", "teams", "id")],
-        not_null={"books", "melded_points", "unplayed_points", "red_threes", "black_threes",
-                  "red_threes_melded", "went_out", "cuts", "penalties", "score"})
+        not_null={
+            "books",
+            "melded_points",
+            "unplayed_points",
+            "red_threes",
+            "black_threes",
+            "red_threes_melded",
+            "went_out",
+            "cuts",
+            "penalties",
+            "score",
+        },
+    )
     db["round_entries"].create_index(["team_id"])
     # Every change to a game, with what changed, for the game screen.
     db["revisions"].create(
-        {"id": int, "game_id": int, "round_number": int, "action": str, "summary": str,
-         "before": str, "after": str, "created_at": str}, pk="id",
+        {
+            "id": int,
+            "game_id": int,
+            "round_number": int,
+            "action": str,
+            "summary": str,
+            "before": str,
+            "after": str,
+            "created_at": str,
+        },
+        pk="id",
         foreign_keys=[("game_id", "games", "id")],
-        not_null={"game_id", "action", "summary", "created_at"})
+        not_null={"game_id", "action", "summary", "created_at"},
+    )
     db["revisions"].create_index(["game_id"])
 
 
@@ -153,8 +204,10 @@ def _unique_names(db, table, rename):
         taken.add(name_key(clean_name(new)))
         if new != name:
             rename(row_id, new)
-            notes.append(f"{table}: “{name}” and another name are now the same name "
-                         f"(names ignore case and accents’ encoding): renamed it “{new}”.")
+            notes.append(
+                f"{table}: “{name}” and another name are now the same name "
+                f"(names ignore case and accents’ encoding): renamed it “{new}”."
+            )
         db.execute(f"UPDATE {table} SET key = ? WHERE id = ?", [name_key(clean_name(new)), row_id])
     return notes
 
@@ -178,8 +231,10 @@ def m006_name_keys_and_revisions(db):
     def rename_rules(row_id, name):
         (text,) = db.execute("SELECT rules FROM house_rules WHERE id = ?", [row_id]).fetchone()
         rules = {**json.loads(text), "name": name}
-        db.execute("UPDATE house_rules SET name = ?, rules = ? WHERE id = ?",
-                   [name, json.dumps(rules, indent=2, ensure_ascii=False) + "\n", row_id])
+        db.execute(
+            "UPDATE house_rules SET name = ?, rules = ? WHERE id = ?",
+            [name, json.dumps(rules, indent=2, ensure_ascii=False) + "\n", row_id],
+        )
 
     notes = _unique_names(db, "players", rename_player) + _unique_names(db, "house_rules", rename_rules)
     db.execute("DROP INDEX idx_players_name")

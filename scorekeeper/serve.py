@@ -4,6 +4,7 @@ Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
 """
 
 import argparse
+import contextlib
 import ipaddress
 import socket
 import subprocess
@@ -35,16 +36,12 @@ def lan_addresses():
     no packet is sent either way, so it works with no internet at all.
     """
     found = []
-    try:
-        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True,
-                               timeout=5, check=False).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    try:
-        found += [info[4][0] for info in
-                  socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        found = subprocess.run(
+            ["hostname", "-I"], capture_output=True, text=True, timeout=5, check=False
+        ).stdout.split()
+    with contextlib.suppress(OSError):
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     return usable_addresses(found)
 
 

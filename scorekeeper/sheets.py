@@ -35,9 +35,11 @@ def paper(value, default):
 def game_pages(game):
     """The game's rounds in pages of ``ROUNDS_PER_PAGE`` (at least one page)."""
     s = game.standings
-    rounds = [SheetRound(played.number, s.meld_minimums[i], s.round_scores[i], s.running_totals[i])
-              for i, played in enumerate(game.rounds)]
-    return [rounds[i:i + ROUNDS_PER_PAGE] for i in range(0, len(rounds), ROUNDS_PER_PAGE)] or [[]]
+    rounds = [
+        SheetRound(played.number, s.meld_minimums[i], s.round_scores[i], s.running_totals[i])
+        for i, played in enumerate(game.rounds)
+    ]
+    return [rounds[i : i + ROUNDS_PER_PAGE] for i in range(0, len(rounds), ROUNDS_PER_PAGE)] or [[]]
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,15 @@ def blank_rounds(rules, count=None):
     """The rounds of a blank sheet, with what the rules say about each."""
     count = count or rules.planned_rounds or BLANK_ROUNDS
     by_round = rules.meld_minimum is not None and "by_round" in rules.meld_minimum
-    return [BlankRound(n, scoring.meld_minimum(rules, n, 0) if by_round else None,
-                       scoring.going_out_bonus(rules, n), scoring.books_to_go_out(rules, n))
-            for n in range(1, count + 1)]
+    return [
+        BlankRound(
+            n,
+            scoring.meld_minimum(rules, n, 0) if by_round else None,
+            scoring.going_out_bonus(rules, n),
+            scoring.books_to_go_out(rules, n),
+        )
+        for n in range(1, count + 1)
+    ]
 
 
 def blank_lines(rules):

@@ -8,12 +8,12 @@ from scorekeeper.db import connect, migrate, transaction
 from scorekeeper.scoring import RULESETS
 from scorekeeper.services import games
 
-
 # A fresh clone has no example database and CI shares a slow machine: no
 # deadline, no too-slow health check, and a fixed number of examples per test
 # (a test's own @settings(max_examples=...) still wins).
-settings.register_profile("ci", deadline=None, max_examples=100, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", deadline=None, max_examples=100, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ci")
 
 
@@ -70,16 +70,19 @@ def make_game(db):
     make_game(key, rounds, teams, day="2026-01-05", end=True): rounds are lists
     of TeamRound in team order; ``day`` sets the start date; ``end`` ends it by hand.
     """
+
     def make(key, rounds=(), teams=(("", ["Ann", "Bo"]), ("", ["Cy", "Di"])), *, day=None, end=False):
         with transaction(db):
-            game_id = games.insert_game(db, RULESETS[key], key, list(teams),
-                                        created_at=f"{day}T19:30:00+00:00" if day else None)
+            game_id = games.insert_game(
+                db, RULESETS[key], key, list(teams), created_at=f"{day}T19:30:00+00:00" if day else None
+            )
         game = games.load_game(db, game_id)
         for number, entries in enumerate(rounds, start=1):
             game = games.add_round(db, game.id, game.revision, number, entries)
         if end:
             game = games.end_game(db, game.id, game.revision)
         return game
+
     return make
 
 

@@ -61,21 +61,42 @@ def iter_csv(db, game_id=None):
 
     with snapshot(db):
         kinds = _book_kinds(db, game_id)
-        yield line(["game", "date", "rules", "round", "team_position", "team", "players",
-                    *(f"books_{kind}" for kind in kinds), *(f.name for f in ENTRY_FIELDS),
-                    "round_score", "total"])
+        yield line(
+            [
+                "game",
+                "date",
+                "rules",
+                "round",
+                "team_position",
+                "team",
+                "players",
+                *(f"books_{kind}" for kind in kinds),
+                *(f.name for f in ENTRY_FIELDS),
+                "round_score",
+                "total",
+            ]
+        )
         for gid in game_ids(db, game_id):
             game = load_game(db, gid)
             result = game.standings
             for i, played in enumerate(game.rounds):
                 for position, (team, entry) in enumerate(zip(game.teams, played.entries)):
-                    books = [entry.books.get(kind, 0) if kind in game.rules.books else None
-                             for kind in kinds]
-                    yield line([game.uid, day(game.created_at), game.rules.name, played.number,
-                                position + 1, team.name, " & ".join(p.name for p in team.players),
-                                *books, *(getattr(entry, f.name) for f in ENTRY_FIELDS),
-                                result.round_scores[i][position].total,
-                                result.running_totals[i][position]])
+                    books = [entry.books.get(kind, 0) if kind in game.rules.books else None for kind in kinds]
+                    yield line(
+                        [
+                            game.uid,
+                            day(game.created_at),
+                            game.rules.name,
+                            played.number,
+                            position + 1,
+                            team.name,
+                            " & ".join(p.name for p in team.players),
+                            *books,
+                            *(getattr(entry, f.name) for f in ENTRY_FIELDS),
+                            result.round_scores[i][position].total,
+                            result.running_totals[i][position],
+                        ]
+                    )
 
 
 def export_csv(db, game_id=None):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .. import scoring
 from ..db import transaction
 from ..names import MAX_NAME, clean_name, name_key, name_problem
-from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
+from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..services import games, rulesets
 from ..services.players import player_id
 from . import FORMAT, VERSION
@@ -36,7 +36,7 @@ _ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS))
 
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def read_history(content):
@@ -88,8 +88,9 @@ class ImportSummary:
             parts.append(count(self.players_added, "new player"))
         if self.house_rules_added:
             parts.append(count(self.house_rules_added, "set of house rules", "sets of house rules"))
-        text = "Imported " + (" and ".join(parts) if len(parts) < 3 else
-                              ", ".join(parts[:-1]) + " and " + parts[-1])
+        text = "Imported " + (
+            " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        )
         if self.games_skipped:
             text += f"; {count(self.games_skipped, 'game was', 'games were')} already here"
         text += "."
@@ -125,8 +126,10 @@ def _object(value, where, required, optional=()):
         _fail(where or "file", f"must be an object, not {_short(value)}")
     for key in value:
         if key not in required and key not in optional:
-            _fail(f"{where}.{key}" if where else key, "not a field of this format "
-                  f"(version {VERSION} has {', '.join((*required, *optional))})")
+            _fail(
+                f"{where}.{key}" if where else key,
+                f"not a field of this format (version {VERSION} has {', '.join((*required, *optional))})",
+            )
     for key in required:
         if key not in value:
             _fail(f"{where}.{key}" if where else key, "missing")
@@ -174,7 +177,9 @@ def _rules(value, where):
     except ValueError as error:
         # the engine names the field ("card_values.K: …"): put it under this rule set's place
         path, _, detail = str(error).partition(": ")
-        raise ValueError(f"{where}: {detail}" if path == "house rules" else f"{where}.{path}: {detail}") from None
+        raise ValueError(
+            f"{where}: {detail}" if path == "house rules" else f"{where}.{path}: {detail}"
+        ) from None
 
 
 def check_history(data):
@@ -191,15 +196,21 @@ def check_history(data):
     if isinstance(version, bool) or not isinstance(version, int):
         _fail("version", f"must be a whole number, not {_short(version)}")
     if version != VERSION:
-        _fail("version", f"this Scorekeeper reads version {VERSION} files; this file is version {version}"
-              + (" (update Scorekeeper to import it)" if version > VERSION else ""))
+        _fail(
+            "version",
+            f"this Scorekeeper reads version {VERSION} files; this file is version {version}"
+            + (" (update Scorekeeper to import it)" if version > VERSION else ""),
+        )
 
     players, seen = [], {}
     for i, value in enumerate(_list(data["players"], "players", high=MAX_PLAYERS)):
         name = _player_name(value, f"players[{i}]")
         if name_key(name) in seen:
-            _fail(f"players[{i}]", f"“{name}” is listed twice (players[{seen[name_key(name)]}]; "
-                  "names are matched regardless of case)")
+            _fail(
+                f"players[{i}]",
+                f"“{name}” is listed twice (players[{seen[name_key(name)]}]; "
+                "names are matched regardless of case)",
+            )
         seen[name_key(name)] = i
         players.append(name)
 
@@ -207,8 +218,10 @@ def check_history(data):
     for i, value in enumerate(_list(data["house_rules"], "house_rules", high=MAX_HOUSE_RULES)):
         rules = _rules(value, f"house_rules[{i}]")
         if name_key(rules.name) in seen:
-            _fail(f"house_rules[{i}].name", f"“{rules.name}” is listed twice "
-                  f"(house_rules[{seen[name_key(rules.name)]}])")
+            _fail(
+                f"house_rules[{i}].name",
+                f"“{rules.name}” is listed twice (house_rules[{seen[name_key(rules.name)]}])",
+            )
         seen[name_key(rules.name)] = i
         house_rules.append(rules)
 
@@ -222,9 +235,23 @@ def check_history(data):
     return players, house_rules, checked
 
 
-def _check_game(value, where, house_rules_names):  # noqa: C901 — one field after another
-    _object(value, where, ("uid", "created_at", "finished_at", "ended_by_hand", "rules_key", "rules",
-                           "teams", "first_dealer", "rounds"), ("updated_at", "house_rules"))
+def _check_game(value, where, house_rules_names):
+    _object(
+        value,
+        where,
+        (
+            "uid",
+            "created_at",
+            "finished_at",
+            "ended_by_hand",
+            "rules_key",
+            "rules",
+            "teams",
+            "first_dealer",
+            "rounds",
+        ),
+        ("updated_at", "house_rules"),
+    )
     uid = value["uid"]
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not set(uid) <= _UID_CHARS:
         _fail(f"{where}.uid", f"must be 1 to 64 letters, digits, - or _, not {_short(uid)}")
@@ -236,8 +263,10 @@ def _check_game(value, where, house_rules_names):  # noqa: C901 — one field af
         _fail(f"{where}.ended_by_hand", f"must be true or false, not {_short(ended)}")
     key = value["rules_key"]
     if key is not None and key not in RULESETS:
-        _fail(f"{where}.rules_key", f"must be null or a written rule set's key "
-              f"({', '.join(RULESETS)}), not {_short(key)}")
+        _fail(
+            f"{where}.rules_key",
+            f"must be null or a written rule set's key ({', '.join(RULESETS)}), not {_short(key)}",
+        )
     house = value.get("house_rules")
     if house is not None and (not isinstance(house, str) or name_key(house) not in house_rules_names):
         _fail(f"{where}.house_rules", f"{_short(house)} is not the name of any house rules in this file")
@@ -261,8 +290,7 @@ def _check_game(value, where, house_rules_names):  # noqa: C901 — one field af
         teams.append((team["name"], members))
 
     dealer = value["first_dealer"]
-    if dealer is not None and (not isinstance(dealer, str)
-                               or name_key(clean_name(dealer)) not in names):
+    if dealer is not None and (not isinstance(dealer, str) or name_key(clean_name(dealer)) not in names):
         _fail(f"{where}.first_dealer", f"must be null or one of this game's players, not {_short(dealer)}")
 
     team_names = [clean_name(name) or " & ".join(members) for name, members in teams]
@@ -272,8 +300,10 @@ def _check_game(value, where, house_rules_names):  # noqa: C901 — one field af
         _object(played, at, ("number", "entries"), ("scores",))  # scores: the engine's, for reading only
         number = played["number"]
         if isinstance(number, bool) or not isinstance(number, int) or number != r + 1:
-            _fail(f"{at}.number", f"rounds are numbered 1, 2, 3…: expected {r + 1}, "
-                  f"not {_short(played['number'])}")
+            _fail(
+                f"{at}.number",
+                f"rounds are numbered 1, 2, 3…: expected {r + 1}, not {_short(played['number'])}",
+            )
         entries = _list(played["entries"], f"{at}.entries")
         if len(entries) != len(teams):
             _fail(f"{at}.entries", f"{len(entries)} entries for a game of {len(teams)} teams")
@@ -284,10 +314,14 @@ def _check_game(value, where, house_rules_names):  # noqa: C901 — one field af
     except ValueError as error:  # totals beyond what the engine takes
         _fail(f"{where}.rounds", str(error))
     if finished_at is not None and not result.finished:
-        _fail(f"{where}.finished_at", "the game is marked finished, but its rules and rounds say it "
-              "is still going (and ended_by_hand is false)")
-    return _Game(uid, created_at, updated_at, finished_at, ended, key, house, rules, teams,
-                 dealer, rounds, result)
+        _fail(
+            f"{where}.finished_at",
+            "the game is marked finished, but its rules and rounds say it "
+            "is still going (and ended_by_hand is false)",
+        )
+    return _Game(
+        uid, created_at, updated_at, finished_at, ended, key, house, rules, teams, dealer, rounds, result
+    )
 
 
 def _check_round(rules, entries, number, where, team_names):
@@ -355,7 +389,7 @@ def _merge_house_rules(db, rules, summary):
             break
         n += 1
         suffix = " (imported)" if n == 2 else f" (imported {n - 1})"
-        name = rules.name[:scoring.MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        name = rules.name[: scoring.MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
     key = rulesets.insert_house_rules(db, RuleSet.from_dict({**rules.to_dict(), "name": name}))
     summary.house_rules_added += 1
     if name != rules.name:
@@ -370,20 +404,28 @@ def _write_game(db, game, rules_key, stamp):
     game, which a reopened and edited game can hold, and logs each round as
     entered today.
     """
-    game_id = games.insert_game(db, game.rules, rules_key, game.teams, game.first_dealer,
-                                uid=game.uid, created_at=game.created_at)
+    game_id = games.insert_game(
+        db, game.rules, rules_key, game.teams, game.first_dealer, uid=game.uid, created_at=game.created_at
+    )
     written = games.load_game(db, game_id)
     for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
-            [game_id, number, stamp, stamp]).lastrowid
-        db.conn.executemany(games.INSERT_ENTRY, games.entry_rows(round_id, [t.id for t in written.teams], entries, scores))
-    db.execute("UPDATE games SET ended_by_hand = ?, finished_at = ?, updated_at = ? WHERE id = ?",
-               [int(game.ended_by_hand), game.finished_at, game.updated_at, game_id])
+            [game_id, number, stamp, stamp],
+        ).lastrowid
+        db.conn.executemany(
+            games.INSERT_ENTRY, games.entry_rows(round_id, [t.id for t in written.teams], entries, scores)
+        )
+    db.execute(
+        "UPDATE games SET ended_by_hand = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+        [int(game.ended_by_hand), game.finished_at, game.updated_at, game_id],
+    )
     # each team's total and win, as every change to a game stores them (the
     # finish time is the file's: a reopened game is not stamped finished today)
     games.write_totals(db, games.load_game(db, game_id))
-    db.execute("""INSERT INTO revisions (game_id, revision, action, summary, created_at)
+    db.execute(
+        """INSERT INTO revisions (game_id, revision, action, summary, created_at)
                   VALUES (?, 0, ?, ?, ?)""",
-               [game_id, "imported", f"Game imported with {len(game.rounds)} rounds.", stamp])
+        [game_id, "imported", f"Game imported with {len(game.rounds)} rounds.", stamp],
+    )
     return game_id

@@ -12,7 +12,7 @@ from . import FORMAT, VERSION
 
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def game_ids(db, game_id=None):
@@ -32,8 +32,10 @@ def _header(db):
         "version": VERSION,
         "exported_at": _now(),
         "players": [row[0] for row in db.execute("SELECT name FROM players ORDER BY key, id")],
-        "house_rules": [RuleSet.from_json(row[0]).to_dict() for row in db.execute(
-            "SELECT rules FROM house_rules ORDER BY key, id")],
+        "house_rules": [
+            RuleSet.from_json(row[0]).to_dict()
+            for row in db.execute("SELECT rules FROM house_rules ORDER BY key, id")
+        ],
     }
 
 
@@ -57,10 +59,14 @@ def game_record(game, house_rules_names):
         "rules": game.rules.to_dict(),
         "teams": [{"name": team.name, "players": [p.name for p in team.players]} for team in game.teams],
         "first_dealer": dealer,
-        "rounds": [{"number": played.number,
-                    "entries": [entry.to_dict() for entry in played.entries],
-                    "scores": [score.total for score in scores[i]]}
-                   for i, played in enumerate(game.rounds)],
+        "rounds": [
+            {
+                "number": played.number,
+                "entries": [entry.to_dict() for entry in played.entries],
+                "scores": [score.total for score in scores[i]],
+            }
+            for i, played in enumerate(game.rounds)
+        ],
     }
 
 
@@ -68,8 +74,7 @@ def export_history(db):
     """The whole history as one dict in the export format (see ``iter_history_json`` for large ones)."""
     with snapshot(db):
         names = _house_rules_names(db)
-        return {**_header(db),
-                "games": [game_record(load_game(db, i), names) for i in game_ids(db)]}
+        return {**_header(db), "games": [game_record(load_game(db, i), names) for i in game_ids(db)]}
 
 
 def export_game(db, game_id):
@@ -80,10 +85,16 @@ def export_game(db, game_id):
         names = _house_rules_names(db)
         used = game.rules_key if game.rules_key in names else None
         return {
-            "format": FORMAT, "version": VERSION, "exported_at": _now(),
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": _now(),
             "players": sorted({p.name for team in game.teams for p in team.players}, key=str.casefold),
-            "house_rules": [RuleSet.from_json(row[0]).to_dict() for row in db.execute(
-                "SELECT rules FROM house_rules WHERE id = ?", [int(used[6:])])] if used else [],
+            "house_rules": [
+                RuleSet.from_json(row[0]).to_dict()
+                for row in db.execute("SELECT rules FROM house_rules WHERE id = ?", [int(used[6:])])
+            ]
+            if used
+            else [],
             "games": [game_record(game, names)],
         }
 
@@ -111,12 +122,15 @@ def game_json(game):
         "rules": game.rules.to_dict(),
         "teams": [{"name": t.name, "players": [p.name for p in t.players]} for t in game.teams],
         "rounds": [
-            {"id": played.id,
-             "number": played.number,
-             "entries": [e.to_dict() for e in played.entries],
-             "scores": [s.total for s in result.round_scores[i]],
-             "breakdowns": [[line._asdict() for line in s.breakdown] for s in result.round_scores[i]]}
-            for i, played in enumerate(game.rounds)],
+            {
+                "id": played.id,
+                "number": played.number,
+                "entries": [e.to_dict() for e in played.entries],
+                "scores": [s.total for s in result.round_scores[i]],
+                "breakdowns": [[line._asdict() for line in s.breakdown] for s in result.round_scores[i]],
+            }
+            for i, played in enumerate(game.rounds)
+        ],
         "totals": result.totals,
         "next_round": result.next_round,
         "next_meld_minimums": result.next_meld_minimums,

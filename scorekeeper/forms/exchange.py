@@ -9,7 +9,11 @@ MAX_IMPORT_SIZE = 64 * 1024 * 1024
 
 class ImportForm(FlaskForm):
     # no accept=".json": some phones' file pickers then grey out a downloaded file
-    file = FileField("Export file", description="A Scorekeeper .json export, at most 64 MB.", validators=[
-        FileRequired("Choose an export file."),
-        FileSize(MAX_IMPORT_SIZE, message="That file is too big (at most 64 MB)."),
-    ])
+    file = FileField(
+        "Export file",
+        description="A Scorekeeper .json export, at most 64 MB.",
+        validators=[
+            FileRequired("Choose an export file."),
+            FileSize(MAX_IMPORT_SIZE, message="That file is too big (at most 64 MB)."),
+        ],
+    )

@@ -18,10 +18,14 @@ class ActionForm(FlaskForm):
 
 
 class TeamFields(Form):
-    name = StringField("Team name", validators=[Optional()],
-                       description="Leave empty to use the players' names.")
-    players = FieldList(StringField("Player", validators=[Optional()]),
-                        min_entries=MAX_PLAYERS_PER_TEAM, max_entries=MAX_PLAYERS_PER_TEAM)
+    name = StringField(
+        "Team name", validators=[Optional()], description="Leave empty to use the players' names."
+    )
+    players = FieldList(
+        StringField("Player", validators=[Optional()]),
+        min_entries=MAX_PLAYERS_PER_TEAM,
+        max_entries=MAX_PLAYERS_PER_TEAM,
+    )
 
     def player_names(self):
         return [clean_name(f.data) for f in self.players if clean_name(f.data)]
@@ -34,8 +38,11 @@ class NewGameForm(FlaskForm):
     rules_from = HiddenField()
     rules = FormField(RulesFields)
     teams = FieldList(FormField(TeamFields), min_entries=MAX_TEAMS, max_entries=MAX_TEAMS)
-    first_dealer = StringField("Who deals first", validators=[Optional()],
-                               description="A player's name; empty: team 1's first player.")
+    first_dealer = StringField(
+        "Who deals first",
+        validators=[Optional()],
+        description="A player's name; empty: team 1's first player.",
+    )
 
     def validate(self, extra_validators=None):
         """Each field, then the teams as a whole: names, nobody twice, enough teams, the dealer."""
@@ -80,5 +87,8 @@ class NewGameForm(FlaskForm):
 
     def teams_data(self):
         """(team name, [player names]) for each team with a player, for ``create_game``."""
-        return [(clean_name(entry.form.name.data), entry.form.player_names())
-                for entry in self.teams if entry.form.player_names()]
+        return [
+            (clean_name(entry.form.name.data), entry.form.player_names())
+            for entry in self.teams
+            if entry.form.player_names()
+        ]

@@ -16,21 +16,29 @@ class FilterForm(Form):
     rules = SelectField("Rule set", choices=[], default="")
     since = DateField("From", validators=[], render_kw={"autocomplete": "off"})
     until = DateField("To", validators=[], render_kw={"autocomplete": "off"})
-    status = SelectField("Games", default="",
-                         choices=[SelectChoice("", "All games")]
-                         + [SelectChoice(k, v) for k, v in STATUSES.items()])
+    status = SelectField(
+        "Games",
+        default="",
+        choices=[SelectChoice("", "All games")] + [SelectChoice(k, v) for k, v in STATUSES.items()],
+    )
 
     def filters(self, players, rule_names):
         """The filters to apply: the valid values of the fields (call once)."""
         self.player.choices = [SelectChoice("", "Everyone")] + [
-            SelectChoice(str(p.id), p.name) for p in players]
+            SelectChoice(str(p.id), p.name) for p in players
+        ]
         self.rules.choices = [SelectChoice("", "Every rule set")] + [
-            SelectChoice(name, name) for name in rule_names]
+            SelectChoice(name, name) for name in rule_names
+        ]
         self.validate()
 
         def ok(field):
             return field.data if field.data and not field.errors else None
 
-        return Filters(player=int(ok(self.player)) if ok(self.player) else None,
-                       rules=ok(self.rules), since=ok(self.since), until=ok(self.until),
-                       status=ok(self.status))
+        return Filters(
+            player=int(ok(self.player)) if ok(self.player) else None,
+            rules=ok(self.rules),
+            since=ok(self.since),
+            until=ok(self.until),
+            status=ok(self.status),
+        )

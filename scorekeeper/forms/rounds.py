@@ -22,25 +22,35 @@ def round_form(game, formdata=None, entries=None):
         pass
 
     for kind in rules.books:
-        setattr(EntryFields, f"book_{kind}",
-                WholeNumberField(rules.book_label(kind), default=0, maximum=MAX_BOOKS))
+        setattr(
+            EntryFields,
+            f"book_{kind}",
+            WholeNumberField(rules.book_label(kind), default=0, maximum=MAX_BOOKS),
+        )
     for entry in ENTRY_FIELDS:
         if entry.kind == "flag" or not scoring.asked(rules, entry):
             continue  # the one flag, going out, is the round's "who went out" choice
-        setattr(EntryFields, entry.name, WholeNumberField(
-            entry.label, default=0, maximum=entry.maximum, description=entry.help))
+        setattr(
+            EntryFields,
+            entry.name,
+            WholeNumberField(entry.label, default=0, maximum=entry.maximum, description=entry.help),
+        )
         if entry.counted:  # the card-count helper: how many cards of each value
             for i, tier in enumerate(tiers):
-                setattr(EntryFields, f"{entry.counted}_count_{i}",
-                        WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=999))
+                setattr(
+                    EntryFields,
+                    f"{entry.counted}_count_{i}",
+                    WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=999),
+                )
 
     class RoundForm(FlaskForm):
-        teams = FieldList(FormField(EntryFields), min_entries=len(game.teams),
-                          max_entries=len(game.teams))
-        went_out = RadioField("Who went out", default=NOBODY,
-                              choices=[SelectChoice(str(i), f"{t.name} went out")
-                                       for i, t in enumerate(game.teams)]
-                              + [SelectChoice(NOBODY, "Nobody went out")])
+        teams = FieldList(FormField(EntryFields), min_entries=len(game.teams), max_entries=len(game.teams))
+        went_out = RadioField(
+            "Who went out",
+            default=NOBODY,
+            choices=[SelectChoice(str(i), f"{t.name} went out") for i, t in enumerate(game.teams)]
+            + [SelectChoice(NOBODY, "Nobody went out")],
+        )
         # a digest of the entries the scorekeeper last saw checked, so that
         # "save" saves exactly what was reviewed
         checked = HiddenField()
@@ -50,8 +60,10 @@ def round_form(game, formdata=None, entries=None):
 
     data = None
     if entries is not None:
-        data = {"teams": [_entry_data(rules, e) for e in entries],
-                "went_out": next((str(i) for i, e in enumerate(entries) if e.went_out), NOBODY)}
+        data = {
+            "teams": [_entry_data(rules, e) for e in entries],
+            "went_out": next((str(i) for i, e in enumerate(entries) if e.went_out), NOBODY),
+        }
     form = RoundForm(formdata=formdata, data=data)
     form.rules = rules
     form.tiers = tiers
@@ -68,17 +80,23 @@ def team_fields(form):
     return [(i, entry.form) for i, entry in enumerate(form.teams)]
 
 
+def _number(fields, name):
+    """A number field's value; a blank one, or one the form does not ask, is 0."""
+    f = getattr(fields, name, None)
+    return (f.data or 0) if f is not None else 0
+
+
 def entries_from(form):
     """The ``TeamRound``s the form holds (blank numbers, and entries not asked, count as 0)."""
     rules, entries = form.rules, []
     for i, fields in team_fields(form):
-        def number(name):
-            f = getattr(fields, name, None)
-            return (f.data or 0) if f is not None else 0
-        values = {f.name: (form.went_out.data == str(i)) if f.kind == "flag" else number(f.name)
-                  for f in ENTRY_FIELDS}
-        entries.append(TeamRound(books={kind: number(f"book_{kind}") for kind in rules.books},
-                                 **values))
+        values = {
+            f.name: (form.went_out.data == str(i)) if f.kind == "flag" else _number(fields, f.name)
+            for f in ENTRY_FIELDS
+        }
+        entries.append(
+            TeamRound(books={kind: _number(fields, f"book_{kind}") for kind in rules.books}, **values)
+        )
     return entries
 
 
@@ -103,8 +121,11 @@ def all_fields(form):
 
 def entry_fields(form, fields):
     """The team subform's entry fields in the declaration's order: (EntryField, field)."""
-    return [(entry, getattr(fields, entry.name)) for entry in ENTRY_FIELDS
-            if entry.kind != "flag" and hasattr(fields, entry.name)]
+    return [
+        (entry, getattr(fields, entry.name))
+        for entry in ENTRY_FIELDS
+        if entry.kind != "flag" and hasattr(fields, entry.name)
+    ]
 
 
 def add_up(form, target, team):

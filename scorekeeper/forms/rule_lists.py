@@ -20,7 +20,6 @@ def book_kind(text):
     return "_".join((text or "").lower().split())
 
 
-
 def parse_numbers(text):
     """ "50, 90, 120" (or split by spaces, ; or new lines) -> [50, 90, 120]."""
     _refuse_thousands_commas(text)
@@ -77,8 +76,10 @@ def _whole(text):
 def _refuse_thousands_commas(text):
     match = re.search(r"\d+(?:,\d+)+", text)
     if match:
-        raise ValueError(f"“{match[0]}”: write thousands without a comma (2500), "
-                         "and put a space after a comma between numbers (50, 90).")
+        raise ValueError(
+            f"“{match[0]}”: write thousands without a comma (2500), "
+            "and put a space after a comma between numbers (50, 90)."
+        )
 
 
 def format_numbers(numbers):
@@ -91,5 +92,6 @@ def format_score_steps(steps):
 
 
 def format_books_by_round(rounds):
-    return "\n".join(" + ".join(f"{count} {kind}" for kind, count in counts.items()) or "none"
-                     for counts in rounds)
+    return "\n".join(
+        " + ".join(f"{count} {kind}" for kind, count in counts.items()) or "none" for counts in rounds
+    )

@@ -13,15 +13,21 @@ from collections.abc import Mapping
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
-from wtforms import (FieldList, Form, FormField, SelectChoice, SelectField, StringField,
-                     TextAreaField)
+from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import RuleSet
 from .fields import RevisionField, WholeNumberField
-from .rule_lists import (book_kind, format_books_by_round, format_numbers, format_score_steps,
-                         parse_books_by_round, parse_numbers, parse_score_steps)
+from .rule_lists import (
+    book_kind,
+    format_books_by_round,
+    format_numbers,
+    format_score_steps,
+    parse_books_by_round,
+    parse_numbers,
+    parse_score_steps,
+)
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
 
@@ -37,9 +43,14 @@ _RANK_NAMES = {"joker": "Joker", "A": "Ace", "K": "King", "Q": "Queen", "J": "Ja
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
 _PAIR_PARTS = {"0": "score", "1": "minimum"}
 # Engine paths shown by a field of another name (the rest keep the engine's name).
-_FIELD_NAMES = {"meld_minimum": "meld_mode", "meld_minimum.by_round": "meld_by_round",
-                "meld_minimum.by_score": "meld_by_score", "end": "end_mode",
-                "end.rounds": "end_rounds", "end.score": "end_score"}
+_FIELD_NAMES = {
+    "meld_minimum": "meld_mode",
+    "meld_minimum.by_round": "meld_by_round",
+    "meld_minimum.by_score": "meld_by_score",
+    "end": "end_mode",
+    "end.rounds": "end_rounds",
+    "end.score": "end_score",
+}
 
 
 def _number(label, maximum=scoring.MAX_RULE_VALUE, **kwargs):
@@ -47,8 +58,9 @@ def _number(label, maximum=scoring.MAX_RULE_VALUE, **kwargs):
 
 
 def _sign(label):
-    return SelectField(label, default=LOSE,
-                       choices=[SelectChoice(LOSE, "loses"), SelectChoice(GAIN, "gains")])
+    return SelectField(
+        label, default=LOSE, choices=[SelectChoice(LOSE, "loses"), SelectChoice(GAIN, "gains")]
+    )
 
 
 class CardValueFields(Form):
@@ -78,43 +90,64 @@ class RulesFields(Form):
     card_values = FormField(CardValueFields, "Card values")
     book_clean = FormField(BookFields, "Clean (red) books")
     book_dirty = FormField(BookFields, "Dirty (black) books")
-    extra_books = FieldList(FormField(ExtraBookFields, "Another kind of book"),
-                            min_entries=3, max_entries=10)
-    books_mode = SelectField("Books needed to go out", choices=[
-        SelectChoice("none", "No set number"), SelectChoice("same", "Same each round (above)"),
-        SelectChoice("by_round", "By round (below)")])
+    extra_books = FieldList(FormField(ExtraBookFields, "Another kind of book"), min_entries=3, max_entries=10)
+    books_mode = SelectField(
+        "Books needed to go out",
+        choices=[
+            SelectChoice("none", "No set number"),
+            SelectChoice("same", "Same each round (above)"),
+            SelectChoice("by_round", "By round (below)"),
+        ],
+    )
     books_by_round = TextAreaField(
         "Books to go out, by round",
         description="A round a line (or split by ;), like 1 clean + 1 dirty. "
-                    "The last round repeats; write none for a round with no books needed.")
+        "The last round repeats; write none for a round with no books needed.",
+    )
     red_three_sign = _sign("The team")
     red_three = _number("Points per red 3")
     black_three_sign = _sign("The team")
     black_three = _number("Points per black 3")
     penalty_sign = _sign("The team")
     penalty = _number("Points per penalty", description="0 if your house has no penalty.")
-    red_three_melded = _number("Red 3 laid down: points each",
-                               description="0 if your house does not score them.")
-    cut_22 = _number("Cutting exactly 22 cards: points per player",
-                     description="0 if your house does not play the cut bonus.")
-    going_out = StringField("Going out: points",
-                            description="One number, or one per round like 100, 200, 300 "
-                                        "(the last repeats).")
-    meld_mode = SelectField("First meld minimum", choices=[
-        SelectChoice("none", "No points minimum"), SelectChoice("by_round", "By round"),
-        SelectChoice("by_score", "By the team's score")])
-    meld_by_round = StringField("Minimums by round",
-                                description="Like 50, 90, 120, 150: one per round, the last repeats.")
+    red_three_melded = _number(
+        "Red 3 laid down: points each", description="0 if your house does not score them."
+    )
+    cut_22 = _number(
+        "Cutting exactly 22 cards: points per player",
+        description="0 if your house does not play the cut bonus.",
+    )
+    going_out = StringField(
+        "Going out: points", description="One number, or one per round like 100, 200, 300 (the last repeats)."
+    )
+    meld_mode = SelectField(
+        "First meld minimum",
+        choices=[
+            SelectChoice("none", "No points minimum"),
+            SelectChoice("by_round", "By round"),
+            SelectChoice("by_score", "By the team's score"),
+        ],
+    )
+    meld_by_round = StringField(
+        "Minimums by round", description="Like 50, 90, 120, 150: one per round, the last repeats."
+    )
     meld_by_score = TextAreaField(
         "Minimums by the team's score",
         description="A pair “score: minimum” a line (or split by commas), the scores rising, "
-                    "like 0: 50, 2500: 90. A team below the first score gets the first minimum.")
-    end_mode = SelectField("The game ends", choices=[
-        SelectChoice("none", "When the table decides"), SelectChoice("rounds", "After a number of rounds"),
-        SelectChoice("score", "At a target score")])
+        "like 0: 50, 2500: 90. A team below the first score gets the first minimum.",
+    )
+    end_mode = SelectField(
+        "The game ends",
+        choices=[
+            SelectChoice("none", "When the table decides"),
+            SelectChoice("rounds", "After a number of rounds"),
+            SelectChoice("score", "At a target score"),
+        ],
+    )
     end_rounds = _number("Number of rounds", minimum=1, maximum=scoring.MAX_ROUNDS)
-    end_score = _number("Target score", minimum=1,
-                        description="The game ends after the round in which a team reaches it.")
+    end_score = _number(
+        "Target score", minimum=1, description="The game ends after the round in which a team reaches it."
+    )
 
 
 class HouseRulesForm(RulesFields, FlaskForm):
@@ -126,11 +159,17 @@ class HouseRulesForm(RulesFields, FlaskForm):
 
 class ImportForm(FlaskForm):
     # no accept=".json": some phones' file pickers then grey out a downloaded file
-    file = FileField("House-rules file", description="A .json file, at most 64 KB.", validators=[
-        FileRequired("Choose a house-rules file."),
-        FileSize(MAX_FILE_SIZE, message="That file is too big for a house-rules file "
-                                        f"(at most {MAX_FILE_SIZE // 1024} KB)."),
-    ])
+    file = FileField(
+        "House-rules file",
+        description="A .json file, at most 64 KB.",
+        validators=[
+            FileRequired("Choose a house-rules file."),
+            FileSize(
+                MAX_FILE_SIZE,
+                message=f"That file is too big for a house-rules file (at most {MAX_FILE_SIZE // 1024} KB).",
+            ),
+        ],
+    )
     name = StringField("Save as", description="Leave empty to keep the name in the file.")
 
 
@@ -175,8 +214,9 @@ def _books_data(rules):
     return {
         "book_clean": book("clean"),
         "book_dirty": book("dirty"),
-        "extra_books": [{"kind": kind, **book(kind)} for kind in rules.books
-                        if kind not in ("clean", "dirty")],
+        "extra_books": [
+            {"kind": kind, **book(kind)} for kind in rules.books if kind not in ("clean", "dirty")
+        ],
         "books_mode": mode,
         "books_by_round": format_books_by_round(needed) if mode == "by_round" else "",
     }
@@ -282,8 +322,10 @@ def _books_to_go_out(fields, rows):
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
     if not counts:
-        _refuse(fields["book_clean"]["to_go_out"],
-                "Enter the books needed to go out, or choose “No set number” below.")
+        _refuse(
+            fields["book_clean"]["to_go_out"],
+            "Enter the books needed to go out, or choose “No set number” below.",
+        )
     return counts
 
 

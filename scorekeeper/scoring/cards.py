@@ -9,8 +9,7 @@ from .rules import RANK_ALIASES, RANKS, RuleSet, whole
 
 # 4 up to K, for naming runs of ranks such as "8–K".
 _RUN_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANK_PLURALS = {"joker": "Jokers", "2": "2s", "A": "Aces", "K": "Kings",
-                 "Q": "Queens", "J": "Jacks"}
+_RANK_PLURALS = {"joker": "Jokers", "2": "2s", "A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
 
 
 class Tier(NamedTuple):
@@ -25,7 +24,7 @@ class Tier(NamedTuple):
 
 
 def join(parts: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b and c". """
+    """ "a", "a and b", "a, b and c"."""
     parts = list(parts)
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
@@ -50,8 +49,10 @@ def value_tiers(rules: RuleSet) -> list[Tier]:
     by_value: dict[int, list[str]] = {}
     for rank in RANKS:
         by_value.setdefault(rules.card_values[rank], []).append(rank)
-    return [Tier(_tier_label(ranks), value, tuple(ranks))
-            for value, ranks in sorted(by_value.items(), reverse=True)]
+    return [
+        Tier(_tier_label(ranks), value, tuple(ranks))
+        for value, ranks in sorted(by_value.items(), reverse=True)
+    ]
 
 
 def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:

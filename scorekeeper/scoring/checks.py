@@ -101,15 +101,20 @@ def least_meld_points(rules: RuleSet, books: Mapping[str, int]) -> int:
 
 
 def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
-    """ "5 clean and 4 dirty books", "1 clean book", "no books", in the rules' order. """
+    """ "5 clean and 4 dirty books", "1 clean book", "no books", in the rules' order."""
     parts = [f"{counts[kind]} {kind.replace('_', ' ')}" for kind in rules.books if counts.get(kind)]
     if not parts:
         return "no books"
     return join(parts) + (" book" if sum(counts.values()) == 1 else " books")
 
 
-def check_round(rules: RuleSet, entries: Sequence[TeamRound], round_number: int, *,
-                team_names: Sequence[str] | None = None) -> list[Problem]:
+def check_round(
+    rules: RuleSet,
+    entries: Sequence[TeamRound],
+    round_number: int,
+    *,
+    team_names: Sequence[str] | None = None,
+) -> list[Problem]:
     """Everything wrong or odd about a round's entries, for the person at the table.
 
     Errors block the save: two teams out, a points total no cards can make,
@@ -123,46 +128,76 @@ def check_round(rules: RuleSet, entries: Sequence[TeamRound], round_number: int,
     problems: list[Problem] = []
     out = [i for i, entry in enumerate(entries) if entry.went_out is True]
     if len(out) > 1:
-        problems.append(Problem(
-            "error", None,
-            f"Only one team can go out in a round; {join([names[i] for i in out])} are "
-            f"{'both' if len(out) == 2 else 'all'} marked as going out.", "went_out"))
+        problems.append(
+            Problem(
+                "error",
+                None,
+                f"Only one team can go out in a round; {join([names[i] for i in out])} are "
+                f"{'both' if len(out) == 2 else 'all'} marked as going out.",
+                "went_out",
+            )
+        )
     needed = books_to_go_out(rules, round_number)
     when = f"in round {round_number} " if isinstance(rules.books_to_go_out, tuple) else ""
     g = _smallest_sums(tuple(rules.card_values.values()))[0]
     for team, entry in enumerate(entries):
         name = names[team]
-        errors = [Problem("error", team, f"{name}: {message}", where)
-                  for where, message in entry_problems(rules, entry)]
+        errors = [
+            Problem("error", team, f"{name}: {message}", where)
+            for where, message in entry_problems(rules, entry)
+        ]
         for where, label in ((f.name, f.log) for f in ENTRY_FIELDS if f.kind == "points"):
             points = getattr(entry, where)
             if any(e.field == where for e in errors) or can_make_points(rules, points):
                 continue
-            hint = (f"every card is worth a multiple of {g}" if g > 1 and points % g
-                    else "no set of cards adds up to that")
-            errors.append(Problem(
-                "error", team,
-                f"{name}: {points} points {label} can’t be right — {hint}. Check for a typo.", where))
+            hint = (
+                f"every card is worth a multiple of {g}"
+                if g > 1 and points % g
+                else "no set of cards adds up to that"
+            )
+            errors.append(
+                Problem(
+                    "error",
+                    team,
+                    f"{name}: {points} points {label} can’t be right — {hint}. Check for a typo.",
+                    where,
+                )
+            )
         problems += errors
         if errors:
             continue
-        if entry.went_out and needed is not None:
-            if any(entry.books.get(kind, 0) < count for kind, count in needed.items()):
-                problems.append(Problem(
-                    "warning", team,
+        short = needed is not None and any(entry.books.get(k, 0) < n for k, n in needed.items())
+        if entry.went_out and short:
+            problems.append(
+                Problem(
+                    "warning",
+                    team,
                     f"{name} went out with {_describe_books(rules, entry.books)}, but going "
-                    f"out {when}takes {_describe_books(rules, needed)}.", "went_out"))
+                    f"out {when}takes {_describe_books(rules, needed)}.",
+                    "went_out",
+                )
+            )
         least = least_meld_points(rules, entry.books)
         if least and entry.melded_points == 0:
-            problems.append(Problem(
-                "warning", team,
-                f"{name} has books but no melded points. Books count their cards "
-                "in the melded points too.", "melded_points"))
+            problems.append(
+                Problem(
+                    "warning",
+                    team,
+                    f"{name} has books but no melded points. Books count their cards "
+                    "in the melded points too.",
+                    "melded_points",
+                )
+            )
         elif entry.melded_points < least:
-            problems.append(Problem(
-                "warning", team,
-                f"{name} melded {entry.melded_points} points, but "
-                f"{_describe_books(rules, entry.books)} "
-                f"{'holds' if sum(entry.books.values()) == 1 else 'hold'} at least "
-                f"{least} points of cards.", "melded_points"))
+            problems.append(
+                Problem(
+                    "warning",
+                    team,
+                    f"{name} melded {entry.melded_points} points, but "
+                    f"{_describe_books(rules, entry.books)} "
+                    f"{'holds' if sum(entry.books.values()) == 1 else 'hold'} at least "
+                    f"{least} points of cards.",
+                    "melded_points",
+                )
+            )
     return problems

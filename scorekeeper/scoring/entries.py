@@ -41,22 +41,61 @@ class EntryField:
 
 
 ENTRY_FIELDS: tuple[EntryField, ...] = (
-    EntryField("melded_points", "Points melded", "Melded", "melded", "points",
-               maximum=100_000, help="Every card laid down, books included.", always=True,
-               counted="melded"),
-    EntryField("unplayed_points", "Points left in hand and foot", "Left in hand and foot",
-               "left in hand and foot", "points", sign=-1, maximum=100_000,
-               help="Not counting 3s.", always=True, counted="left"),
-    EntryField("red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count",
-               rule="red_three", always=True),
-    EntryField("black_threes", "Black 3s caught", "Black 3s caught", "black 3s", "count",
-               rule="black_three", always=True),
-    EntryField("red_threes_melded", "Red 3s laid down", "Red 3s laid down", "red 3s laid down",
-               "count", rule="red_three_melded"),
-    EntryField("went_out", "Went out", "Went out", "went out", "flag", rule="going_out",
-               maximum=1, always=True),
-    EntryField("cuts", "Players who cut exactly 22", "22-card cuts", "22-card cuts", "count",
-               rule="cut_22", maximum=3),
+    EntryField(
+        "melded_points",
+        "Points melded",
+        "Melded",
+        "melded",
+        "points",
+        maximum=100_000,
+        help="Every card laid down, books included.",
+        always=True,
+        counted="melded",
+    ),
+    EntryField(
+        "unplayed_points",
+        "Points left in hand and foot",
+        "Left in hand and foot",
+        "left in hand and foot",
+        "points",
+        sign=-1,
+        maximum=100_000,
+        help="Not counting 3s.",
+        always=True,
+        counted="left",
+    ),
+    EntryField(
+        "red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count", rule="red_three", always=True
+    ),
+    EntryField(
+        "black_threes",
+        "Black 3s caught",
+        "Black 3s caught",
+        "black 3s",
+        "count",
+        rule="black_three",
+        always=True,
+    ),
+    EntryField(
+        "red_threes_melded",
+        "Red 3s laid down",
+        "Red 3s laid down",
+        "red 3s laid down",
+        "count",
+        rule="red_three_melded",
+    ),
+    EntryField(
+        "went_out", "Went out", "Went out", "went out", "flag", rule="going_out", maximum=1, always=True
+    ),
+    EntryField(
+        "cuts",
+        "Players who cut exactly 22",
+        "22-card cuts",
+        "22-card cuts",
+        "count",
+        rule="cut_22",
+        maximum=3,
+    ),
     EntryField("penalties", "Penalties", "Penalties", "penalties", "count", rule="penalty"),
 )
 ENTRY = {f.name: f for f in ENTRY_FIELDS}
@@ -99,9 +138,13 @@ class _TeamRoundBase:
 TeamRound = make_dataclass(
     "TeamRound",
     [("books", Mapping[str, int], field(default_factory=dict))]
-    + [(f.name, bool if f.kind == "flag" else int, field(default=False if f.kind == "flag" else 0))
-       for f in ENTRY_FIELDS],
-    bases=(_TeamRoundBase,), frozen=True, kw_only=True,
+    + [
+        (f.name, bool if f.kind == "flag" else int, field(default=False if f.kind == "flag" else 0))
+        for f in ENTRY_FIELDS
+    ],
+    bases=(_TeamRoundBase,),
+    frozen=True,
+    kw_only=True,
     namespace={"__hash__": _TeamRoundBase.__hash__, "__doc__": _TeamRoundBase.__doc__},
 )
 TeamRound.__module__ = __name__

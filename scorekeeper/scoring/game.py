@@ -68,8 +68,9 @@ class Standings:
         return list(self.verdict.winners)
 
 
-def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
-              teams: int | None = None, ended: bool = False) -> Standings:
+def standings(
+    rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *, teams: int | None = None, ended: bool = False
+) -> Standings:
     """Score every round of a game and say where it stands.
 
     :param rounds: the rounds in order, each a list of ``TeamRound`` in team order.
@@ -95,8 +96,9 @@ def standings(rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *,
         round_scores.append(scores)
         running.append(list(totals))
         if ended_after is None and (
-                (rules.target_score is not None and max(totals, default=0) >= rules.target_score)
-                or number == rules.planned_rounds):
+            (rules.target_score is not None and max(totals, default=0) >= rules.target_score)
+            or number == rules.planned_rounds
+        ):
             ended_after = number
     next_round = len(rounds) + 1
     finished = ended or ended_after is not None

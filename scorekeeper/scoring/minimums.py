@@ -30,7 +30,7 @@ def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | 
     below the first threshold gets the first minimum.
     """
     check_round_number(round_number)
-    whole(score_before, "score_before", low=-10**9, high=10**9)
+    whole(score_before, "score_before", low=-(10**9), high=10**9)
     rule = rules.meld_minimum
     if rule is None:
         return None
@@ -43,5 +43,3 @@ def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | 
             break
         minimum = value
     return minimum
-
-

@@ -48,8 +48,10 @@ def score_team_round(rules: RuleSet, team_round: TeamRound, round_number: int) -
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
     books = team_round.books
-    lines = [Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)
-             for kind, value in rules.books.items()]
+    lines = [
+        Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)
+        for kind, value in rules.books.items()
+    ]
     for entry in ENTRY_FIELDS:
         amount = int(getattr(team_round, entry.name))
         if entry.kind == "points":

@@ -32,11 +32,24 @@ MAX_NAME_LENGTH = 80
 
 RANK_ALIASES = {r.lower(): r for r in RANKS}
 _BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
-_BOOK_LABELS = {"clean": "Clean (red) books", "dirty": "Dirty (black) books",
-                "sevens": "Books of 7s", "wild": "Wild-card books"}
+_BOOK_LABELS = {
+    "clean": "Clean (red) books",
+    "dirty": "Dirty (black) books",
+    "sevens": "Books of 7s",
+    "wild": "Wild-card books",
+}
 
-_REQUIRED_FIELDS = ("name", "card_values", "black_three", "red_three", "books",
-                    "going_out", "meld_minimum", "books_to_go_out", "end")
+_REQUIRED_FIELDS = (
+    "name",
+    "card_values",
+    "black_three",
+    "red_three",
+    "books",
+    "going_out",
+    "meld_minimum",
+    "books_to_go_out",
+    "end",
+)
 # House extras that most rule sets do not use; a file may leave them out.
 _OPTIONAL_FIELDS = ("red_three_melded", "cut_22", "penalty")
 
@@ -47,8 +60,7 @@ _OPTIONAL_FIELDS = ("red_three_melded", "cut_22", "penalty")
 # exactly which value is wrong ("meld_minimum.by_score[2]: ...").
 
 
-def whole(value: Any, where: str, *, low: int = -MAX_RULE_VALUE,
-           high: int = MAX_RULE_VALUE) -> int:
+def whole(value: Any, where: str, *, low: int = -MAX_RULE_VALUE, high: int = MAX_RULE_VALUE) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{where}: must be a whole number, not {value!r}")
     if value < low:
@@ -93,7 +105,8 @@ def _card_values(value: Any) -> dict[str, int]:
         if canonical is None:
             raise ValueError(
                 f"card_values.{rank}: not a rank; the ranks are {', '.join(RANKS)} "
-                "(3s are scored by red_three and black_three)")
+                "(3s are scored by red_three and black_three)"
+            )
         if canonical in given:
             raise ValueError(f"card_values.{rank}: given twice")
         given[canonical] = whole(points, f"card_values.{rank}", low=0, high=MAX_CARD_VALUE)
@@ -116,15 +129,15 @@ def _books(value: Any) -> dict[str, int]:
         if not isinstance(kind, str) or not _BOOK_KIND.fullmatch(kind):
             raise ValueError(
                 f"books.{kind}: a kind of book is named with lower-case letters, "
-                "digits and _ (like sevens or wild)")
+                "digits and _ (like sevens or wild)"
+            )
         result[kind] = whole(books[kind], f"books.{kind}", low=0)
     return result
 
 
 def _going_out(value: Any) -> int | tuple[int, ...]:
     if isinstance(value, (list, tuple)):
-        return tuple(whole(v, f"going_out[{i}]")
-                     for i, v in enumerate(_non_empty_list(value, "going_out")))
+        return tuple(whole(v, f"going_out[{i}]") for i, v in enumerate(_non_empty_list(value, "going_out")))
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"going_out: must be a whole number or a list of them, not {value!r}")
     return whole(value, "going_out")
@@ -135,12 +148,14 @@ def _meld_minimum(value: Any) -> dict | None:
         return None
     value = _mapping(value, "meld_minimum")
     if len(value) != 1 or next(iter(value)) not in ("by_round", "by_score"):
-        raise ValueError('meld_minimum: must be {"by_round": [...]}, '
-                         '{"by_score": [[from_score, minimum], ...]} or null')
+        raise ValueError(
+            'meld_minimum: must be {"by_round": [...]}, {"by_score": [[from_score, minimum], ...]} or null'
+        )
     if "by_round" in value:
         minimums = _non_empty_list(value["by_round"], "meld_minimum.by_round")
-        return {"by_round": tuple(whole(v, f"meld_minimum.by_round[{i}]", low=0)
-                                  for i, v in enumerate(minimums))}
+        return {
+            "by_round": tuple(whole(v, f"meld_minimum.by_round[{i}]", low=0) for i, v in enumerate(minimums))
+        }
     steps = []
     for i, step in enumerate(_non_empty_list(value["by_score"], "meld_minimum.by_score")):
         where = f"meld_minimum.by_score[{i}]"
@@ -157,10 +172,8 @@ def _book_counts(value: Any, where: str, books: Mapping[str, int]) -> dict[str, 
     counts = _mapping(value, where)
     for kind in counts:
         if kind not in books:
-            raise ValueError(f"{where}.{kind}: not a kind of book these rules score "
-                             f"({', '.join(books)})")
-    return {kind: whole(counts[kind], f"{where}.{kind}", low=0, high=99)
-            for kind in books if kind in counts}
+            raise ValueError(f"{where}.{kind}: not a kind of book these rules score ({', '.join(books)})")
+    return {kind: whole(counts[kind], f"{where}.{kind}", low=0, high=99) for kind in books if kind in counts}
 
 
 def _books_to_go_out(value: Any, books: Mapping[str, int]):
@@ -168,8 +181,10 @@ def _books_to_go_out(value: Any, books: Mapping[str, int]):
         return None
     if isinstance(value, Mapping):
         return _book_counts(value, "books_to_go_out", books)
-    return tuple(_book_counts(v, f"books_to_go_out[{i}]", books)
-                 for i, v in enumerate(_non_empty_list(value, "books_to_go_out")))
+    return tuple(
+        _book_counts(v, f"books_to_go_out[{i}]", books)
+        for i, v in enumerate(_non_empty_list(value, "books_to_go_out"))
+    )
 
 
 def _end(value: Any) -> dict | None:
@@ -254,12 +269,16 @@ class RuleSet:
     def from_dict(cls, data: Any) -> RuleSet:
         """Read a house-rules file's parsed JSON; ``ValueError`` names a bad field."""
         if not isinstance(data, Mapping):
-            raise ValueError("house rules: must be a JSON object with the fields "
-                             + ", ".join(_REQUIRED_FIELDS))
+            raise ValueError(
+                "house rules: must be a JSON object with the fields " + ", ".join(_REQUIRED_FIELDS)
+            )
         for key in data:
             if key not in _REQUIRED_FIELDS + _OPTIONAL_FIELDS:
-                raise ValueError(f"{key}: not a house-rules field (the fields are "
-                                 + ", ".join(_REQUIRED_FIELDS + _OPTIONAL_FIELDS) + ")")
+                raise ValueError(
+                    f"{key}: not a house-rules field (the fields are "
+                    + ", ".join(_REQUIRED_FIELDS + _OPTIONAL_FIELDS)
+                    + ")"
+                )
         for key in _REQUIRED_FIELDS:
             if key not in data:
                 raise ValueError(f"{key}: missing")
@@ -278,12 +297,14 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """The house-rules file as plain JSON data (lists, not tuples)."""
+
         def plain(value):
             if isinstance(value, Mapping):
                 return {k: plain(v) for k, v in value.items()}
             if isinstance(value, tuple):
                 return [plain(v) for v in value]
             return value
+
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     def to_json(self) -> str:

@@ -26,15 +26,18 @@ from . import Conflict, NotFound
 from .players import Player, player_id
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
-INSERT_ENTRY = (f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) "
-                 f"VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})")
-_SELECT_ENTRIES = (f"SELECT e.round_id, e.team_id, e.books, "
-                   f"{', '.join('e.' + f.name for f in ENTRY_FIELDS)} "
-                   "FROM round_entries e JOIN rounds r ON r.id = e.round_id WHERE r.game_id = ?")
+INSERT_ENTRY = (
+    f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})"
+)
+_SELECT_ENTRIES = (
+    f"SELECT e.round_id, e.team_id, e.books, "
+    f"{', '.join('e.' + f.name for f in ENTRY_FIELDS)} "
+    "FROM round_entries e JOIN rounds r ON r.id = e.round_id WHERE r.game_id = ?"
+)
 
 
 def now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -81,8 +84,9 @@ class Game:
 
     @cached_property
     def standings(self):
-        return scoring.standings(self.rules, [r.entries for r in self.rounds],
-                                 teams=len(self.teams), ended=self.ended_by_hand)
+        return scoring.standings(
+            self.rules, [r.entries for r in self.rounds], teams=len(self.teams), ended=self.ended_by_hand
+        )
 
     @property
     def finished(self):
@@ -97,8 +101,7 @@ class Game:
     def seats(self):
         """Players around the table: partners sit apart, teams take turns."""
         longest = max(len(team.players) for team in self.teams)
-        return [team.players[i] for i in range(longest) for team in self.teams
-                if i < len(team.players)]
+        return [team.players[i] for i in range(longest) for team in self.teams if i < len(team.players)]
 
     def dealer(self, round_number):
         """Who deals a round: the deal passes to the next seat each round."""
@@ -123,15 +126,18 @@ def load_game(db, game_id, *, changes=False):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
                       created_at, updated_at, revision FROM games WHERE id = ?""",
-            [game_id]).fetchone()
+            [game_id],
+        ).fetchone()
         if row is None:
             return None
         teams, members = [], {}
         for team_id, position, name, pid, pname in db.execute(
-                """SELECT t.id, t.position, t.name, p.id, p.name FROM teams t
+            """SELECT t.id, t.position, t.name, p.id, p.name FROM teams t
                    LEFT JOIN team_players tp ON tp.team_id = t.id
                    LEFT JOIN players p ON p.id = tp.player_id
-                   WHERE t.game_id = ? ORDER BY t.position, tp.position""", [game_id]):
+                   WHERE t.game_id = ? ORDER BY t.position, tp.position""",
+            [game_id],
+        ):
             if team_id not in members:
                 members[team_id] = []
                 teams.append((team_id, position, name))
@@ -143,16 +149,32 @@ def load_game(db, game_id, *, changes=False):
         for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
             entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
         rounds = tuple(
-            Round(round_id, number,
-                  tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))))
+            Round(
+                round_id,
+                number,
+                tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
+            )
             for round_id, number in db.execute(
-                "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]))
+                "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
+            )
+        )
         log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
     (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision) = row
-    return Game(id=gid, uid=uid, rules=RuleSet.from_json(rules), rules_key=rules_key, teams=teams,
-                rounds=rounds, first_dealer=first_dealer, ended_by_hand=bool(ended),
-                finished_at=finished_at, created_at=created, updated_at=updated,
-                revision=revision, changes=log)
+    return Game(
+        id=gid,
+        uid=uid,
+        rules=RuleSet.from_json(rules),
+        rules_key=rules_key,
+        teams=teams,
+        rounds=rounds,
+        first_dealer=first_dealer,
+        ended_by_hand=bool(ended),
+        finished_at=finished_at,
+        created_at=created,
+        updated_at=updated,
+        revision=revision,
+        changes=log,
+    )
 
 
 def _entry(books, values):
@@ -163,10 +185,14 @@ def _entry(books, values):
 def changes_since(db, game_id, revision):
     """The game's change-log entries made after ``revision`` (all when None), oldest first."""
     where = "" if revision is None else "AND revision > ?"
-    return [Change(*row) for row in db.execute(
-        f"""SELECT revision, round_number, action, summary, created_at FROM revisions
+    return [
+        Change(*row)
+        for row in db.execute(
+            f"""SELECT revision, round_number, action, summary, created_at FROM revisions
             WHERE game_id = ? {where} ORDER BY id""",
-        [game_id] if revision is None else [game_id, revision])]
+            [game_id] if revision is None else [game_id, revision],
+        )
+    ]
 
 
 def game_exists(db, game_id):
@@ -177,14 +203,23 @@ def list_games(db, playing_limit=10, finished_limit=20):
     """(games in progress, how many there are, recently finished games), newest first."""
     with snapshot(db):
         (playing_count,) = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NULL").fetchone()
-        playing = [r[0] for r in db.execute(
-            """SELECT id FROM games WHERE finished_at IS NULL
-               ORDER BY updated_at DESC, id DESC LIMIT ?""", [playing_limit])]
-        finished = [r[0] for r in db.execute(
-            """SELECT id FROM games WHERE finished_at IS NOT NULL
-               ORDER BY finished_at DESC, id DESC LIMIT ?""", [finished_limit])]
-        return ([load_game(db, i) for i in playing], playing_count,
-                [load_game(db, i) for i in finished])
+        playing = [
+            r[0]
+            for r in db.execute(
+                """SELECT id FROM games WHERE finished_at IS NULL
+               ORDER BY updated_at DESC, id DESC LIMIT ?""",
+                [playing_limit],
+            )
+        ]
+        finished = [
+            r[0]
+            for r in db.execute(
+                """SELECT id FROM games WHERE finished_at IS NOT NULL
+               ORDER BY finished_at DESC, id DESC LIMIT ?""",
+                [finished_limit],
+            )
+        ]
+        return ([load_game(db, i) for i in playing], playing_count, [load_game(db, i) for i in finished])
 
 
 # --- starting a game ----------------------------------------------------------------
@@ -210,16 +245,20 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
                               finished_at, created_at, updated_at, revision)
            VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0)""",
-        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp]).lastrowid
+        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp],
+    ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
     dealer_id = None
     for position, (name, player_names) in enumerate(teams):
         ids = [player_id(db, player, stamp) for player in player_names]
         team_name = clean_name(name) or " & ".join(clean_name(p) for p in player_names)
-        team_id = db.execute("INSERT INTO teams (game_id, position, name) VALUES (?, ?, ?)",
-                             [game_id, position, team_name]).lastrowid
-        db.conn.executemany("INSERT INTO team_players (team_id, player_id, position) VALUES (?, ?, ?)",
-                            [(team_id, member, seat) for seat, member in enumerate(ids)])
+        team_id = db.execute(
+            "INSERT INTO teams (game_id, position, name) VALUES (?, ?, ?)", [game_id, position, team_name]
+        ).lastrowid
+        db.conn.executemany(
+            "INSERT INTO team_players (team_id, player_id, position) VALUES (?, ?, ?)",
+            [(team_id, member, seat) for seat, member in enumerate(ids)],
+        )
         for member, player in zip(ids, player_names):
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
@@ -238,8 +277,10 @@ def _game_for_change(db, game_id, revision):
     if revision is None:
         raise Conflict("This page is out of date: nothing was saved. Here is the game as it stands.")
     if revision != game.revision:
-        raise Conflict("Someone changed this game on another phone since you opened this page, "
-                       "so nothing was saved.", changes_since(db, game_id, revision))
+        raise Conflict(
+            "Someone changed this game on another phone since you opened this page, so nothing was saved.",
+            changes_since(db, game_id, revision),
+        )
     return game
 
 
@@ -247,15 +288,17 @@ def _settled(db, before, after, *, round_number, action, summary, log_before=Non
     """Write what every change writes: the game's revision and finish, each team's
     total and win (the engine's verdict), and the change-log entry; return the game."""
     stamp = now()
-    s = after.standings
     finished_at = after.finished_at
     if after.finished and not finished_at:
         finished_at = stamp
     elif not after.finished:
         finished_at = None
     revision = before.revision + 1
-    db.execute("""UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = ?, finished_at = ?
-                  WHERE id = ?""", [revision, stamp, int(after.ended_by_hand), finished_at, after.id])
+    db.execute(
+        """UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = ?, finished_at = ?
+                  WHERE id = ?""",
+        [revision, stamp, int(after.ended_by_hand), finished_at, after.id],
+    )
     write_totals(db, after)
     _log(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
     return dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
@@ -264,25 +307,42 @@ def _settled(db, before, after, *, round_number, action, summary, log_before=Non
 def write_totals(db, game):
     """Store each team's total and whether it won, from the engine's standings."""
     s = game.standings
-    db.conn.executemany("UPDATE teams SET total = ?, won = ? WHERE id = ?",
-                        [(s.totals[i], int(i in s.winners), team.id) for i, team in enumerate(game.teams)])
+    db.conn.executemany(
+        "UPDATE teams SET total = ?, won = ? WHERE id = ?",
+        [(s.totals[i], int(i in s.winners), team.id) for i, team in enumerate(game.teams)],
+    )
 
 
 def _log(db, game_id, revision, round_number, action, summary, before=None, after=None, stamp=None):
     db.execute(
         """INSERT INTO revisions (game_id, revision, round_number, action, summary, before, after,
                                   created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-        [game_id, revision, round_number, action, summary,
-         json.dumps(before) if before is not None else None,
-         json.dumps(after) if after is not None else None, stamp or now()])
+        [
+            game_id,
+            revision,
+            round_number,
+            action,
+            summary,
+            json.dumps(before) if before is not None else None,
+            json.dumps(after) if after is not None else None,
+            stamp or now(),
+        ],
+    )
 
 
 def entry_rows(round_id, team_ids, entries, scores):
     """``round_entries`` rows (for ``INSERT_ENTRY``): each entry as entered, and its
     score from the engine. The one place the row is shaped."""
-    return [(round_id, team_id, json.dumps(dict(entry.books)),
-             *(int(getattr(entry, f.name)) for f in ENTRY_FIELDS), score.total)
-            for team_id, entry, score in zip(team_ids, entries, scores)]
+    return [
+        (
+            round_id,
+            team_id,
+            json.dumps(dict(entry.books)),
+            *(int(getattr(entry, f.name)) for f in ENTRY_FIELDS),
+            score.total,
+        )
+        for team_id, entry, score in zip(team_ids, entries, scores)
+    ]
 
 
 def _write_scores(db, game, from_number=1):
@@ -290,9 +350,13 @@ def _write_scores(db, game, from_number=1):
     s = game.standings
     db.conn.executemany(
         "UPDATE round_entries SET score = ? WHERE round_id = ? AND team_id = ?",
-        [(s.round_scores[i][t].total, played.id, team.id)
-         for i, played in enumerate(game.rounds) if played.number >= from_number
-         for t, team in enumerate(game.teams)])
+        [
+            (s.round_scores[i][t].total, played.id, team.id)
+            for i, played in enumerate(game.rounds)
+            if played.number >= from_number
+            for t, team in enumerate(game.teams)
+        ],
+    )
 
 
 def _must_be_open(game):
@@ -313,12 +377,22 @@ def add_round(db, game_id, revision, number, entries):
         stamp = now()
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
-            [game_id, number, stamp, stamp]).lastrowid
+            [game_id, number, stamp, stamp],
+        ).lastrowid
         after = dataclasses.replace(game, rounds=game.rounds + (Round(round_id, number, entries),))
-        db.conn.executemany(INSERT_ENTRY, entry_rows(round_id, [t.id for t in game.teams], entries,
-                                                      after.standings.round_scores[-1]))
-        return _settled(db, game, after, round_number=number, action="added",
-                        summary=f"Round {number} entered.", log_after=[e.to_dict() for e in entries])
+        db.conn.executemany(
+            INSERT_ENTRY,
+            entry_rows(round_id, [t.id for t in game.teams], entries, after.standings.round_scores[-1]),
+        )
+        return _settled(
+            db,
+            game,
+            after,
+            round_number=number,
+            action="added",
+            summary=f"Round {number} entered.",
+            log_after=[e.to_dict() for e in entries],
+        )
 
 
 def _round_of(game, round_id):
@@ -339,15 +413,26 @@ def update_round(db, game_id, revision, round_id, entries):
         if not changes:
             return game
         db.execute("UPDATE rounds SET updated_at = ? WHERE id = ?", [now(), round_id])
-        after = dataclasses.replace(game, rounds=tuple(
-            Round(r.id, r.number, entries) if r.id == round_id else r for r in game.rounds))
+        after = dataclasses.replace(
+            game, rounds=tuple(Round(r.id, r.number, entries) if r.id == round_id else r for r in game.rounds)
+        )
         db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
-        db.conn.executemany(INSERT_ENTRY, entry_rows(round_id, [t.id for t in game.teams], entries,
-                                                      after.standings.round_scores[played.number - 1]))
-        return _settled(db, game, after, round_number=played.number, action="edited",
-                        summary=f"Round {played.number} edited: " + "; ".join(changes) + ".",
-                        log_before=[e.to_dict() for e in played.entries],
-                        log_after=[e.to_dict() for e in entries])
+        db.conn.executemany(
+            INSERT_ENTRY,
+            entry_rows(
+                round_id, [t.id for t in game.teams], entries, after.standings.round_scores[played.number - 1]
+            ),
+        )
+        return _settled(
+            db,
+            game,
+            after,
+            round_number=played.number,
+            action="edited",
+            summary=f"Round {played.number} edited: " + "; ".join(changes) + ".",
+            log_before=[e.to_dict() for e in played.entries],
+            log_after=[e.to_dict() for e in entries],
+        )
 
 
 def delete_round(db, game_id, revision, round_id, *, action="deleted"):
@@ -360,19 +445,31 @@ def delete_round(db, game_id, revision, round_id, *, action="deleted"):
         db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
         db.execute("DELETE FROM rounds WHERE id = ?", [round_id])
         # two steps, so that no two rounds share a number on the way (a unique index)
-        db.execute("UPDATE rounds SET number = -(number - 1) WHERE game_id = ? AND number > ?",
-                   [game_id, number])
+        db.execute(
+            "UPDATE rounds SET number = -(number - 1) WHERE game_id = ? AND number > ?", [game_id, number]
+        )
         db.execute("UPDATE rounds SET number = -number WHERE game_id = ? AND number < 0", [game_id])
         later = [r for r in game.rounds if r.number > number]
-        after = dataclasses.replace(game, rounds=tuple(
-            r if r.number < number else Round(r.id, r.number - 1, r.entries)
-            for r in game.rounds if r.id != round_id))
+        after = dataclasses.replace(
+            game,
+            rounds=tuple(
+                r if r.number < number else Round(r.id, r.number - 1, r.entries)
+                for r in game.rounds
+                if r.id != round_id
+            ),
+        )
         _write_scores(db, after, number)
         moved = f"; rounds {number + 1}–{number + len(later)} moved up one." if later else "."
-        summary = (f"Round {number} undone{moved}" if action == "undone"
-                   else f"Round {number} deleted{moved}")
-        return _settled(db, game, after, round_number=number, action=action, summary=summary,
-                        log_before=[e.to_dict() for e in played.entries])
+        summary = f"Round {number} undone{moved}" if action == "undone" else f"Round {number} deleted{moved}"
+        return _settled(
+            db,
+            game,
+            after,
+            round_number=number,
+            action=action,
+            summary=summary,
+            log_before=[e.to_dict() for e in played.entries],
+        )
 
 
 def end_game(db, game_id, revision):
@@ -382,8 +479,9 @@ def end_game(db, game_id, revision):
         if game.finished and not game.is_open:
             return game
         after = dataclasses.replace(game, ended_by_hand=True)
-        return _settled(db, game, after, round_number=None, action="ended",
-                        summary="Game ended by the table.")
+        return _settled(
+            db, game, after, round_number=None, action="ended", summary="Game ended by the table."
+        )
 
 
 def reopen_game(db, game_id, revision):
@@ -394,10 +492,14 @@ def reopen_game(db, game_id, revision):
             return game
         stamp = now()
         revision = game.revision + 1
-        db.execute("""UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = 0,
-                      finished_at = NULL WHERE id = ?""", [revision, stamp, game_id])
-        after = dataclasses.replace(game, ended_by_hand=False, finished_at=None, revision=revision,
-                                    updated_at=stamp)
+        db.execute(
+            """UPDATE games SET revision = ?, updated_at = ?, ended_by_hand = 0,
+                      finished_at = NULL WHERE id = ?""",
+            [revision, stamp, game_id],
+        )
+        after = dataclasses.replace(
+            game, ended_by_hand=False, finished_at=None, revision=revision, updated_at=stamp
+        )
         write_totals(db, after)
         _log(db, game_id, revision, None, "reopened", "Game reopened.", stamp=stamp)
         return after
@@ -422,8 +524,11 @@ def describe_changes(game, before, after):
     """What an edit changed, per team, for the change log."""
     changes = []
     for team, old, new in zip(game.teams, before, after):
-        parts = [f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
-                 for kind in game.rules.books if old.books.get(kind, 0) != new.books.get(kind, 0)]
+        parts = [
+            f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
+            for kind in game.rules.books
+            if old.books.get(kind, 0) != new.books.get(kind, 0)
+        ]
         for entry in ENTRY_FIELDS:
             was, now_ = getattr(old, entry.name), getattr(new, entry.name)
             if was == now_:

@@ -27,7 +27,7 @@ class Filters:
 def _stored_time(day):
     """The start of ``day`` on this computer's clock, as times are stored (UTC)."""
     start = datetime.datetime.combine(day, datetime.time()).astimezone()
-    return start.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    return start.astimezone(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _where(filters):
@@ -64,11 +64,14 @@ def find_games(db, filters, page=1):
             return [], count
         rows = db.execute(
             f"SELECT g.id FROM games g{where} ORDER BY g.created_at DESC, g.id DESC LIMIT ? OFFSET ?",
-            [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE]).fetchall()
+            [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
+        ).fetchall()
         return [load_game(db, row[0]) for row in rows], count
 
 
 def rule_set_names(db):
     """The rule sets games were played under, for the filter."""
-    return [row[0] for row in db.execute(
-        "SELECT DISTINCT rules_name FROM games ORDER BY rules_name COLLATE NOCASE")]
+    return [
+        row[0]
+        for row in db.execute("SELECT DISTINCT rules_name FROM games ORDER BY rules_name COLLATE NOCASE")
+    ]

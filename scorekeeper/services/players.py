@@ -17,19 +17,17 @@ class Player:
 
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def list_players(db):
     """Every player's id and name, by name (no counting: this is for pickers)."""
-    return [Player(pid, name) for pid, name in
-            db.execute("SELECT id, name FROM players ORDER BY key, id")]
+    return [Player(pid, name) for pid, name in db.execute("SELECT id, name FROM players ORDER BY key, id")]
 
 
 def find_player(db, name):
     """The player with this name (by its key: any case or spacing), or None."""
-    row = db.execute("SELECT id, name FROM players WHERE key = ?",
-                     [name_key(clean_name(name))]).fetchone()
+    row = db.execute("SELECT id, name FROM players WHERE key = ?", [name_key(clean_name(name))]).fetchone()
     return Player(*row) if row else None
 
 
@@ -45,8 +43,10 @@ def player_id(db, name, stamp=None):
     existing = db.execute("SELECT id FROM players WHERE key = ?", [name_key(name)]).fetchone()
     if existing:
         return existing[0]
-    return db.execute("INSERT INTO players (name, key, created_at, revision) VALUES (?, ?, ?, 0)",
-                      [name, name_key(name), stamp or _now()]).lastrowid
+    return db.execute(
+        "INSERT INTO players (name, key, created_at, revision) VALUES (?, ?, ?, 0)",
+        [name, name_key(name), stamp or _now()],
+    ).lastrowid
 
 
 def rename_player(db, player_id, revision, name):
@@ -64,14 +64,18 @@ def rename_player(db, player_id, revision, name):
         if row is None:
             raise NotFound("There is no such player.")
         if revision != row[1]:
-            raise Conflict(f"This player was renamed on another phone (now “{row[0]}”), "
-                           "so nothing was changed.")
+            raise Conflict(
+                f"This player was renamed on another phone (now “{row[0]}”), so nothing was changed."
+            )
         if name == row[0]:
             return Player(player_id, name)
-        other = db.execute("SELECT name FROM players WHERE key = ? AND id != ?",
-                           [name_key(name), player_id]).fetchone()
+        other = db.execute(
+            "SELECT name FROM players WHERE key = ? AND id != ?", [name_key(name), player_id]
+        ).fetchone()
         if other:
             raise ValueError(f"There is already a player called {other[0]}.")
-        db.execute("UPDATE players SET name = ?, key = ?, revision = revision + 1 WHERE id = ?",
-                   [name, name_key(name), player_id])
+        db.execute(
+            "UPDATE players SET name = ?, key = ?, revision = revision + 1 WHERE id = ?",
+            [name, name_key(name), player_id],
+        )
     return Player(player_id, name)

@@ -30,9 +30,12 @@ class Entry:
 def list_rule_sets(db):
     """Every rule set: the presets first, then house rules by name."""
     entries = [Entry(key, rules, True) for key, rules in RULESETS.items()]
-    entries += [Entry(f"house-{row_id}", RuleSet.from_json(text), False, revision)
-                for row_id, text, revision in
-                db.execute("SELECT id, rules, revision FROM house_rules ORDER BY key, id")]
+    entries += [
+        Entry(f"house-{row_id}", RuleSet.from_json(text), False, revision)
+        for row_id, text, revision in db.execute(
+            "SELECT id, rules, revision FROM house_rules ORDER BY key, id"
+        )
+    ]
     return entries
 
 
@@ -54,13 +57,15 @@ def house_id(key):
 
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _name_must_be_free(db, rules, row_id=None):
     key = name_key(rules.name)
-    taken = any(key == name_key(preset.name) for preset in RULESETS.values()) or db.execute(
-        "SELECT 1 FROM house_rules WHERE key = ? AND id IS NOT ?", [key, row_id]).fetchone()
+    taken = (
+        any(key == name_key(preset.name) for preset in RULESETS.values())
+        or db.execute("SELECT 1 FROM house_rules WHERE key = ? AND id IS NOT ?", [key, row_id]).fetchone()
+    )
     if taken:
         raise ValueError(f"name: there is already a rule set called “{rules.name}”")
 
@@ -72,7 +77,8 @@ def insert_house_rules(db, rules):
     row_id = db.execute(
         """INSERT INTO house_rules (name, key, rules, created_at, updated_at, revision)
            VALUES (?, ?, ?, ?, ?, 0)""",
-        [rules.name, name_key(rules.name), rules.to_json(), stamp, stamp]).lastrowid
+        [rules.name, name_key(rules.name), rules.to_json(), stamp, stamp],
+    ).lastrowid
     return f"house-{row_id}"
 
 
@@ -93,13 +99,18 @@ def save_house_rules(db, rules):
 
 def _existing(db, key, revision):
     row_id = house_id(key)
-    row = db.execute("SELECT rules, revision FROM house_rules WHERE id = ?",
-                     [row_id]).fetchone() if row_id else None
+    row = (
+        db.execute("SELECT rules, revision FROM house_rules WHERE id = ?", [row_id]).fetchone()
+        if row_id
+        else None
+    )
     if row is None:
         raise NotFound(f"no saved house rules “{key}”")
     if revision != row[1]:
-        raise Conflict("These house rules were changed on another phone since you opened this "
-                       "page, so nothing was saved. Here they are as they are now.")
+        raise Conflict(
+            "These house rules were changed on another phone since you opened this "
+            "page, so nothing was saved. Here they are as they are now."
+        )
     return row_id, RuleSet.from_json(row[0])
 
 
@@ -118,9 +129,11 @@ def update_house_rules(db, key, revision, rules):
         if saved == rules:
             return key
         _name_must_be_free(db, rules, row_id)
-        db.execute("""UPDATE house_rules SET name = ?, key = ?, rules = ?, updated_at = ?,
+        db.execute(
+            """UPDATE house_rules SET name = ?, key = ?, rules = ?, updated_at = ?,
                       revision = revision + 1 WHERE id = ?""",
-                   [rules.name, name_key(rules.name), rules.to_json(), _now(), row_id])
+            [rules.name, name_key(rules.name), rules.to_json(), _now(), row_id],
+        )
     return key
 
 

@@ -111,7 +111,9 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
     statement, so the teams' totals (the costly part) are added up once.
     """
     params = {"player": player_id}
-    rows = db.execute(_results() + """
+    rows = db.execute(
+        _results()
+        + """
         SELECT 'all', NULL, NULL, COUNT(*), COALESCE(SUM(won), 0), NULL, NULL
         FROM results WHERE is_mine
         UNION ALL
@@ -128,41 +130,57 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
         JOIN team_players tp ON tp.team_id = r.team_id
         JOIN players p ON p.id = tp.player_id
         WHERE NOT r.is_mine
-        GROUP BY p.id""", params).fetchall()
+        GROUP BY p.id""",
+        params,
+    ).fetchall()
     partners, opponents = [], []
     for kind, pid, name, count, won, lost, tied in rows:
         if kind == "all":
             games, wins = count, won
         elif kind == "partner" and count >= min_together:
-            partners.append({"id": pid, "name": name, "games": count, "wins": won,
-                             "win_rate": _rate(won, count)})
+            partners.append(
+                {"id": pid, "name": name, "games": count, "wins": won, "win_rate": _rate(won, count)}
+            )
         elif kind == "rival":
-            opponents.append({"id": pid, "name": name, "games": count, "wins": won,
-                              "losses": lost, "ties": tied})
+            opponents.append(
+                {"id": pid, "name": name, "games": count, "wins": won, "losses": lost, "ties": tied}
+            )
     # a family is a dozen people: these sorts are over a dozen rows at most
     partners.sort(key=lambda p: (-p["wins"] / p["games"], -p["games"], p["name"].casefold()))
     opponents.sort(key=lambda o: (-o["games"], o["name"].casefold()))
 
     # the player's own rounds (their team's), in finished games
-    rounds, points, best, went_out = db.execute("""
+    rounds, points, best, went_out = db.execute(
+        """
         SELECT COUNT(*), COALESCE(SUM(e.score), 0), MAX(e.score), COALESCE(SUM(e.went_out), 0)
         FROM team_players tp
         JOIN teams t ON t.id = tp.team_id
         JOIN games g ON g.id = t.game_id
         JOIN round_entries e ON e.team_id = t.id
-        WHERE tp.player_id = :player AND g.finished_at IS NOT NULL""", params).fetchone()
-    books = db.execute("""
+        WHERE tp.player_id = :player AND g.finished_at IS NOT NULL""",
+        params,
+    ).fetchone()
+    books = db.execute(
+        """
         SELECT b.key, SUM(b.value) AS made
         FROM team_players tp
         JOIN teams t ON t.id = tp.team_id
         JOIN games g ON g.id = t.game_id
         JOIN round_entries e ON e.team_id = t.id, json_each(e.books) b
         WHERE tp.player_id = :player AND g.finished_at IS NOT NULL
-        GROUP BY b.key HAVING made > 0 ORDER BY made DESC, b.key""", params).fetchall()
-    stats = PlayerStats(games=games, wins=wins, win_rate=_rate(wins, games), rounds=rounds,
-                        average_round=points / rounds if rounds else None, best_round=best,
-                        books=dict(books),
-                        went_out=went_out)
+        GROUP BY b.key HAVING made > 0 ORDER BY made DESC, b.key""",
+        params,
+    ).fetchall()
+    stats = PlayerStats(
+        games=games,
+        wins=wins,
+        win_rate=_rate(wins, games),
+        rounds=rounds,
+        average_round=points / rounds if rounds else None,
+        best_round=best,
+        books=dict(books),
+        went_out=went_out,
+    )
     return Record(stats, partners[0] if partners else None, opponents[:rivals])
 
 
@@ -172,15 +190,27 @@ def timeline(db, player_id, limit=TIMELINE_GAMES):
     :returns: dicts of game_id, finished_at, rules_name, total (their team's),
         best (the winning total) and won.
     """
-    rows = db.execute(_results(limit) + """
+    rows = db.execute(
+        _results(limit)
+        + """
         SELECT g.id, g.finished_at, g.rules_name, r.total, r.best, r.won
         FROM results r
         JOIN games g ON g.id = r.game_id
         WHERE r.is_mine
-        ORDER BY g.finished_at DESC, g.id DESC""", {"player": player_id, "limit": limit}).fetchall()
-    return [{"game_id": gid, "finished_at": finished, "rules_name": rules, "total": total,
-             "best": best, "won": bool(won)}
-            for gid, finished, rules, total, best, won in reversed(rows)]
+        ORDER BY g.finished_at DESC, g.id DESC""",
+        {"player": player_id, "limit": limit},
+    ).fetchall()
+    return [
+        {
+            "game_id": gid,
+            "finished_at": finished,
+            "rules_name": rules,
+            "total": total,
+            "best": best,
+            "won": bool(won),
+        }
+        for gid, finished, rules, total, best, won in reversed(rows)
+    ]
 
 
 def recent_games(db, player_id, limit=RECENT_GAMES):
@@ -190,7 +220,8 @@ def recent_games(db, player_id, limit=RECENT_GAMES):
         (their team's name), total (None before a round) and result: "won",
         "lost" or None while the game is being played.
     """
-    rows = db.execute("""
+    rows = db.execute(
+        """
         SELECT g.id, g.created_at, g.finished_at, g.rules_name, t.name,
                CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id) THEN t.total END,
                t.won
@@ -198,14 +229,24 @@ def recent_games(db, player_id, limit=RECENT_GAMES):
         JOIN games g ON g.id = t.game_id
         WHERE tp.player_id = :player
         ORDER BY g.created_at DESC, g.id DESC LIMIT :limit""",
-                      {"player": player_id, "limit": limit}).fetchall()
+        {"player": player_id, "limit": limit},
+    ).fetchall()
     games = []
     for gid, created, finished, rules, team, total, won in rows:
         result = None  # the engine's verdict: none while playing, or for a game with no rounds
         if finished and total is not None:
             result = "won" if won else "lost"
-        games.append({"game_id": gid, "created_at": created, "finished_at": finished,
-                      "rules_name": rules, "team": team, "total": total, "result": result})
+        games.append(
+            {
+                "game_id": gid,
+                "created_at": created,
+                "finished_at": finished,
+                "rules_name": rules,
+                "team": team,
+                "total": total,
+                "result": result,
+            }
+        )
     return games
 
 
@@ -214,7 +255,8 @@ def leaderboard(db, limit=LEADERBOARD_SIZE):
 
     :returns: dicts of rank, id, name, games, wins, win_rate; tied players share a rank.
     """
-    rows = db.execute("""
+    rows = db.execute(
+        """
         WITH results AS (  -- the engine's verdict, stored per team
             SELECT t.id AS team_id, t.won
             FROM games g JOIN teams t ON t.game_id = g.id
@@ -227,14 +269,24 @@ def leaderboard(db, limit=LEADERBOARD_SIZE):
         JOIN players p ON p.id = tp.player_id
         GROUP BY p.id
         ORDER BY wins DESC, 1.0 * wins / games DESC, p.name COLLATE NOCASE
-        LIMIT :limit""", {"limit": limit}).fetchall()
+        LIMIT :limit""",
+        {"limit": limit},
+    ).fetchall()
     board, rank, previous = [], 0, None
     for position, (pid, name, games, wins) in enumerate(rows, start=1):
         key = (wins, wins * 1.0 / games)
         if key != previous:
             rank, previous = position, key
-        board.append({"rank": rank, "id": pid, "name": name, "games": games, "wins": wins,
-                      "win_rate": _rate(wins, games)})
+        board.append(
+            {
+                "rank": rank,
+                "id": pid,
+                "name": name,
+                "games": games,
+                "wins": wins,
+                "win_rate": _rate(wins, games),
+            }
+        )
     return board
 
 
@@ -245,10 +297,10 @@ def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
     """
     (count,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
     pages = max(1, -(-count // per_page))
-    rows = db.execute("""
+    rows = db.execute(
+        """
         SELECT p.id, p.name, (SELECT COUNT(*) FROM team_players tp WHERE tp.player_id = p.id)
         FROM players p ORDER BY p.name COLLATE NOCASE, p.id LIMIT :limit OFFSET :offset""",
-                      {"limit": per_page, "offset": (page - 1) * per_page}).fetchall()
+        {"limit": per_page, "offset": (page - 1) * per_page},
+    ).fetchall()
     return [{"id": pid, "name": name, "games": games} for pid, name, games in rows], pages
-
-

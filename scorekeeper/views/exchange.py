@@ -3,8 +3,7 @@
 import datetime
 import json
 
-from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 
 from ..db import connect, get_db
 from ..exchange import csvfile, importer, jsonfile
@@ -37,8 +36,9 @@ def _streamed(chunks, mimetype, filename):
         finally:
             db.close()
 
-    return Response(generate(), mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        generate(), mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 def _today():
@@ -48,8 +48,7 @@ def _today():
 @bp.get("/export.json")
 def export_json():
     """Download the whole history as JSON, the format import reads."""
-    return _streamed(jsonfile.iter_history_json, "application/json",
-                     f"scorekeeper-history-{_today()}.json")
+    return _streamed(jsonfile.iter_history_json, "application/json", f"scorekeeper-history-{_today()}.json")
 
 
 @bp.get("/export.csv")
@@ -63,9 +62,11 @@ def export_game_json(game_id):
     """Download one game in the history format (importable)."""
     db = get_db()
     found(games.game_exists(db, game_id) or None, "There is no such game.")
-    return Response(json.dumps(jsonfile.export_game(db, game_id), ensure_ascii=False, indent=1),
-                    mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.json"'})
+    return Response(
+        json.dumps(jsonfile.export_game(db, game_id), ensure_ascii=False, indent=1),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.json"'},
+    )
 
 
 @bp.get("/games/<id:game_id>/export.csv")
@@ -73,8 +74,11 @@ def export_game_csv(game_id):
     """Download one game as CSV."""
     db = get_db()
     found(games.game_exists(db, game_id) or None, "There is no such game.")
-    return Response(csvfile.export_csv(db, game_id), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.csv"'})
+    return Response(
+        csvfile.export_csv(db, game_id),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="scorekeeper-game-{game_id}.csv"'},
+    )
 
 
 @bp.route("/import", methods=["GET", "POST"])

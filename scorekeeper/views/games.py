@@ -10,8 +10,16 @@ from .. import charts, scoring
 from ..db import get_db
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm
-from ..forms.rounds import (add_up, all_fields, entries_from, entry_fields, field_for, round_form,
-                            step, team_fields)
+from ..forms.rounds import (
+    add_up,
+    all_fields,
+    entries_from,
+    entry_fields,
+    field_for,
+    round_form,
+    step,
+    team_fields,
+)
 from ..forms.rules import fields_from_rules, fields_with_errors, rules_from_fields
 from ..services import Conflict, NotFound, games, players, rulesets
 from . import found
@@ -80,17 +88,26 @@ def _new_game_page(form, entries, status=200, loaded=None):
     form.rules_key.choices = _choices(entries)
     entry = next(e for e in entries if e.key == form.rules_key.data)
     return render_template(
-        "games/new.html", form=form, entry=entry, loaded=loaded,
+        "games/new.html",
+        form=form,
+        entry=entry,
+        loaded=loaded,
         rule_problems=fields_with_errors(form.rules),
-        players=[p.name for p in players.list_players(get_db())]), status
+        players=[p.name for p in players.list_players(get_db())],
+    ), status
 
 
 @bp.get("/<id:game_id>")
 def show(game_id):
     """Show a game: standings, meld minimums, who deals, every round."""
     game = _game_or_404(game_id, changes=True)
-    return render_template("games/show.html", game=game, s=game.standings,
-                           action=ActionForm(revision=game.revision), chart=_progress_chart(game))
+    return render_template(
+        "games/show.html",
+        game=game,
+        s=game.standings,
+        action=ActionForm(revision=game.revision),
+        chart=_progress_chart(game),
+    )
 
 
 def _progress_chart(game):
@@ -100,12 +117,17 @@ def _progress_chart(game):
         return None
     names = [team.name for team in game.teams]
     leader = ", ".join(names[w] for w in s.winners) if s.winners else None
-    description = (f"Running totals after each of {len(s.running_totals)} rounds. "
-                   + "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
-                   + (f". Winner: {leader}." if leader else "."))
+    description = (
+        f"Running totals after each of {len(s.running_totals)} rounds. "
+        + "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
+        + (f". Winner: {leader}." if leader else ".")
+    )
     return charts.line_chart(
-        "Score by round", description, [str(r.number) for r in game.rounds],
-        [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)])
+        "Score by round",
+        description,
+        [str(r.number) for r in game.rounds],
+        [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)],
+    )
 
 
 @bp.get("/<id:game_id>.json")
@@ -142,8 +164,10 @@ def _fixable(game_id, number):
         round_id = ActionForm().round_id.data
         played = next((r for r in game.rounds if r.id == round_id), None)
         if played is None:
-            flash("That round is no longer in this game (deleted on another phone?): "
-                  "nothing was saved.", "error")
+            flash(
+                "That round is no longer in this game (deleted on another phone?): nothing was saved.",
+                "error",
+            )
             return game, None, _to_game(game.id)
     else:
         played = found(game.round(number), f"This game has no round {number}.")
@@ -184,10 +208,15 @@ def _round_editor(game, played):
         return _render_round(game, played, form, number)
     if form.revision.data != game.revision:
         # the game changed since this page was opened: say what, keep what was typed
-        _refused(Conflict("This game changed on another phone since you opened this page: "
-                          "check the round again before saving it.",
-                          games.changes_since(get_db(), game.id, form.revision.data)
-                          if form.revision.data is not None else ()))
+        _refused(
+            Conflict(
+                "This game changed on another phone since you opened this page: "
+                "check the round again before saving it.",
+                games.changes_since(get_db(), game.id, form.revision.data)
+                if form.revision.data is not None
+                else (),
+            )
+        )
         form.revision.data = game.revision
         form.checked.data = ""
         return _render_round(game, played, form, number, status=REFUSED)
@@ -205,8 +234,15 @@ def _round_editor(game, played):
         return _save(game, played, number, entries)
     changed = action == "save"  # saved without checking these values: check them first
     form.checked.data = digest
-    return _render_round(game, played, form, number, review=entries, changed=changed,
-                         warnings=[p for p in problems if p.level == "warning"])
+    return _render_round(
+        game,
+        played,
+        form,
+        number,
+        review=entries,
+        changed=changed,
+        warnings=[p for p in problems if p.level == "warning"],
+    )
 
 
 def _save(game, played, number, entries):
@@ -226,25 +262,34 @@ def _save(game, played, number, entries):
     return _to_game(game.id)  # the top: totals, meld minimums, the next round
 
 
-def _render_round(game, played, form, number=None, *, status=200, review=None, warnings=(),
-                  changed=False):
+def _render_round(game, played, form, number=None, *, status=200, review=None, warnings=(), changed=False):
     """The round screen; with ``review`` (the entries checked), the engine's
     standings as they would be with this round saved."""
     number = number or (played.number if played else game.standings.next_round)
     rounds = [r.entries for r in game.rounds]
     if review is not None:
-        rounds = rounds[:number - 1] + [review] + rounds[number:]
+        rounds = rounds[: number - 1] + [review] + rounds[number:]
     # every number below is the engine's: nothing is added up here
     s = scoring.standings(game.rules, rounds, teams=len(game.teams))
     minimums = s.meld_minimums[number - 1] if number <= len(rounds) else s.next_meld_minimums
     return render_template(
-        "games/round.html", game=game, played=played, form=form, number=number,
-        fields=all_fields(form), teams=team_fields(form), entry_fields=entry_fields,
-        tiers=form.tiers, minimums=minimums,
-        books_needed=scoring.books_to_go_out(game.rules, number), dealer=game.dealer(number),
+        "games/round.html",
+        game=game,
+        played=played,
+        form=form,
+        number=number,
+        fields=all_fields(form),
+        teams=team_fields(form),
+        entry_fields=entry_fields,
+        tiers=form.tiers,
+        minimums=minimums,
+        books_needed=scoring.books_to_go_out(game.rules, number),
+        dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
         totals_after=s.running_totals[number - 1] if review is not None else None,
-        warnings=warnings, changed=changed), status
+        warnings=warnings,
+        changed=changed,
+    ), status
 
 
 @bp.route("/<id:game_id>/rounds/<id:number>/delete", methods=["GET", "POST"])
@@ -262,8 +307,13 @@ def delete_round(game_id, number):
             return _to_game(game.id)
         flash(f"Round {played.number} deleted.", "success")
         return _to_game(game.id)
-    return render_template("games/delete_round.html", game=game, played=played, form=form,
-                           scores=game.standings.round_scores[played.number - 1])
+    return render_template(
+        "games/delete_round.html",
+        game=game,
+        played=played,
+        form=form,
+        scores=game.standings.round_scores[played.number - 1],
+    )
 
 
 @bp.route("/<id:game_id>/end", methods=["GET", "POST"])

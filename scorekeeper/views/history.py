@@ -25,6 +25,12 @@ def index():
         abort(404, description="There is no such page.")
     args = {k: v for k, v in request.args.items() if k != "page" and v}
     return render_template(
-        "history/index.html", form=form, count=count, page=page, pages=pages, listed=listed,
+        "history/index.html",
+        form=form,
+        count=count,
+        page=page,
+        pages=pages,
+        listed=listed,
         newer=url_for("history.index", **args, page=page - 1) if page > 1 else None,
-        older=url_for("history.index", **args, page=page + 1) if page < pages else None)
+        older=url_for("history.index", **args, page=page + 1) if page < pages else None,
+    )

@@ -14,15 +14,16 @@ bp = Blueprint("home", __name__)
 def index():
     """Recent games in progress first (one tap to resume), then recent finished games."""
     playing, playing_count, finished = games.list_games(get_db())
-    return render_template("home/index.html", playing=playing, playing_count=playing_count,
-                           finished=finished)
+    return render_template("home/index.html", playing=playing, playing_count=playing_count, finished=finished)
 
 
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error):
     """A form older than an evening of play, or posted from elsewhere."""
-    error.description = ("This page was open too long, or the form came from elsewhere. "
-                         "Go back, reload the page and try again: nothing was saved.")
+    error.description = (
+        "This page was open too long, or the form came from elsewhere. "
+        "Go back, reload the page and try again: nothing was saved."
+    )
     return render_template("error.html", error=error), 400
 
 

@@ -21,8 +21,9 @@ def index():
     everyone, pages = stats.players_page(db, page, stats.PLAYERS_PER_PAGE)
     if page > pages:
         abort(404, description="There is no such page.")
-    return render_template("players/index.html", leaderboard=stats.leaderboard(db),
-                           players=everyone, page=page, pages=pages)
+    return render_template(
+        "players/index.html", leaderboard=stats.leaderboard(db), players=everyone, page=page, pages=pages
+    )
 
 
 @bp.get("/<id:player_id>")
@@ -33,10 +34,16 @@ def show(player_id):
     record = stats.player_record(db, player_id)
     timeline = stats.timeline(db, player_id)
     return render_template(
-        "players/show.html", player=player, stats=record.stats, partner=record.best_partner,
-        min_together=stats.MIN_GAMES_TOGETHER, rivals=record.head_to_head, timeline=timeline,
+        "players/show.html",
+        player=player,
+        stats=record.stats,
+        partner=record.best_partner,
+        min_together=stats.MIN_GAMES_TOGETHER,
+        rivals=record.head_to_head,
+        timeline=timeline,
         chart=results_chart(player.name, timeline) if timeline else None,
-        recent=stats.recent_games(db, player_id))
+        recent=stats.recent_games(db, player_id),
+    )
 
 
 @bp.route("/<id:player_id>/rename", methods=["GET", "POST"])
@@ -67,7 +74,7 @@ def _player_or_404(db, player_id):
 
 
 def _month(stamp):
-    """"2024-03-05T…" -> "Mar ’24": short enough for eight labels across a phone."""
+    """ "2024-03-05T…" -> "Mar ’24": short enough for eight labels across a phone."""
     return datetime.date.fromisoformat(formatting.day(stamp)).strftime("%b \u2019%y")
 
 
@@ -83,7 +90,11 @@ def results_chart(name, timeline):
     description = (
         f"{name}’s team’s final total in {span} beside the game’s winning total. "
         f"Won {wins}, lost {len(timeline) - wins}. Highest total {formatting.number(max(totals))}, "
-        f"lowest {formatting.number(min(totals))}.")
+        f"lowest {formatting.number(min(totals))}."
+    )
     return charts.line_chart(
-        f"{name}’s results, game by game", description, [_month(g["finished_at"]) for g in timeline],
-        [(f"{name}’s team", totals), ("Winning total", [game["best"] for game in timeline])])
+        f"{name}’s results, game by game",
+        description,
+        [_month(g["finished_at"]) for g in timeline],
+        [(f"{name}’s team", totals), ("Winning total", [game["best"] for game in timeline])],
+    )

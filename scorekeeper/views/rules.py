@@ -6,8 +6,15 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import scoring
 from ..db import get_db
-from ..forms.rules import (DeleteForm, HouseRulesForm, ImportForm, fields_from_rules,
-                           fields_with_errors, rules_from_fields, show_error)
+from ..forms.rules import (
+    DeleteForm,
+    HouseRulesForm,
+    ImportForm,
+    fields_from_rules,
+    fields_with_errors,
+    rules_from_fields,
+    show_error,
+)
 from ..services import Conflict, NotFound, rulesets
 from . import found
 
@@ -25,8 +32,11 @@ def _entry_or_404(key):
 def _house_rules_or_404(key):
     entry = _entry_or_404(key)
     if entry.preset:
-        abort(404, description=f"“{entry.rules.name}” is a written rule set: only house rules "
-                               "can be changed or deleted.")
+        abort(
+            404,
+            description=f"“{entry.rules.name}” is a written rule set: only house rules "
+            "can be changed or deleted.",
+        )
     return entry
 
 
@@ -164,8 +174,9 @@ def _stored(form, store):
 
 def _editor(form, **context):
     status = REFUSED if form.is_submitted() else 200
-    return render_template("rules/editor.html", form=form, problems=fields_with_errors(form),
-                           **context), status
+    return render_template(
+        "rules/editor.html", form=form, problems=fields_with_errors(form), **context
+    ), status
 
 
 def _round_rules(rules):

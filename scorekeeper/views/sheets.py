@@ -19,22 +19,28 @@ def _paper():
 
 
 def _pdf_links(endpoint, **values):
-    return [(f"PDF ({label})", url_for(endpoint, paper=key, **values))
-            for key, label in sheets.PAPERS.items()]
+    return [
+        (f"PDF ({label})", url_for(endpoint, paper=key, **values)) for key, label in sheets.PAPERS.items()
+    ]
 
 
 def _pdf_response(html, filename):
     pdf = sheets.pdf_from_html(html, os.path.join(current_app.static_folder, "sheet.css"))
-    return pdf, {"Content-Type": "application/pdf",
-                 "Content-Disposition": f'inline; filename="{filename}"'}
+    return pdf, {"Content-Type": "application/pdf", "Content-Disposition": f'inline; filename="{filename}"'}
 
 
 def _game_sheet(game_id, pdf=False):
     game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
     paper = _paper()
-    html = render_template("sheets/game.html", pdf=pdf, game=game, pages=sheets.game_pages(game),
-                           tiers=scoring.value_tiers(game.rules), paper_name=sheets.PAPERS[paper],
-                           pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id))
+    html = render_template(
+        "sheets/game.html",
+        pdf=pdf,
+        game=game,
+        pages=sheets.game_pages(game),
+        tiers=scoring.value_tiers(game.rules),
+        paper_name=sheets.PAPERS[paper],
+        pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id),
+    )
     return game, paper, html
 
 
@@ -56,16 +62,25 @@ def _blank_sheet(key, pdf=False):
     rules = entry.rules
     text = request.args.get("rounds", "0")
     rounds = min(int(text), 20) if text.isascii() and text.isdigit() and len(text) < 4 else 0
-    names = [name for name in (clean_name(n) for n in request.args.getlist("team")[:MAX_TEAMS])
-             if not name_problem(name, MAX_NAME)]
+    names = [
+        name
+        for name in (clean_name(n) for n in request.args.getlist("team")[:MAX_TEAMS])
+        if not name_problem(name, MAX_NAME)
+    ]
     teams = [n for n in names if n] or ["", ""]
     paper = _paper()
-    html = render_template("sheets/blank.html", pdf=pdf, key=key, rules=rules, teams=teams,
-                           rounds=sheets.blank_rounds(rules, rounds),
-                           lines=sheets.blank_lines(rules), tiers=scoring.value_tiers(rules),
-                           paper_name=sheets.PAPERS[paper],
-                           pdf_links=_pdf_links("sheets.blank_pdf", key=key, team=names,
-                                                rounds=rounds or None))
+    html = render_template(
+        "sheets/blank.html",
+        pdf=pdf,
+        key=key,
+        rules=rules,
+        teams=teams,
+        rounds=sheets.blank_rounds(rules, rounds),
+        lines=sheets.blank_lines(rules),
+        tiers=scoring.value_tiers(rules),
+        paper_name=sheets.PAPERS[paper],
+        pdf_links=_pdf_links("sheets.blank_pdf", key=key, team=names, rounds=rounds or None),
+    )
     return paper, html
 
 

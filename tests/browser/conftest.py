@@ -42,8 +42,10 @@ def browser():
     """One Chromium for the whole run."""
     if not CHROMIUM.exists():
         # a failure, not a skip: a run without its browser tests is not a passing run
-        pytest.fail(f"No Chromium at {CHROMIUM}: `make test` installs it on Debian "
-                    "(scripts/system-packages); elsewhere set CHROMIUM=/path/to/chromium.")
+        pytest.fail(
+            f"No Chromium at {CHROMIUM}: `make test` installs it on Debian "
+            "(scripts/system-packages); elsewhere set CHROMIUM=/path/to/chromium."
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

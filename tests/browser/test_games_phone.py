@@ -21,8 +21,16 @@ MINUS = "\u2212"
 
 def team(clean=0, dirty=0, melded=0, left=0, red=0, black=0, cuts=0, penalties=0, out=False):
     """One team's round, as counted at the table."""
-    return TeamRound(books={"clean": clean, "dirty": dirty}, melded_points=melded, unplayed_points=left,
-                     red_threes=red, black_threes=black, cuts=cuts, penalties=penalties, went_out=out)
+    return TeamRound(
+        books={"clean": clean, "dirty": dirty},
+        melded_points=melded,
+        unplayed_points=left,
+        red_threes=red,
+        black_threes=black,
+        cuts=cuts,
+        penalties=penalties,
+        went_out=out,
+    )
 
 
 @dataclass(frozen=True)
@@ -39,38 +47,71 @@ CARDS = (1, 2, 3, 4)  # 1 joker, 2 twos/aces, 3 high, 4 low: 50 + 40 + 30 + 20 =
 # Short, plausible games; each has exactly one round the engine warns about
 # (a team out without the books its rules ask for), accepted with "Save anyway".
 GAMES = {
-    "friends-family": dict(teams=PAIRS, rounds=[  # 4 rounds
-        Round((team(4, 5, 1240, out=True), team(2, 1, 610, 140, black=1)),
-              steppers=True, count=(1, "left", CARDS)),
-        Round((team(2, 2, 720, 85), team(3, 1, 805, 40, red=1)), typo=0),
-        Round((team(1, 0, 310, 265), team(3, 4, 1130, out=True))),  # warning: 4 clean + 5 dirty needed
-        Round((team(4, 5, 1420, out=True), team(2, 3, 790, 120))),
-    ]),
-    "partnership": dict(teams=PAIRS, first_dealer="Cy", rounds=[  # no end: the table ends it
-        Round((team(3, 4, 1100, cuts=1, out=True), team(2, 2, 900, 150)), steppers=True, typo=1),
-        Round((team(1, 1, 800, 50), team(2, 3, 1200, out=True)), count=(0, "left", (0, 1, 2, 2))),  # warning
-    ]),
-    "tablet": dict(teams=PAIRS + [("The Cousins", ["Eve", "Fay"])], rounds=[  # 5 rounds, 3 teams
-        Round((team(2, 2, 820, out=True), team(1, 0, 310, 65), team(0, 1, 240, 90)),
-              steppers=True, count=(2, "melded", (2, 3, 5, 6))),
-        Round((team(1, 1, 505, 110, black=1), team(2, 3, 960, out=True), team(2, 0, 540, 35)), typo=1),
-        Round((team(2, 0, 600, 20), team(0, 0, 150, 220, red=1), team(1, 1, 520, out=True))),  # warning
-        Round((team(2, 2, 900, out=True), team(0, 1, 330, 45), team(2, 1, 700, 15))),
-        Round((team(1, 1, 480, 75), team(2, 0, 560, 140), team(3, 2, 1105, out=True))),
-    ]),
-    "roth": dict(teams=PAIRS, rounds=[  # first to 10,000: big rounds
-        Round((team(5, 4, 2150, cuts=1, out=True), team(3, 2, 1315, 140, red=1, penalties=1)),
-              steppers=True, count=(1, "left", CARDS), typo=0),
-        Round((team(4, 3, 1650, 35), team(4, 4, 1830, out=True))),  # warning: 5 clean + 4 dirty needed
-    ]),
-    "forfeit": dict(teams=PAIRS, rounds=[  # 5 rounds
-        Round((team(2, 2, 760, out=True), team(1, 0, 285, 75, black=2)),
-              steppers=True, count=(1, "left", (0, 1, 4, 3))),
-        Round((team(1, 1, 440, 95), team(2, 3, 910, out=True)), typo=0),
-        Round((team(2, 1, 560, out=True), team(1, 1, 415, 60, red=1))),  # warning: 2 clean + 2 dirty needed
-        Round((team(1, 2, 610, 130), team(2, 1, 655, 85))),
-        Round((team(2, 0, 470, 155), team(3, 2, 1010, out=True))),
-    ]),
+    "friends-family": dict(
+        teams=PAIRS,
+        rounds=[  # 4 rounds
+            Round(
+                (team(4, 5, 1240, out=True), team(2, 1, 610, 140, black=1)),
+                steppers=True,
+                count=(1, "left", CARDS),
+            ),
+            Round((team(2, 2, 720, 85), team(3, 1, 805, 40, red=1)), typo=0),
+            Round((team(1, 0, 310, 265), team(3, 4, 1130, out=True))),  # warning: 4 clean + 5 dirty needed
+            Round((team(4, 5, 1420, out=True), team(2, 3, 790, 120))),
+        ],
+    ),
+    "partnership": dict(
+        teams=PAIRS,
+        first_dealer="Cy",
+        rounds=[  # no end: the table ends it
+            Round((team(3, 4, 1100, cuts=1, out=True), team(2, 2, 900, 150)), steppers=True, typo=1),
+            Round(
+                (team(1, 1, 800, 50), team(2, 3, 1200, out=True)), count=(0, "left", (0, 1, 2, 2))
+            ),  # warning
+        ],
+    ),
+    "tablet": dict(
+        teams=PAIRS + [("The Cousins", ["Eve", "Fay"])],
+        rounds=[  # 5 rounds, 3 teams
+            Round(
+                (team(2, 2, 820, out=True), team(1, 0, 310, 65), team(0, 1, 240, 90)),
+                steppers=True,
+                count=(2, "melded", (2, 3, 5, 6)),
+            ),
+            Round((team(1, 1, 505, 110, black=1), team(2, 3, 960, out=True), team(2, 0, 540, 35)), typo=1),
+            Round((team(2, 0, 600, 20), team(0, 0, 150, 220, red=1), team(1, 1, 520, out=True))),  # warning
+            Round((team(2, 2, 900, out=True), team(0, 1, 330, 45), team(2, 1, 700, 15))),
+            Round((team(1, 1, 480, 75), team(2, 0, 560, 140), team(3, 2, 1105, out=True))),
+        ],
+    ),
+    "roth": dict(
+        teams=PAIRS,
+        rounds=[  # first to 10,000: big rounds
+            Round(
+                (team(5, 4, 2150, cuts=1, out=True), team(3, 2, 1315, 140, red=1, penalties=1)),
+                steppers=True,
+                count=(1, "left", CARDS),
+                typo=0,
+            ),
+            Round((team(4, 3, 1650, 35), team(4, 4, 1830, out=True))),  # warning: 5 clean + 4 dirty needed
+        ],
+    ),
+    "forfeit": dict(
+        teams=PAIRS,
+        rounds=[  # 5 rounds
+            Round(
+                (team(2, 2, 760, out=True), team(1, 0, 285, 75, black=2)),
+                steppers=True,
+                count=(1, "left", (0, 1, 4, 3)),
+            ),
+            Round((team(1, 1, 440, 95), team(2, 3, 910, out=True)), typo=0),
+            Round(
+                (team(2, 1, 560, out=True), team(1, 1, 415, 60, red=1))
+            ),  # warning: 2 clean + 2 dirty needed
+            Round((team(1, 2, 610, 130), team(2, 1, 655, 85))),
+            Round((team(2, 0, 470, 155), team(3, 2, 1010, out=True))),
+        ],
+    ),
 }
 
 
@@ -159,7 +200,9 @@ def count_cards(group, target, counts, rules):
     # "Add up" posts the form: the server counts and sends the page back, every value kept
     points = sum(tier.value * count for tier, count in zip(value_tiers(rules), counts))
     label = "Points melded" if target == "melded" else "Points left in hand and foot"
-    expect(group.get_by_label(label, exact=True)).to_have_value(str(points))  # locators find the new page's field
+    expect(group.get_by_label(label, exact=True)).to_have_value(
+        str(points)
+    )  # locators find the new page's field
     return points
 
 
@@ -176,7 +219,9 @@ def fill_team(group, rules, entry, *, steppers=False, melded=None):
             step_up(group, label, value)
         elif value or group.get_by_label(label, exact=True).input_value() != "0":
             group.get_by_label(label, exact=True).fill(str(value))
-    group.get_by_label("Points melded", exact=True).fill(str(entry.melded_points if melded is None else melded))
+    group.get_by_label("Points melded", exact=True).fill(
+        str(entry.melded_points if melded is None else melded)
+    )
     group.get_by_label("Points left in hand and foot", exact=True).fill(str(entry.unplayed_points))
 
 
@@ -189,10 +234,14 @@ def expect_values_kept(page, names, rules, entries, melded_override=None):
     for i, (name, entry) in enumerate(zip(names, entries)):
         group = page.get_by_role("group", name=name, exact=True)
         for kind in rules.books:
-            expect(group.get_by_label(rules.book_label(kind), exact=True)).to_have_value(str(entry.books[kind]))
+            expect(group.get_by_label(rules.book_label(kind), exact=True)).to_have_value(
+                str(entry.books[kind])
+            )
         melded = melded_override.get(i, entry.melded_points) if melded_override else entry.melded_points
         expect(group.get_by_label("Points melded", exact=True)).to_have_value(str(melded))
-        expect(group.get_by_label("Points left in hand and foot", exact=True)).to_have_value(str(entry.unplayed_points))
+        expect(group.get_by_label("Points left in hand and foot", exact=True)).to_have_value(
+            str(entry.unplayed_points)
+        )
         expect(group.get_by_label("Red 3s caught", exact=True)).to_have_value(str(entry.red_threes))
 
 
@@ -219,11 +268,15 @@ def check_and_save(page, rules, names, played, entries, number_, *, screenshot=N
     review = page.get_by_role("region", name="Check before saving")
     expect(review).to_be_visible()
     s = standings(rules, played + [list(entries)], teams=len(names))
-    for label, values in ((f"Round {number_}", [signed(v.total) for v in s.round_scores[-1]]),
-                          ("Total after it", [number(v) for v in s.totals])):
+    for label, values in (
+        (f"Round {number_}", [signed(v.total) for v in s.round_scores[-1]]),
+        ("Total after it", [number(v) for v in s.totals]),
+    ):
         rows = review.get_by_role("row").filter(has=page.get_by_role("rowheader", name=label, exact=True))
         expect(rows.get_by_role("cell")).to_have_text(values)
-    warnings = [p.message for p in check_round(rules, entries, number_, team_names=names) if p.level == "warning"]
+    warnings = [
+        p.message for p in check_round(rules, entries, number_, team_names=names) if p.level == "warning"
+    ]
     fits_the_phone(page)
     if shot:
         screenshot(page, shot)
@@ -244,7 +297,8 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
     s = standings(rules, played, teams=len(names))
     meld = [number(m) if m is not None else "no points minimum" for m in s.next_meld_minimums]
     expect(page.get_by_text(re.compile("^Meld minimum this round:"))).to_have_text(
-        [f"Meld minimum this round: {m}" for m in meld])
+        [f"Meld minimum this round: {m}" for m in meld]
+    )
 
     who_went_out(page, names, plan.entries)
     for i, (name, entry) in enumerate(zip(names, plan.entries)):
@@ -253,7 +307,9 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
     if plan.count:
         i, target, counts = plan.count
         points = count_cards(page.get_by_role("group", name=names[i], exact=True), target, counts, rules)
-        assert points == (plan.entries[i].melded_points if target == "melded" else plan.entries[i].unplayed_points)
+        assert points == (
+            plan.entries[i].melded_points if target == "melded" else plan.entries[i].unplayed_points
+        )
     fits_the_phone(page)
     if number_ == 1:
         screenshot(page, f"game-{preset}-round")
@@ -265,8 +321,16 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
         group = page.get_by_role("group", name=names[plan.typo], exact=True)
         group.get_by_label("Points melded", exact=True).fill(str(plan.entries[plan.typo].melded_points))
     odd = check_round(rules, plan.entries, number_, team_names=names)  # the round with the warning
-    warned = check_and_save(page, rules, names, played, plan.entries, number_, screenshot=screenshot,
-                            shot=f"game-{preset}-review" if odd else None)
+    warned = check_and_save(
+        page,
+        rules,
+        names,
+        played,
+        plan.entries,
+        number_,
+        screenshot=screenshot,
+        shot=f"game-{preset}-review" if odd else None,
+    )
     played.append(list(plan.entries))
     expect(page.get_by_role("status")).to_have_text(f"Round {number_} saved.")
     return warned
@@ -308,7 +372,9 @@ def test_a_whole_game_on_a_phone(page, live_server, screenshot, preset):
     rules, plan = RULESETS[preset], GAMES[preset]
     teams, names = plan["teams"], team_names(plan["teams"])
     # the plan itself: one warning per game, and the helper's counts add up
-    warned = [r for n, r in enumerate(plan["rounds"], 1) if check_round(rules, r.entries, n, team_names=names)]
+    warned = [
+        r for n, r in enumerate(plan["rounds"], 1) if check_round(rules, r.entries, n, team_names=names)
+    ]
     assert len(warned) == 1, "each game should have exactly one round the engine warns about"
 
     start_game(page, live_server, preset, teams, plan.get("first_dealer"), screenshot, f"game-{preset}-new")
@@ -316,12 +382,14 @@ def test_a_whole_game_on_a_phone(page, live_server, screenshot, preset):
     expect_game_screen(page, rules, names, played)
     if plan.get("first_dealer"):
         expect(page.get_by_role("region", name=re.compile("^Round 1"))).to_contain_text(
-            f"{plan['first_dealer']} deals.")
+            f"{plan['first_dealer']} deals."
+        )
 
     warnings_accepted = 0
     for number_, round_ in enumerate(plan["rounds"], start=1):
-        warnings_accepted += enter_round(page, rules, names, played, round_, number_,
-                                         screenshot=screenshot, preset=preset)
+        warnings_accepted += enter_round(
+            page, rules, names, played, round_, number_, screenshot=screenshot, preset=preset
+        )
         s = expect_game_screen(page, rules, names, played)
         fits_the_phone(page)
         if number_ == 1:
@@ -364,7 +432,6 @@ def test_the_plans_cover_a_tie_and_a_target():
 # --- arranging games directly, for the tests that start mid-game -----------------------------
 
 
-
 def open_round(page, number_):
     """Tap a played round for its breakdown and its buttons."""
     page.locator(f"#round-{number_} > summary").click()
@@ -376,7 +443,10 @@ def open_round(page, number_):
 
 def test_fix_a_round(make_game, page, live_server, db, screenshot):
     rules, names = RULESETS["tablet"], team_names(PAIRS)
-    played = [[team(2, 2, 820, out=True), team(1, 0, 310, 65)], [team(1, 1, 505, 110), team(2, 3, 960, out=True)]]
+    played = [
+        [team(2, 2, 820, out=True), team(1, 0, 310, 65)],
+        [team(1, 1, 505, 110), team(2, 3, 960, out=True)],
+    ]
     game_id = make_game("tablet", played, PAIRS).id
     page.goto(f"{live_server}/games/{game_id}")
     before = expect_game_screen(page, rules, names, played)
@@ -402,7 +472,8 @@ def test_fix_a_round(make_game, page, live_server, db, screenshot):
     assert after.totals != before.totals
     page.get_by_text(re.compile(r"^Changes \(\d+\)$")).click()
     expect(page.get_by_role("listitem").filter(has_text="Round 1 edited")).to_contain_text(
-        "Round 1 edited: Ann & Bo: melded 820 → 905; Cy & Di: red 3s 0 → 1.")
+        "Round 1 edited: Ann & Bo: melded 820 → 905; Cy & Di: red 3s 0 → 1."
+    )
 
 
 # --- 3. a finished game, reopened --------------------------------------------------------------
@@ -421,7 +492,9 @@ def test_a_finished_game_shows_its_winner_and_can_be_reopened(make_game, page, l
 
     page.get_by_role("button", name="Reopen to fix a round").click()
     expect(page.get_by_role("status")).to_have_text("Game reopened: fix any round, then save it.")
-    expect(page.get_by_text("Reopened: fix any round below; saving it closes the game again.")).to_be_visible()
+    expect(
+        page.get_by_text("Reopened: fix any round below; saving it closes the game again.")
+    ).to_be_visible()
     open_round(page, 4).get_by_role("link", name="Fix round 4").click()
     page.get_by_role("group", name="Cy & Di").get_by_label("Points melded", exact=True).fill("1000")
     played[3] = [team(melded=10), team(melded=1000)]
@@ -463,7 +536,7 @@ def test_a_round_without_javascript(new_page, live_server, screenshot):
     expect_game_screen(page, rules, names, [entries])
 
 
-# --- bugs found while writing these, now fixed ---------------------------------------------------------------
+# --- bugs found while writing these, now fixed ----------------------------------------------------------
 
 
 def test_fields_are_marked_invalid_only_when_refused(make_game, page, live_server, db):
@@ -484,6 +557,10 @@ def test_a_refusal_is_seen_without_scrolling(make_game, page, live_server, db):
     page.get_by_role("button", name="Check round 1").click()
     messages = page.get_by_text(re.compile("37 points melded can’t be right"))
     expect(messages.first).to_be_visible()
-    on_screen = [m.evaluate("e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight }")
-                 for m in messages.all()]
-    assert any(on_screen), f"scrolled to {page.evaluate('scrollY')}, message at {messages.first.bounding_box()}"
+    on_screen = [
+        m.evaluate("e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight }")
+        for m in messages.all()
+    ]
+    assert any(on_screen), (
+        f"scrolled to {page.evaluate('scrollY')}, message at {messages.first.bounding_box()}"
+    )

@@ -10,9 +10,11 @@ def fits(page):
     assert width <= inner, f"{page.url} scrolls sideways: {width} px"
 
 
-ROUNDS = [[TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_points=100)],
-          [TeamRound(melded_points=50, unplayed_points=100), TeamRound(books={"dirty": 2}, melded_points=400)],
-          [TeamRound(melded_points=200), TeamRound(melded_points=150, red_threes=1)]]
+ROUNDS = [
+    [TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_points=100)],
+    [TeamRound(melded_points=50, unplayed_points=100), TeamRound(books={"dirty": 2}, melded_points=400)],
+    [TeamRound(melded_points=200), TeamRound(melded_points=150, red_threes=1)],
+]
 
 
 def test_history_filtered_by_a_player(page, live_server, make_game, screenshot):
@@ -28,7 +30,8 @@ def test_history_filtered_by_a_player(page, live_server, make_game, screenshot):
     expect(page.get_by_text("1 game", exact=True)).to_be_visible()
     totals = standings(RULESETS["partnership"], ROUNDS).totals  # [500+300+50-100+200, 100+600+400+150-100]
     expect(page.get_by_role("link", name="Cy & Di won")).to_contain_text(
-        f"Ann & Bo {totals[0]:,} · Cy & Di {totals[1]:,}")
+        f"Ann & Bo {totals[0]:,} · Cy & Di {totals[1]:,}"
+    )
     fits(page)
     screenshot(page, "history-filtered")
 
@@ -40,7 +43,8 @@ def test_a_games_score_by_round_chart(page, live_server, make_game, screenshot):
     expect(chart).to_be_visible()
     s = standings(RULESETS["partnership"], ROUNDS)
     expect(chart).to_have_accessible_description(
-        f"Running totals after each of 3 rounds. Ann & Bo: {s.totals[0]:,}; Cy & Di: {s.totals[1]:,}.")
+        f"Running totals after each of 3 rounds. Ann & Bo: {s.totals[0]:,}; Cy & Di: {s.totals[1]:,}."
+    )
     box = chart.bounding_box()
     assert box["width"] <= 360 and box["height"] > 120
     fits(page)

@@ -15,8 +15,9 @@ def test_export_import_edit_and_delete_house_rules(page, live_server, screenshot
     screenshot(page, "phone-rules-import")
     page.get_by_role("button", name="Import").click()
     # the file's name is taken by the preset it came from: say so, keep the rest
-    expect(page.locator("#name-error")).to_have_text("There is already a rule set called "
-                                                     "“Roth family house rules (to 10,000)”.")
+    expect(page.locator("#name-error")).to_have_text(
+        "There is already a rule set called “Roth family house rules (to 10,000)”."
+    )
     page.get_by_label("House-rules file").set_input_files(exported)
     page.get_by_label("Save as").fill("Roth at home")
     page.get_by_role("button", name="Import").click()

@@ -9,8 +9,11 @@ from scorekeeper.scoring import RULESETS
 
 TAP = 44  # px: the smallest comfortable tap target (WCAG 2.5.5, Apple HIG)
 
-PAGES = ({"home": "/", "rules": "/rules"} | {f"rules-{key}": f"/rules/{key}" for key in RULESETS}
-         | {"rules-new": "/rules/new?from=roth", "rules-import": "/rules/import"})
+PAGES = (
+    {"home": "/", "rules": "/rules"}
+    | {f"rules-{key}": f"/rules/{key}" for key in RULESETS}
+    | {"rules-new": "/rules/new?from=roth", "rules-import": "/rules/import"}
+)
 
 # Every visible control, with its size and whether it sits inline in running text.
 CONTROLS_JS = """() => [...document.querySelectorAll("a, button, input, select")]
@@ -32,9 +35,7 @@ def test_page_fits_a_phone_and_every_control_is_tappable(page, live_server, scre
     assert response.status == 200
     screenshot(page, f"phone-{name}")
 
-    scroll_width, inner_width = page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth]"
-    )
+    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll_width <= inner_width, f"{path} scrolls sideways: {scroll_width} px wide"
 
     controls = page.evaluate(CONTROLS_JS)

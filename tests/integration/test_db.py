@@ -10,23 +10,58 @@ from scorekeeper.migrations import migrations
 from scorekeeper.scoring import ENTRY_FIELDS, RULESETS
 from scorekeeper.services import games, rulesets
 
-
 SCHEMA = {
-    "house_rules": {"id": int, "name": str, "rules": str, "created_at": str, "updated_at": str,
-                    "key": str, "revision": int},
+    "house_rules": {
+        "id": int,
+        "name": str,
+        "rules": str,
+        "created_at": str,
+        "updated_at": str,
+        "key": str,
+        "revision": int,
+    },
     "players": {"id": int, "name": str, "created_at": str, "key": str, "revision": int},
-    "games": {"id": int, "rules": str, "rules_key": str, "rules_name": str, "first_dealer": int,
-              "ended_by_hand": int, "finished_at": str, "created_at": str, "updated_at": str,
-              "revision": int, "uid": str},
+    "games": {
+        "id": int,
+        "rules": str,
+        "rules_key": str,
+        "rules_name": str,
+        "first_dealer": int,
+        "ended_by_hand": int,
+        "finished_at": str,
+        "created_at": str,
+        "updated_at": str,
+        "revision": int,
+        "uid": str,
+    },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
     "rounds": {"id": int, "game_id": int, "number": int, "created_at": str, "updated_at": str},
-    "round_entries": {"round_id": int, "team_id": int, "books": str, "melded_points": int,
-                      "unplayed_points": int, "red_threes": int, "black_threes": int,
-                      "red_threes_melded": int, "went_out": int, "cuts": int, "penalties": int,
-                      "score": int},
-    "revisions": {"id": int, "game_id": int, "round_number": int, "action": str, "summary": str,
-                  "before": str, "after": str, "created_at": str, "revision": int},
+    "round_entries": {
+        "round_id": int,
+        "team_id": int,
+        "books": str,
+        "melded_points": int,
+        "unplayed_points": int,
+        "red_threes": int,
+        "black_threes": int,
+        "red_threes_melded": int,
+        "went_out": int,
+        "cuts": int,
+        "penalties": int,
+        "score": int,
+    },
+    "revisions": {
+        "id": int,
+        "game_id": int,
+        "round_number": int,
+        "action": str,
+        "summary": str,
+        "before": str,
+        "after": str,
+        "created_at": str,
+        "revision": int,
+    },
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -36,8 +71,14 @@ FOREIGN_KEYS = {
     "round_entries": {("round_id", "rounds", "id"), ("team_id", "teams", "id")},
     "revisions": {("game_id", "games", "id")},
 }
-MIGRATIONS = ["m001_house_rules", "m002_players_and_games", "m003_game_uid_and_history_indexes",
-              "m004_team_totals", "m005_round_ids_never_reused", "m006_name_keys_and_revisions"]
+MIGRATIONS = [
+    "m001_house_rules",
+    "m002_players_and_games",
+    "m003_game_uid_and_history_indexes",
+    "m004_team_totals",
+    "m005_round_ids_never_reused",
+    "m006_name_keys_and_revisions",
+]
 
 
 def test_migrating_an_empty_database_gives_the_schema(tmp_path):
@@ -50,8 +91,13 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         fks = {(fk.column, fk.other_table, fk.other_column) for fk in db[table].foreign_keys}
         assert fks == FOREIGN_KEYS.get(table, set()), table
     unique = {(t, tuple(i.columns)) for t in SCHEMA for i in db[t].indexes if i.unique}
-    assert {("house_rules", ("key",)), ("players", ("key",)), ("teams", ("game_id", "position")),
-            ("rounds", ("game_id", "number")), ("games", ("uid",))} <= unique
+    assert {
+        ("house_rules", ("key",)),
+        ("players", ("key",)),
+        ("teams", ("game_id", "position")),
+        ("rounds", ("game_id", "number")),
+        ("games", ("uid",)),
+    } <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"
     db.close()
@@ -80,6 +126,7 @@ def test_the_database_enforces_one_player_per_name_key(tmp_path):
 
 def test_round_ids_are_never_reused(db, make_game):
     from scorekeeper.scoring import TeamRound
+
     game = make_game("partnership", [[TeamRound(), TeamRound()]] * 2)
     last = game.rounds[-1].id
     game = games.delete_round(db, game.id, game.revision, last)
@@ -95,15 +142,18 @@ def test_names_that_now_clash_are_renamed_and_reported_never_merged(tmp_path, ca
         db["players"].insert({"name": name, "created_at": "x"})
     rules = RULESETS["tablet"].to_dict()
     for name in ("Ça va", "ça va"):
-        db["house_rules"].insert({"name": name, "rules": json.dumps({**rules, "name": name}),
-                                  "created_at": "x", "updated_at": "x"})
+        db["house_rules"].insert(
+            {"name": name, "rules": json.dumps({**rules, "name": name}), "created_at": "x", "updated_at": "x"}
+        )
     db.close()
     with caplog.at_level("WARNING", logger="scorekeeper.migrations"):
         migrate(path)
     names = [row[0] for row in Database(path).execute("SELECT name FROM players ORDER BY id")]
     assert names == ["Émile", "émile (2)", "Straße", "STRASSE (2)"]
     assert [row[0] for row in Database(path).execute("SELECT name FROM house_rules ORDER BY id")] == [
-        "Ça va", "ça va (2)"]
+        "Ça va",
+        "ça va (2)",
+    ]
     assert "renamed it “émile (2)”" in caplog.text and "renamed it “STRASSE (2)”" in caplog.text
 
 
@@ -146,7 +196,7 @@ def test_one_kept_connection_per_thread_with_its_pragmas(app):
 def test_a_transaction_writes_all_or_nothing_and_takes_the_write_lock_first(db):
     with pytest.raises(ZeroDivisionError), transaction(db):
         db.execute("INSERT INTO players (name, key, created_at) VALUES ('Ann', 'ann', 'x')")
-        1 / 0
+        raise ZeroDivisionError  # anything going wrong halfway
     assert db.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 0
     other = connect(db.conn.execute("PRAGMA database_list").fetchone()[2])
     with transaction(db):
@@ -199,20 +249,64 @@ def test_team_totals_are_backfilled_from_the_stored_scores(tmp_path):
     path = tmp_path / "old.db"
     db = Database(path)
     migrations.apply(db, stop_before="m004_team_totals")
-    game = db["games"].insert({"uid": "g1", "rules": "{}", "rules_name": "x", "created_at": "x",
-                               "updated_at": "x", "finished_at": "y"}).last_pk
+    game = (
+        db["games"]
+        .insert(
+            {
+                "uid": "g1",
+                "rules": "{}",
+                "rules_name": "x",
+                "created_at": "x",
+                "updated_at": "x",
+                "finished_at": "y",
+            }
+        )
+        .last_pk
+    )
     for position, scores in enumerate(([300, 200], [100, 50])):
         team = db["teams"].insert({"game_id": game, "position": position, "name": str(position)}).last_pk
         for number, score in enumerate(scores, start=1):
-            round_id = (db.execute("SELECT id FROM rounds WHERE game_id = ? AND number = ?",
-                                   [game, number]).fetchone() or [None])[0]
+            round_id = (
+                db.execute(
+                    "SELECT id FROM rounds WHERE game_id = ? AND number = ?", [game, number]
+                ).fetchone()
+                or [None]
+            )[0]
             if round_id is None:
-                round_id = db["rounds"].insert({"game_id": game, "number": number, "version": 1,
-                                                "created_at": "x", "updated_at": "x"}).last_pk
-            db["round_entries"].insert({"round_id": round_id, "team_id": team, "books": "{}", "score": score,
-                                        **{k: 0 for k in ("melded_points", "unplayed_points", "red_threes",
-                                                          "black_threes", "red_threes_melded", "went_out",
-                                                          "cuts", "penalties")}})
+                round_id = (
+                    db["rounds"]
+                    .insert(
+                        {
+                            "game_id": game,
+                            "number": number,
+                            "version": 1,
+                            "created_at": "x",
+                            "updated_at": "x",
+                        }
+                    )
+                    .last_pk
+                )
+            db["round_entries"].insert(
+                {
+                    "round_id": round_id,
+                    "team_id": team,
+                    "books": "{}",
+                    "score": score,
+                    **dict.fromkeys(
+                        (
+                            "melded_points",
+                            "unplayed_points",
+                            "red_threes",
+                            "black_threes",
+                            "red_threes_melded",
+                            "went_out",
+                            "cuts",
+                            "penalties",
+                        ),
+                        0,
+                    ),
+                }
+            )
     db.conn.commit()
     db.close()
     migrate(path)

@@ -2,7 +2,6 @@
 
 import copy
 import csv
-import html
 import io
 import json
 import re
@@ -25,14 +24,19 @@ from scorekeeper.services import games, players, rulesets
 
 from ..helpers import text
 
-TABLES = ("players", "house_rules", "games", "teams", "team_players", "rounds", "round_entries",
-          "revisions")
+TABLES = ("players", "house_rules", "games", "teams", "team_players", "rounds", "round_entries", "revisions")
 
 
 def entry(clean=0, dirty=0, melded=0, unplayed=0, red=0, black=0, out=False, **extra):
-    return TeamRound(books={"clean": clean, "dirty": dirty}, melded_points=melded,
-                     unplayed_points=unplayed, red_threes=red, black_threes=black, went_out=out,
-                     **extra)
+    return TeamRound(
+        books={"clean": clean, "dirty": dirty},
+        melded_points=melded,
+        unplayed_points=unplayed,
+        red_threes=red,
+        black_threes=black,
+        went_out=out,
+        **extra,
+    )
 
 
 def start(db, *args):
@@ -50,25 +54,34 @@ def play(db, game_id, *rounds):
 def fill(db):
     """A small history: a finished game, one ended by hand under saved house rules,
     one in progress with three teams, and a player who never played."""
-    house = rulesets.save_house_rules(db, RuleSet.from_dict({**RULESETS["tablet"].to_dict(),
-                                                             "name": "Our tablet game"}))
-    rulesets.save_house_rules(db, RuleSet.from_dict({**RULESETS["forfeit"].to_dict(),
-                                                     "name": "Unused rules"}))
-    ff = start(db, RULESETS["friends-family"], "friends-family",
-                           [("", ["Ann", "Bo"]), ("The Cs", ["Cy", "Di"])], "Cy")
-    play(db, ff,
-         [entry(4, 5, 3200, 0, out=True), entry(2, 1, 1400, 85, red=1)],
-         [entry(1, 0, 650, 40), entry(4, 5, 3000, 0, out=True)],
-         [entry(0, 0, 120, 230, red=2, black=1), entry(4, 5, 2900, 0, out=True)],
-         [entry(4, 5, 3100, 0, out=True), entry(0, 1, 450, 65)])
-    tablet = start(db, rulesets.get_rule_set(db, house).rules, house,
-                               [("", ["Ann", "Cy"]), ("", ["Bo", "Di"])])
+    house = rulesets.save_house_rules(
+        db, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Our tablet game"})
+    )
+    rulesets.save_house_rules(
+        db, RuleSet.from_dict({**RULESETS["forfeit"].to_dict(), "name": "Unused rules"})
+    )
+    ff = start(
+        db,
+        RULESETS["friends-family"],
+        "friends-family",
+        [("", ["Ann", "Bo"]), ("The Cs", ["Cy", "Di"])],
+        "Cy",
+    )
+    play(
+        db,
+        ff,
+        [entry(4, 5, 3200, 0, out=True), entry(2, 1, 1400, 85, red=1)],
+        [entry(1, 0, 650, 40), entry(4, 5, 3000, 0, out=True)],
+        [entry(0, 0, 120, 230, red=2, black=1), entry(4, 5, 2900, 0, out=True)],
+        [entry(4, 5, 3100, 0, out=True), entry(0, 1, 450, 65)],
+    )
+    tablet = start(
+        db, rulesets.get_rule_set(db, house).rules, house, [("", ["Ann", "Cy"]), ("", ["Bo", "Di"])]
+    )
     play(db, tablet, [entry(2, 2, 1800, 0, out=True), entry(1, 0, 500, 25)])
     games.end_game(db, tablet, games.load_game(db, tablet).revision)
-    roth = start(db, RULESETS["roth"], "roth",
-                             [("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"])])
-    play(db, roth, [entry(1, 0, 400, 0, cuts=1), entry(0, 0, 0, 150, penalties=1),
-                    entry(0, 0, 60, 35)])
+    roth = start(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"])])
+    play(db, roth, [entry(1, 0, 400, 0, cuts=1), entry(0, 0, 0, 150, penalties=1), entry(0, 0, 60, 35)])
     db["players"].insert({"name": "Zoë", "key": "zoë", "created_at": "2024-01-01T00:00:00+00:00"})
     return ff, tablet, roth
 
@@ -91,7 +104,6 @@ def without_time(export):
     return {k: v for k, v in export.items() if k != "exported_at"}
 
 
-
 def csrf_token(client, url):
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url)))[1]
 
@@ -100,7 +112,7 @@ def csrf_token(client, url):
 
 
 def test_export_holds_inputs_and_the_engines_scores(db):
-    ff, tablet, roth = fill(db)
+    ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
     assert export["format"] == "scorekeeper-history" and export["version"] == 1
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
@@ -109,12 +121,15 @@ def test_export_holds_inputs_and_the_engines_scores(db):
     game = games.load_game(db, ff)
     assert first["uid"] == game.uid and first["rules_key"] == "friends-family"
     assert first["house_rules"] is None and first["first_dealer"] == "Cy"
-    assert first["teams"] == [{"name": "Ann & Bo", "players": ["Ann", "Bo"]},
-                              {"name": "The Cs", "players": ["Cy", "Di"]}]
+    assert first["teams"] == [
+        {"name": "Ann & Bo", "players": ["Ann", "Bo"]},
+        {"name": "The Cs", "players": ["Cy", "Di"]},
+    ]
     assert first["finished_at"] and not first["ended_by_hand"]
     assert first["rounds"][0]["entries"][1] == entry(2, 1, 1400, 85, red=1).to_dict()
-    assert [r["scores"] for r in first["rounds"]] == [[s.total for s in scores]
-                                                      for scores in game.standings.round_scores]
+    assert [r["scores"] for r in first["rounds"]] == [
+        [s.total for s in scores] for scores in game.standings.round_scores
+    ]
     assert second["rules_key"] is None and second["house_rules"] == "Our tablet game"
     assert second["ended_by_hand"] and second["finished_at"]
     assert len(third["teams"]) == 3 and third["finished_at"] is None
@@ -131,18 +146,25 @@ def test_export_import_export_gives_the_same_json(db, other):
     assert str(summary) == "Imported 3 games (6 rounds), 5 new players and 2 sets of house rules."
     assert without_time(jsonfile.export_history(other)) == without_time(export)
     # the stored team totals and wins are the engine's, as in the database the games came from
-    totals = "SELECT uid, position, total, won FROM teams JOIN games ON games.id = game_id ORDER BY uid, position"
+    totals = (
+        "SELECT uid, position, total, won FROM teams JOIN games ON games.id = game_id ORDER BY uid, position"
+    )
     assert list(other.query(totals)) == list(db.query(totals))
     assert any(row["won"] for row in other.query(totals))
     # the stored scores are the engine's, as add_round would have written them
-    stored = [row["score"] for row in other.query("SELECT score FROM round_entries ORDER BY round_id, team_id")]
+    stored = [
+        row["score"] for row in other.query("SELECT score FROM round_entries ORDER BY round_id, team_id")
+    ]
     assert games.recompute_scores(other) == len(stored)
-    assert stored == [row["score"] for row in other.query(
-        "SELECT score FROM round_entries ORDER BY round_id, team_id")]
+    assert stored == [
+        row["score"] for row in other.query("SELECT score FROM round_entries ORDER BY round_id, team_id")
+    ]
     # an imported game plays on: the three-team Roth game takes its next round
     roth = games.load_game(other, other.execute("SELECT id FROM games ORDER BY id DESC").fetchone()[0])
-    assert games.add_round(other, roth.id, roth.revision, 2,
-                           [entry(), entry(), entry()]).standings.next_round == 3
+    assert (
+        games.add_round(other, roth.id, roth.revision, 2, [entry(), entry(), entry()]).standings.next_round
+        == 3
+    )
 
 
 def test_importing_twice_adds_nothing(db, other):
@@ -151,7 +173,12 @@ def test_importing_twice_adds_nothing(db, other):
     importer.import_history(other, export)
     before = counts(other)
     again = importer.import_history(other, export)
-    assert (again.games_added, again.games_skipped, again.players_added, again.house_rules_added) == (0, 3, 0, 0)
+    assert (again.games_added, again.games_skipped, again.players_added, again.house_rules_added) == (
+        0,
+        3,
+        0,
+        0,
+    )
     assert counts(other) == before
     # and into the database it came from
     before = counts(db)
@@ -178,8 +205,9 @@ def test_house_rules_of_the_same_name_but_other_values_are_kept_apart(db, other)
     assert "saved as “Our tablet game (imported)”" in str(summary)
     names = {e.rules.name: e.key for e in rulesets.list_rule_sets(other) if not e.preset}
     assert set(names) == {"our tablet game", "Our tablet game (imported)", "Unused rules"}
-    game = games.load_game(other, other.execute("SELECT id FROM games WHERE uid = ?",
-                                                [export["games"][1]["uid"]]).fetchone()[0])
+    game = games.load_game(
+        other, other.execute("SELECT id FROM games WHERE uid = ?", [export["games"][1]["uid"]]).fetchone()[0]
+    )
     assert game.rules_key == names["Our tablet game (imported)"]
     # a second import finds the renamed copy: still nothing new
     assert importer.import_history(other, export).house_rules_added == 0
@@ -221,40 +249,73 @@ def change(export, path, value=None, *, delete=False):
 
 
 BAD = {
-    "bad version": (("version", 2), "version: this Scorekeeper reads version 1 files; this file is version 2"),
+    "bad version": (
+        ("version", 2),
+        "version: this Scorekeeper reads version 1 files; this file is version 2",
+    ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
-    "malformed rule set": (("games.2.rules.card_values.K", "ten"),
-                           "games[2].rules.card_values.K: must be a whole number"),
+    "malformed rule set": (
+        ("games.2.rules.card_values.K", "ten"),
+        "games[2].rules.card_values.K: must be a whole number",
+    ),
     "rule set missing a field": (("games.1.rules.books", None, True), "games[1].rules.books: missing"),
-    "saved rules malformed": (("house_rules.1.end", {"rounds": 0}),
-                              "house_rules[1].end.rounds: must be at least 1"),
-    "negative count": (("games.0.rounds.1.entries.0.red_threes", -1),
-                       "games[0].rounds[1].entries[0].red_threes: Ann & Bo: Red 3s caught can’t be negative."),
-    "37 melded points": (("games.0.rounds.2.entries.1.melded_points", 37),
-                         "games[0].rounds[2].entries[1].melded_points: The Cs: 37 points melded can’t be right"),
-    "unknown book": (("games.2.rounds.0.entries.2.books", {"sevens": 1}),
-                     "games[2].rounds[0].entries[2].books.sevens: Cy: These rules have no “sevens” books."),
-    "points no table makes": (("games.0.rounds.0.entries.0.melded_points", 10**30),
-                              "games[0].rounds[0].entries[0].melded_points: at most 100,000"),
-    "books no table makes": (("games.0.rounds.0.entries.0.books", {"clean": 500}),
-                             "games[0].rounds[0].entries[0].books.clean: at most 99, not 500"),
-    "two teams out": (("games.0.rounds.0.entries.1.went_out", True),
-                      "games[0].rounds[0].went_out: Only one team can go out in a round"),
-    "a typo in a field": (("games.0.rounds.0.entries.0.meld_points", 90),
-                          "games[0].rounds[0].entries[0].meld_points: not a field of this format"),
-    "rounds numbered 1, 3": (("games.0.rounds.1.number", 3),
-                             "games[0].rounds[1].number: rounds are numbered 1, 2, 3…: expected 2, not 3"),
-    "team count mismatch": (("games.2.rounds.0.entries.2", None, True),
-                            "games[2].rounds[0].entries: 2 entries for a game of 3 teams"),
+    "saved rules malformed": (
+        ("house_rules.1.end", {"rounds": 0}),
+        "house_rules[1].end.rounds: must be at least 1",
+    ),
+    "negative count": (
+        ("games.0.rounds.1.entries.0.red_threes", -1),
+        "games[0].rounds[1].entries[0].red_threes: Ann & Bo: Red 3s caught can’t be negative.",
+    ),
+    "37 melded points": (
+        ("games.0.rounds.2.entries.1.melded_points", 37),
+        "games[0].rounds[2].entries[1].melded_points: The Cs: 37 points melded can’t be right",
+    ),
+    "unknown book": (
+        ("games.2.rounds.0.entries.2.books", {"sevens": 1}),
+        "games[2].rounds[0].entries[2].books.sevens: Cy: These rules have no “sevens” books.",
+    ),
+    "points no table makes": (
+        ("games.0.rounds.0.entries.0.melded_points", 10**30),
+        "games[0].rounds[0].entries[0].melded_points: at most 100,000",
+    ),
+    "books no table makes": (
+        ("games.0.rounds.0.entries.0.books", {"clean": 500}),
+        "games[0].rounds[0].entries[0].books.clean: at most 99, not 500",
+    ),
+    "two teams out": (
+        ("games.0.rounds.0.entries.1.went_out", True),
+        "games[0].rounds[0].went_out: Only one team can go out in a round",
+    ),
+    "a typo in a field": (
+        ("games.0.rounds.0.entries.0.meld_points", 90),
+        "games[0].rounds[0].entries[0].meld_points: not a field of this format",
+    ),
+    "rounds numbered 1, 3": (
+        ("games.0.rounds.1.number", 3),
+        "games[0].rounds[1].number: rounds are numbered 1, 2, 3…: expected 2, not 3",
+    ),
+    "team count mismatch": (
+        ("games.2.rounds.0.entries.2", None, True),
+        "games[2].rounds[0].entries: 2 entries for a game of 3 teams",
+    ),
     "one team": (("games.1.teams.1", None, True), "games[1].teams: needs at least 2 entries"),
-    "player twice in a game": (("games.0.teams.1.players.0", "ann"),
-                               "games[0].teams[1].players[0]: “ann” already plays in this game"),
-    "dealer not playing": (("games.0.first_dealer", "Zoë"),
-                           "games[0].first_dealer: must be null or one of this game's players"),
-    "unknown house rules": (("games.1.house_rules", "Lost rules"),
-                            "games[1].house_rules: \"Lost rules\" is not the name of any house rules"),
-    "finished too soon": (("games.2.finished_at", "2024-01-01T00:00:00+00:00"),
-                          "games[2].finished_at: the game is marked finished"),
+    "player twice in a game": (
+        ("games.0.teams.1.players.0", "ann"),
+        "games[0].teams[1].players[0]: “ann” already plays in this game",
+    ),
+    "dealer not playing": (
+        ("games.0.first_dealer", "Zoë"),
+        "games[0].first_dealer: must be null or one of this game's players",
+    ),
+    "unknown house rules": (
+        ("games.1.house_rules", "Lost rules"),
+        'games[1].house_rules: "Lost rules" is not the name of any house rules',
+    ),
+    "finished too soon": (
+        ("games.2.finished_at", "2024-01-01T00:00:00+00:00"),
+        "games[2].finished_at: the game is marked finished",
+    ),
     "bad date": (("games.1.created_at", "yesterday"), "games[1].created_at: must be a date and time"),
 }
 
@@ -279,22 +340,26 @@ def test_a_game_listed_twice_is_refused(db, other):
     assert other["games"].count == 0
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"not json", "not a JSON file"),
-    (b"\xff\xfe", "not a JSON file"),
-    (b"[" * 100_000, "not a Scorekeeper export (nested too deeply)"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"not json", "not a JSON file"),
+        (b"\xff\xfe", "not a JSON file"),
+        (b"[" * 100_000, "not a Scorekeeper export (nested too deeply)"),
+    ],
+)
 def test_a_file_that_is_not_json_is_refused(content, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         importer.read_history(content)
 
 
 def test_a_json_file_that_is_not_an_export_is_refused(other):
-    with pytest.raises(ValueError, match="^file: must be an object"):
+    with pytest.raises(ValueError, match=r"^file: must be an object"):
         importer.import_history(other, [1, 2])
-    with pytest.raises(ValueError, match="^games: missing"):
-        importer.import_history(other, {"format": "scorekeeper-history", "version": 1,
-                                        "players": [], "house_rules": []})
+    with pytest.raises(ValueError, match=r"^games: missing"):
+        importer.import_history(
+            other, {"format": "scorekeeper-history", "version": 1, "players": [], "house_rules": []}
+        )
 
 
 # --- CSV ----------------------------------------------------------------------------
@@ -305,30 +370,55 @@ def rows(csv_text):
 
 
 def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
-    ff, tablet, roth = fill(db)
+    ff, _tablet, roth = fill(db)
     table = rows(csvfile.export_csv(db))
     assert len(table) == 4 * 2 + 1 * 2 + 1 * 3
     assert list(table[0]) == [
-        "game", "date", "rules", "round", "team_position", "team", "players", "books_clean",
-        "books_dirty", "melded_points", "unplayed_points", "red_threes", "black_threes",
-        "red_threes_melded", "went_out", "cuts", "penalties", "round_score", "total"]
+        "game",
+        "date",
+        "rules",
+        "round",
+        "team_position",
+        "team",
+        "players",
+        "books_clean",
+        "books_dirty",
+        "melded_points",
+        "unplayed_points",
+        "red_threes",
+        "black_threes",
+        "red_threes_melded",
+        "went_out",
+        "cuts",
+        "penalties",
+        "round_score",
+        "total",
+    ]
     game = games.load_game(db, ff)
     s = game.standings
     mine = [r for r in table if r["game"] == game.uid]
     assert [(int(r["round"]), int(r["team_position"])) for r in mine] == [
-        (n, t) for n in range(1, 5) for t in (1, 2)]
+        (n, t) for n in range(1, 5) for t in (1, 2)
+    ]
     assert [int(r["round_score"]) for r in mine] == [x.total for scores in s.round_scores for x in scores]
     assert [int(r["total"]) for r in mine] == [x for totals in s.running_totals for x in totals]
     assert mine[1]["team"] == "The Cs" and mine[1]["players"] == "Cy & Di"
     assert mine[1]["rules"] == "Friends & Family online edition" and mine[1]["date"] == day(game.created_at)
     assert (mine[0]["went_out"], mine[1]["went_out"], mine[1]["books_dirty"]) == ("1", "0", "1")
     # one game
-    assert rows(csvfile.export_csv(db, roth)) == [r for r in table if r["game"] == games.load_game(db, roth).uid]
+    assert rows(csvfile.export_csv(db, roth)) == [
+        r for r in table if r["game"] == games.load_game(db, roth).uid
+    ]
 
 
 def test_csv_has_a_column_for_every_kind_of_book_the_rules_score(db):
-    rules = RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Sevens",
-                               "books": {"clean": 500, "dirty": 300, "sevens": 1000}})
+    rules = RuleSet.from_dict(
+        {
+            **RULESETS["tablet"].to_dict(),
+            "name": "Sevens",
+            "books": {"clean": 500, "dirty": 300, "sevens": 1000},
+        }
+    )
     plain = start(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
     play(db, plain, [entry(1, 0, 400, out=True), entry()])
     sevens = start(db, rules, None, [("", ["Ann"]), ("", ["Bo"])])
@@ -339,22 +429,34 @@ def test_csv_has_a_column_for_every_kind_of_book_the_rules_score(db):
     assert "books_sevens" not in rows(csvfile.export_csv(db, plain))[0]
 
 
-@pytest.mark.parametrize("value, cell", [
-    ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"), ("+1", "'+1"), ("-2", "'-2"),
-    ("@x", "'@x"), ("\tx", "'\tx"), ("\rx", "'\rx"), ("Ann", "Ann"), ("", ""), (None, ""),
-    (-500, -500), (0, 0), (True, 1), (False, 0),
-])
+@pytest.mark.parametrize(
+    "value, cell",
+    [
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
+        ("+1", "'+1"),
+        ("-2", "'-2"),
+        ("@x", "'@x"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Ann", "Ann"),
+        ("", ""),
+        (None, ""),
+        (-500, -500),
+        (0, 0),
+        (True, 1),
+        (False, 0),
+    ],
+)
 def test_csv_cells(value, cell):
     assert csvfile.csv_cell(value) == cell
 
 
 def test_csv_neutralises_formulas_but_keeps_negative_numbers(db):
-    game_id = start(db, RULESETS["roth"], "roth",
-                                [("=HYPERLINK(\"http://evil\",\"x\")", ["+1"]), ("-2", ["@x"])])
+    game_id = start(db, RULESETS["roth"], "roth", [('=HYPERLINK("http://evil","x")', ["+1"]), ("-2", ["@x"])])
     play(db, game_id, [entry(0, 0, 0, 150, red=1), entry(1, 0, 400)])
     content = csvfile.export_csv(db, game_id)
     first, second = rows(content)
-    assert first["team"] == "'=HYPERLINK(\"http://evil\",\"x\")" and first["players"] == "'+1"
+    assert first["team"] == '\'=HYPERLINK("http://evil","x")' and first["players"] == "'+1"
     assert second["team"] == "'-2" and second["players"] == "'@x"
     # a negative score is a number, not text: no quote, so a spreadsheet adds it up
     assert first["round_score"] == first["total"] == "-650"
@@ -365,7 +467,7 @@ def test_csv_neutralises_formulas_but_keeps_negative_numbers(db):
 
 
 def test_export_routes(client, db):
-    ff, tablet, roth = fill(db)
+    ff, _tablet, _roth = fill(db)
     response = client.get("/export.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
     assert response.headers["Content-Disposition"].startswith('attachment; filename="scorekeeper-history-')
@@ -387,8 +489,10 @@ def multipart(fields):
 
 
 def upload(client, content, name="history.json", url="/import"):
-    return client.post(url, **multipart({"csrf_token": csrf_token(client, url),
-                                         "file": FileStorage(io.BytesIO(content), name)}))
+    return client.post(
+        url,
+        **multipart({"csrf_token": csrf_token(client, url), "file": FileStorage(io.BytesIO(content), name)}),
+    )
 
 
 def test_import_route(client, db, tmp_path):
@@ -402,7 +506,9 @@ def test_import_route(client, db, tmp_path):
     assert response.status_code == 303 and response.headers["Location"] == "/"
     assert "Imported 3 games (6 rounds)" in text(other.get("/"))
     response = upload(other, json.dumps(export).encode())
-    assert "Imported 0 games (0 rounds); 3 games were already here." in text(other.get(response.headers["Location"]))
+    assert "Imported 0 games (0 rounds); 3 games were already here." in text(
+        other.get(response.headers["Location"])
+    )
 
 
 def test_import_route_refuses_with_the_message_by_the_field(client, db):
@@ -413,8 +519,11 @@ def test_import_route_refuses_with_the_message_by_the_field(client, db):
     response = upload(client, json.dumps(bad).encode())
     assert response.status_code == 422
     page = text(response)
-    assert re.search(r'<p class="error" id="file-error">Nothing was imported: '
-                     r'games\[0\]\.rounds\[2\]\.entries\[1\]\.melded_points: The Cs: 37 points', page), page
+    assert re.search(
+        r'<p class="error" id="file-error">Nothing was imported: '
+        r"games\[0\]\.rounds\[2\]\.entries\[1\]\.melded_points: The Cs: 37 points",
+        page,
+    ), page
     assert upload(client, b"<html>").status_code == 422
     assert "not a JSON file" in text(upload(client, b"<html>"))
     response = client.post("/import", data={"csrf_token": csrf_token(client, "/import")})
@@ -437,8 +546,7 @@ def test_import_route_takes_files_over_the_apps_1_mb_limit(client, db):
 
 
 def test_backup_while_rounds_are_being_saved(app, db, tmp_path):
-    game_id = start(db, RULESETS["partnership"], "partnership",
-                                [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])])
+    game_id = start(db, RULESETS["partnership"], "partnership", [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])])
     stop, failures, saved = threading.Event(), [], []
 
     def keep_saving():
@@ -446,8 +554,9 @@ def test_backup_while_rounds_are_being_saved(app, db, tmp_path):
         try:
             while not stop.is_set() and len(saved) < 400:
                 game = games.load_game(writer, game_id)
-                games.add_round(writer, game_id, game.revision, len(game.rounds) + 1,
-                                [entry(1, 0, 400), entry(0, 1, 350)])
+                games.add_round(
+                    writer, game_id, game.revision, len(game.rounds) + 1, [entry(1, 0, 400), entry(0, 1, 350)]
+                )
                 saved.append(len(game.rounds) + 1)
         except Exception as error:  # pragma: no cover - reported below
             failures.append(error)
@@ -496,7 +605,7 @@ def test_backup_refuses_to_overwrite(app, tmp_path):
 
 
 def test_restore_round_trip(app, db, tmp_path):
-    ff, tablet, roth = fill(db)
+    ff, _tablet, _roth = fill(db)
     copy = backup.backup_database(app.config["DATABASE"], tmp_path / "backup.db")
     before = jsonfile.export_history(db)
     start(db, RULESETS["roth"], "roth", [("", ["Late"]), ("", ["Comer"])])
@@ -517,6 +626,7 @@ def test_restore_applies_pending_migrations(app, tmp_path):
     old = tmp_path / "old.db"
     with closing(connect(old)) as database:
         from scorekeeper.migrations import migrations
+
         migrations.apply(database, stop_before="m003_game_uid_and_history_indexes")
         database["players"].insert({"name": "Ann", "created_at": "2024-01-01T00:00:00+00:00"})
     backup.restore_database(old, app.config["DATABASE"])
@@ -535,19 +645,23 @@ def test_restore_refuses_what_is_not_a_scorekeeper_backup(app, db, tmp_path):
         conn.execute("CREATE TABLE t (x)")
     newer = backup.backup_database(app.config["DATABASE"], tmp_path / "newer.db")
     with closing(sqlite3.connect(newer)) as conn:
-        conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
-                     "VALUES ('scorekeeper', 'm999_from_the_future', '')")
+        conn.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+            "VALUES ('scorekeeper', 'm999_from_the_future', '')"
+        )
         conn.commit()
     damaged = backup.backup_database(app.config["DATABASE"], tmp_path / "damaged.db")
     content = bytearray(damaged.read_bytes())
     page = 4096
-    content[5 * page:6 * page] = b"\x07" * page  # scribble over a page of the tables
+    content[5 * page : 6 * page] = b"\x07" * page  # scribble over a page of the tables
     damaged.write_bytes(bytes(content))
-    for path, message in [(tmp_path / "missing.db", "no such file"),
-                          (text_file, "not a SQLite database"),
-                          (other_sqlite, "not a Scorekeeper database"),
-                          (newer, "made by a newer Scorekeeper (it has m999_from_the_future)"),
-                          (damaged, "damaged.db: the database is damaged")]:
+    for path, message in [
+        (tmp_path / "missing.db", "no such file"),
+        (text_file, "not a SQLite database"),
+        (other_sqlite, "not a Scorekeeper database"),
+        (newer, "made by a newer Scorekeeper (it has m999_from_the_future)"),
+        (damaged, "damaged.db: the database is damaged"),
+    ]:
         with pytest.raises(ValueError, match=re.escape(message)):
             backup.restore_database(path, app.config["DATABASE"])
     assert counts(db) == before
@@ -610,14 +724,27 @@ def synthetic_export(count):
     rules = RULESETS["tablet"].to_dict()
     round_entries = [entry(2, 2, 1800, 0, out=True).to_dict(), entry(1, 0, 500, 25).to_dict()]
     return {
-        "format": "scorekeeper-history", "version": 1, "players": [], "house_rules": [],
-        "games": [{"uid": f"game-{i}", "created_at": f"2020-01-01T00:00:{i % 60:02d}+00:00",
-                   "finished_at": "2020-01-01T01:00:00+00:00", "ended_by_hand": False,
-                   "rules_key": "tablet", "rules": rules, "first_dealer": None,
-                   "teams": [{"name": "", "players": [f"P{i % 7}", f"P{i % 7 + 7}"]},
-                             {"name": "", "players": [f"P{i % 5 + 20}"]}],
-                   "rounds": [{"number": n, "entries": round_entries} for n in range(1, 6)]}
-                  for i in range(count)],
+        "format": "scorekeeper-history",
+        "version": 1,
+        "players": [],
+        "house_rules": [],
+        "games": [
+            {
+                "uid": f"game-{i}",
+                "created_at": f"2020-01-01T00:00:{i % 60:02d}+00:00",
+                "finished_at": "2020-01-01T01:00:00+00:00",
+                "ended_by_hand": False,
+                "rules_key": "tablet",
+                "rules": rules,
+                "first_dealer": None,
+                "teams": [
+                    {"name": "", "players": [f"P{i % 7}", f"P{i % 7 + 7}"]},
+                    {"name": "", "players": [f"P{i % 5 + 20}"]},
+                ],
+                "rounds": [{"number": n, "entries": round_entries} for n in range(1, 6)],
+            }
+            for i in range(count)
+        ],
     }
 
 
@@ -651,8 +778,9 @@ def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path
     from scorekeeper.db import connect, migrate
 
     game_id = start(db, RULESETS["roth"], "roth", [("", ["Ann", "Bo"]), ("", ["Cy"])])
-    games.add_round(db, game_id, 0, 1,
-                    [TeamRound(books={"clean": 1}, melded_points=100), TeamRound(melded_points=50)])
+    games.add_round(
+        db, game_id, 0, 1, [TeamRound(books={"clean": 1}, melded_points=100), TeamRound(melded_points=50)]
+    )
     response = client.get(f"/games/{game_id}/export.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
     data = response.get_json()

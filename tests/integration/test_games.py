@@ -11,15 +11,18 @@ from scorekeeper.services import games, players, rulesets
 
 from ..helpers import posted, text
 
-TEAMS = {"teams-0-players-0": "Ann", "teams-0-players-1": "Bo",
-         "teams-1-players-0": "Cy", "teams-1-players-1": "Di"}
+TEAMS = {
+    "teams-0-players-0": "Ann",
+    "teams-0-players-1": "Bo",
+    "teams-1-players-0": "Cy",
+    "teams-1-players-1": "Di",
+}
 
 
 @pytest.fixture
 def app(app):
     app.config["WTF_CSRF_ENABLED"] = False  # one test below turns it back on
     return app
-
 
 
 def new_game_form(client, rules="roth"):
@@ -50,8 +53,11 @@ def enter(client, game_id, *teams, went_out="nobody", url=None, expect_warnings=
     """Check a round, then save it (anyway, if the engine warned)."""
     url = url or f"/games/{game_id}/rounds/new"
     form = client.get(url)
-    data = {**fields(*teams, went_out=went_out), "revision": hidden(form, "revision"),
-            "round_id": hidden(form, "round_id")}
+    data = {
+        **fields(*teams, went_out=went_out),
+        "revision": hidden(form, "revision"),
+        "round_id": hidden(form, "round_id"),
+    }
     review = client.post(url, data={**data, "action": "check"})
     assert review.status_code == 200, text(review)
     page = text(review)
@@ -89,27 +95,34 @@ def test_start_a_game_with_new_and_existing_players(client, db):
     assert "Cy</strong> deals" in page and "Round 1 of 5" in page
 
 
-@pytest.mark.parametrize("data, field, message", [
-    ({"teams-1-players-0": "", "teams-1-players-1": ""}, "teams-0-players-0", "at least two teams"),
-    ({"teams-1-players-1": "ANN"}, "teams-1-players-1", "Ann is already on team 1"),
-    ({"teams-2-name": "Ghosts"}, "teams-2-players-0", "Add at least one player"),
-    ({"first_dealer": "Zed"}, "first_dealer", "must be one of this game's players"),
-    ({"teams-0-players-0": "x" * 41}, "teams-0-players-0", "40 characters"),
-    ({"rules-going_out": "lots"}, "rules-going_out", "whole number"),
-])
+@pytest.mark.parametrize(
+    "data, field, message",
+    [
+        ({"teams-1-players-0": "", "teams-1-players-1": ""}, "teams-0-players-0", "at least two teams"),
+        ({"teams-1-players-1": "ANN"}, "teams-1-players-1", "Ann is already on team 1"),
+        ({"teams-2-name": "Ghosts"}, "teams-2-players-0", "Add at least one player"),
+        ({"first_dealer": "Zed"}, "first_dealer", "must be one of this game's players"),
+        ({"teams-0-players-0": "x" * 41}, "teams-0-players-0", "40 characters"),
+        ({"rules-going_out": "lots"}, "rules-going_out", "whole number"),
+    ],
+)
 def test_new_game_refusals_keep_what_was_typed(client, db, data, field, message):
-    response = client.post("/games/new", data={**new_game_form(client), **TEAMS, "first_dealer": "Di", **data})
+    response = client.post(
+        "/games/new", data={**new_game_form(client), **TEAMS, "first_dealer": "Di", **data}
+    )
     assert response.status_code == 422
     page = text(response)
     assert message in page
     # the message sits with its own field, before the next field starts
-    own = page[page.index(f'id="{field}"'):]
-    own = own[:own.find('<div class="field', 1)]
+    own = page[page.index(f'id="{field}"') :]
+    own = own[: own.find('<div class="field', 1)]
     assert f'<p class="error" id="{field}-error">' in own and message in own, own
     typed = {**TEAMS, "first_dealer": "Di", **data}
     for name, value in typed.items():
         if value and name != "rules_key":
-            assert f'value="{value}"' in page or f'value="{html.escape(value)}"' in response.get_data(as_text=True)
+            assert f'value="{value}"' in page or f'value="{html.escape(value)}"' in response.get_data(
+                as_text=True
+            )
     assert db["games"].count == 0 and db["players"].count == 0
 
 
@@ -129,8 +142,14 @@ def test_game_screen_before_the_first_round(client):
 
 def test_unknown_games_and_rounds_are_404(client):
     game_id = start(client)
-    for url in ("/games/99", "/games/99.json", "/games/99/rounds/new", f"/games/{game_id}/rounds/3/edit",
-                f"/games/{game_id}/rounds/3/delete", "/games/99/end"):
+    for url in (
+        "/games/99",
+        "/games/99.json",
+        "/games/99/rounds/new",
+        f"/games/{game_id}/rounds/3/edit",
+        f"/games/{game_id}/rounds/3/delete",
+        "/games/99/end",
+    ):
         assert client.get(url).status_code == 404, url
 
 
@@ -143,28 +162,44 @@ def test_a_round_is_checked_then_saved(client, db):
     form = client.get(url)
     page = text(form)
     assert "<legend>Ann & Bo</legend>" in page and "<legend>Cy & Di</legend>" in page
-    for label in ("Clean (red) books", "Dirty (black) books", "Points melded", "Points left in hand and foot",
-                  "Red 3s caught", "Black 3s caught", "Players who cut exactly 22", "Penalties"):
+    for label in (
+        "Clean (red) books",
+        "Dirty (black) books",
+        "Points melded",
+        "Points left in hand and foot",
+        "Red 3s caught",
+        "Black 3s caught",
+        "Players who cut exactly 22",
+        "Penalties",
+    ):
         assert page.count(f">{label}</label>") == 2, label
     assert "Red 3s laid down" not in page  # Roth does not score them
     assert page.count('inputmode="numeric"') >= 16
     a = {"book_clean": 5, "book_dirty": 4, "melded_points": 1800, "cuts": 1}
-    b = {"book_clean": 2, "book_dirty": 1, "melded_points": 605, "unplayed_points": 210,
-         "red_threes": 1, "black_threes": 2, "penalties": 1}
+    b = {
+        "book_clean": 2,
+        "book_dirty": 1,
+        "melded_points": 605,
+        "unplayed_points": 210,
+        "red_threes": 1,
+        "black_threes": 2,
+        "penalties": 1,
+    }
     data = {**fields(a, b, went_out="0"), "revision": "0"}
     review = client.post(url, data={**data, "action": "check"})
     page = text(review)
     assert "Check before saving" in page and "Save round 1" in page
-    assert "<th scope=\"row\">Round 1</th><td>+5,700</td>" in page
-    assert "<th scope=\"row\">Round 1</th><td>+1,095</td>" in page
-    assert "<th scope=\"row\">Red 3s caught\u00a0×\u00a01</th><td>\u2212500</td>" in page
+    assert '<th scope="row">Round 1</th><td>+5,700</td>' in page
+    assert '<th scope="row">Round 1</th><td>+1,095</td>' in page
+    assert '<th scope="row">Red 3s caught\u00a0×\u00a01</th><td>\u2212500</td>' in page
     assert db["rounds"].count == 0  # checking writes nothing
     saved = client.post(url, data={**data, "action": "save", "checked": hidden(review, "checked")})
     assert saved.headers["Location"].endswith(f"/games/{game_id}")  # the top: totals first
     game = stored(db, game_id)
     assert game.standings.totals == [5700, 1095]
-    assert game.rounds[0].entries[0] == TeamRound(books={"clean": 5, "dirty": 4}, melded_points=1800,
-                                                  cuts=1, went_out=True)
+    assert game.rounds[0].entries[0] == TeamRound(
+        books={"clean": 5, "dirty": 4}, melded_points=1800, cuts=1, went_out=True
+    )
     assert [r["score"] for r in db.query("SELECT score FROM round_entries ORDER BY team_id")] == [5700, 1095]
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 1 saved." in page
@@ -190,8 +225,10 @@ def test_saving_needs_the_values_that_were_checked(client, db):
 def test_warnings_need_save_anyway(client, db):
     game_id = start(client, "roth")
     url = f"/games/{game_id}/rounds/new"
-    data = {**fields({"book_clean": 2, "melded_points": 300}, {"melded_points": 50}, went_out="0"),
-            "revision": "0"}
+    data = {
+        **fields({"book_clean": 2, "melded_points": 300}, {"melded_points": 50}, went_out="0"),
+        "revision": "0",
+    }
     review = client.post(url, data={**data, "action": "check"})
     page = text(review)
     assert "Worth a second look" in page and "Save anyway" in page
@@ -200,13 +237,16 @@ def test_warnings_need_save_anyway(client, db):
     assert stored(db, game_id).standings.totals == [1000 + 300 + 100, 50]
 
 
-@pytest.mark.parametrize("team, field, message", [
-    ({"melded_points": "37"}, "melded_points", "37 points melded can’t be right"),
-    ({"unplayed_points": "12"}, "unplayed_points", "12 points left in hand and foot can’t be right"),
-    ({"melded_points": "-5"}, "melded_points", "Can’t be negative."),
-    ({"book_clean": "two"}, "book_clean", "Enter a whole number"),
-    ({"red_threes": "100"}, "red_threes", "At most 99"),
-])
+@pytest.mark.parametrize(
+    "team, field, message",
+    [
+        ({"melded_points": "37"}, "melded_points", "37 points melded can’t be right"),
+        ({"unplayed_points": "12"}, "unplayed_points", "12 points left in hand and foot can’t be right"),
+        ({"melded_points": "-5"}, "melded_points", "Can’t be negative."),
+        ({"book_clean": "two"}, "book_clean", "Enter a whole number"),
+        ({"red_threes": "100"}, "red_threes", "At most 99"),
+    ],
+)
 def test_errors_block_the_save_next_to_their_field(client, db, team, field, message):
     game_id = start(client, "roth")
     url = f"/games/{game_id}/rounds/new"
@@ -215,9 +255,12 @@ def test_errors_block_the_save_next_to_their_field(client, db, team, field, mess
         response = client.post(url, data={**data, "action": action})
         assert response.status_code == 422
         page = response.get_data(as_text=True)
-        assert re.search(rf'id="teams-0-{field}"[^>]*value="{re.escape(html.escape(str(team[field])))}"', page)
-        assert re.search(rf'<p class="error" id="teams-0-{field}-error">[^<]*{re.escape(html.escape(message))}',
-                         page), page
+        assert re.search(
+            rf'id="teams-0-{field}"[^>]*value="{re.escape(html.escape(str(team[field])))}"', page
+        )
+        assert re.search(
+            rf'<p class="error" id="teams-0-{field}-error">[^<]*{re.escape(html.escape(message))}', page
+        ), page
         assert "Save round" not in page and "Save anyway" not in page
     assert db["rounds"].count == 0
 
@@ -227,13 +270,19 @@ def test_steppers_and_the_card_helper_work_without_javascript(client, db):
     url = f"/games/{game_id}/rounds/new"
     data = {**fields({"book_clean": 2, "melded_points": 40}, {}), "revision": "0"}
     stepped = client.post(url, data={**data, "step": "teams-0-book_clean:1"})
-    assert 'id="teams-0-book_clean" inputmode="numeric" name="teams-0-book_clean" type="text" value="3"' in \
-        stepped.get_data(as_text=True)
+    assert (
+        'id="teams-0-book_clean" inputmode="numeric" name="teams-0-book_clean" type="text" value="3"'
+        in stepped.get_data(as_text=True)
+    )
     stepped = client.post(url, data={**data, "teams-1-book_dirty": "0", "step": "teams-1-book_dirty:-1"})
     assert 'name="teams-1-book_dirty" type="text" value="0"' in stepped.get_data(as_text=True)
     # Roth tiers: Jokers 50, 2s and Aces 20, 10–K 10, 4–9 5
-    counts = {"teams-1-left_count_0": "1", "teams-1-left_count_1": "2", "teams-1-left_count_2": "3",
-              "teams-1-left_count_3": "4"}
+    counts = {
+        "teams-1-left_count_0": "1",
+        "teams-1-left_count_1": "2",
+        "teams-1-left_count_2": "3",
+        "teams-1-left_count_3": "4",
+    }
     added = client.post(url, data={**data, **counts, "action": "add-left-1"})
     page = added.get_data(as_text=True)
     assert 'name="teams-1-unplayed_points" type="text" value="140"' in page  # 50 + 40 + 30 + 20
@@ -245,15 +294,22 @@ def test_steppers_and_the_card_helper_work_without_javascript(client, db):
 
 
 def test_only_fields_the_rules_use_are_shown(client, db):
-    variant = RULESETS["tablet"].to_dict() | {"name": "Sevens house", "red_three_melded": 100,
-                                               "books": {"clean": 500, "dirty": 300, "sevens": 1500}}
+    variant = RULESETS["tablet"].to_dict() | {
+        "name": "Sevens house",
+        "red_three_melded": 100,
+        "books": {"clean": 500, "dirty": 300, "sevens": 1500},
+    }
     key = rulesets.save_house_rules(db, RuleSet.from_dict(variant))
     game_id = start(client, key)
     page = text(client.get(f"/games/{game_id}/rounds/new"))
     assert "Books of 7s" in page and "Red 3s laid down" in page
     assert "cut exactly 22" not in page and "Penalties" not in page
-    enter(client, game_id, {"book_clean": 1, "book_dirty": 1, "book_sevens": 1, "melded_points": 600,
-                            "red_threes_melded": 2}, {"melded_points": 40})
+    enter(
+        client,
+        game_id,
+        {"book_clean": 1, "book_dirty": 1, "book_sevens": 1, "melded_points": 600, "red_threes_melded": 2},
+        {"melded_points": 40},
+    )
     assert stored(db, game_id).standings.totals == [500 + 300 + 1500 + 600 + 200, 40]
 
 
@@ -283,8 +339,13 @@ def test_edit_a_round_keeps_a_revision(client, db):
     form = client.get(f"/games/{game_id}/rounds/1/edit")
     page = form.get_data(as_text=True)
     assert "Fix round 1" in page and 'name="teams-0-melded_points" type="text" value="100"' in page
-    enter(client, game_id, {"melded_points": 150}, {"melded_points": 50, "red_threes": 1},
-          url=f"/games/{game_id}/rounds/1/edit")
+    enter(
+        client,
+        game_id,
+        {"melded_points": 150},
+        {"melded_points": 50, "red_threes": 1},
+        url=f"/games/{game_id}/rounds/1/edit",
+    )
     game = stored(db, game_id)
     assert game.standings.totals == [150 + 200, 50 - 100 + 75]
     assert len(game.rounds) == 2 and game.revision == 3
@@ -298,8 +359,11 @@ def test_an_edit_from_a_stale_page_is_refused(client, db):
     enter(client, game_id, {"melded_points": 100}, {"melded_points": 50})
     url = f"/games/{game_id}/rounds/1/edit"
     form = client.get(url)
-    stale = {**fields({"melded_points": 300}, {"melded_points": 50}), "revision": hidden(form, "revision"),
-             "round_id": hidden(form, "round_id")}
+    stale = {
+        **fields({"melded_points": 300}, {"melded_points": 50}),
+        "revision": hidden(form, "revision"),
+        "round_id": hidden(form, "round_id"),
+    }
     review = client.post(url, data={**stale, "action": "check"})
     enter(client, game_id, {"melded_points": 120}, {"melded_points": 50}, url=url)  # the other phone
     refused = client.post(url, data={**stale, "action": "save", "checked": hidden(review, "checked")})
@@ -346,7 +410,9 @@ def test_a_game_ends_by_its_rules_and_can_be_reopened(client, db):
     # reopen, fix round 4, and it closes again with the new winner
     client.post(f"/games/{game_id}/reopen", data={"revision": str(game.revision)})
     assert "Fix round 4" in text(client.get(f"/games/{game_id}"))
-    enter(client, game_id, {"melded_points": 10}, {"melded_points": 1000}, url=f"/games/{game_id}/rounds/4/edit")
+    enter(
+        client, game_id, {"melded_points": 10}, {"melded_points": 1000}, url=f"/games/{game_id}/rounds/4/edit"
+    )
     game = stored(db, game_id)
     assert game.finished_at and game.standings.winners == [1]
     assert "Cy & Di win with 1,150!" in text(client.get(f"/games/{game_id}"))
@@ -354,8 +420,7 @@ def test_a_game_ends_by_its_rules_and_can_be_reopened(client, db):
 
 def test_a_game_reaching_the_target_ends_after_that_round(client, db):
     game_id = start(client, "roth")
-    enter(client, game_id, {"book_clean": 9, "book_dirty": 9, "melded_points": 4000},
-          {"melded_points": 50})
+    enter(client, game_id, {"book_clean": 9, "book_dirty": 9, "melded_points": 4000}, {"melded_points": 50})
     game = stored(db, game_id)
     assert game.standings.totals == [4500 + 2700 + 4000, 50] and game.finished
 
@@ -398,12 +463,19 @@ def test_home_lists_games_in_progress_then_finished(client, db):
 
 def test_game_json(client, db):
     game_id = start(client, "roth")
-    enter(client, game_id, {"book_clean": 5, "book_dirty": 4, "melded_points": 1800, "cuts": 1},
-          {"book_clean": 1, "melded_points": 100, "red_threes": 1}, went_out="0")
+    enter(
+        client,
+        game_id,
+        {"book_clean": 5, "book_dirty": 4, "melded_points": 1800, "cuts": 1},
+        {"book_clean": 1, "melded_points": 100, "red_threes": 1},
+        went_out="0",
+    )
     data = client.get(f"/games/{game_id}.json").get_json()
     assert data["rules"] == RULESETS["roth"].to_dict()
-    assert data["teams"] == [{"name": "Ann & Bo", "players": ["Ann", "Bo"]},
-                             {"name": "Cy & Di", "players": ["Cy", "Di"]}]
+    assert data["teams"] == [
+        {"name": "Ann & Bo", "players": ["Ann", "Bo"]},
+        {"name": "Cy & Di", "players": ["Cy", "Di"]},
+    ]
     assert data["rounds"][0]["entries"][0]["books"] == {"clean": 5, "dirty": 4}
     assert data["rounds"][0]["scores"] == [5700, 100]
     engine = standings(RULESETS["roth"], [[TeamRound(**e) for e in data["rounds"][0]["entries"]]])
@@ -421,7 +493,9 @@ def test_players_can_be_renamed_and_keep_their_games(client, db):
     assert taken.status_code == 422 and "There is already a player called Cy." in text(taken)
     empty = client.post(f"/players/{ann.id}/rename", data={"name": "", "revision": "0"})
     assert empty.status_code == 422 and "Type a name." in text(empty)
-    assert client.post(f"/players/{ann.id}/rename", data={"name": "Annie", "revision": "0"}).status_code == 303
+    assert (
+        client.post(f"/players/{ann.id}/rename", data={"name": "Annie", "revision": "0"}).status_code == 303
+    )
     assert [p.name for p in stored(db, game_id).teams[0].players] == ["Annie", "Bo"]
     assert client.get("/players/999/rename").status_code == 404
 
@@ -441,6 +515,7 @@ def test_recompute_scores_command(client, db, runner):
 
 def test_posts_without_a_csrf_token_are_refused(tmp_path, instance_path):
     from scorekeeper.db import migrate
+
     migrate(tmp_path / "csrf.db")
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db")})
     assert app.config.get("WTF_CSRF_ENABLED", True)
@@ -457,17 +532,20 @@ def test_a_game_can_adjust_its_rules_and_keeps_its_own_copy(client, db):
     key = rulesets.save_house_rules(db, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Ours"}))
     form = new_game_form(client, key)
     assert form["rules_key"] == key and form["rules-going_out"] == "200"
-    response = client.post("/games/new", data={**form, **TEAMS, "rules-going_out": "300",
-                                               "rules-name": "Ours, going out 300"})
+    response = client.post(
+        "/games/new", data={**form, **TEAMS, "rules-going_out": "300", "rules-name": "Ours, going out 300"}
+    )
     game_id = int(response.headers["Location"].rsplit("/", 1)[1])
     # the saved house rules change later: the game does not
-    rulesets.update_house_rules(db, key, 0, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Ours",
-                                                               "going_out": 50}))
+    rulesets.update_house_rules(
+        db, key, 0, RuleSet.from_dict({**RULESETS["tablet"].to_dict(), "name": "Ours", "going_out": 50})
+    )
     game = stored(db, game_id)
     assert game.rules.going_out == 300 and game.rules.name == "Ours, going out 300"
     assert game.rules_key == key
-    enter(client, game_id, {"melded_points": 100}, {"melded_points": 50}, went_out="0",
-          expect_warnings=True)  # tablet: 2 clean + 2 dirty to go out
+    enter(
+        client, game_id, {"melded_points": 100}, {"melded_points": 50}, went_out="0", expect_warnings=True
+    )  # tablet: 2 clean + 2 dirty to go out
     assert stored(db, game_id).standings.totals == [400, 50]
 
 
@@ -499,6 +577,6 @@ def test_the_game_screen_draws_the_score_by_round(client, db):
     enter(client, game_id, {"melded_points": 200}, {"melded_points": 400})
     page = text(client.get(f"/games/{game_id}"))
     assert 'role="img" aria-labelledby="progress-title" aria-describedby="progress-desc"' in page
-    assert "<title id=\"progress-title\">Score by round</title>" in page
+    assert '<title id="progress-title">Score by round</title>' in page
     assert "Running totals after each of 2 rounds. Ann & Bo: 300; Cy & Di: 450." in page
     assert page.count("<polyline") == 2

@@ -1,13 +1,11 @@
 """The history page: filters, pages, and each game's totals and winner from the engine."""
 
-import html
 import re
 
-from scorekeeper.services import players
 from scorekeeper.scoring import TeamRound
+from scorekeeper.services import players
 
 from ..helpers import text
-
 
 
 def listed(response):
@@ -16,10 +14,19 @@ def listed(response):
 
 def test_filters_by_player_rules_dates_and_status(client, db, make_game):
     ann_bo, cy_di, ann_cy, eve = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]), ("", ["Ann", "Cy"]), ("", ["Eve"]))
-    first = make_game("partnership", [[TeamRound(melded_points=300), TeamRound(melded_points=100)]],
-                      [ann_bo, cy_di], day="2025-12-30", end=True).id
-    second = make_game("tablet", [[TeamRound(melded_points=50), TeamRound(melded_points=80)]],
-                       [ann_cy, eve], day="2026-01-02").id
+    first = make_game(
+        "partnership",
+        [[TeamRound(melded_points=300), TeamRound(melded_points=100)]],
+        [ann_bo, cy_di],
+        day="2025-12-30",
+        end=True,
+    ).id
+    second = make_game(
+        "tablet",
+        [[TeamRound(melded_points=50), TeamRound(melded_points=80)]],
+        [ann_cy, eve],
+        day="2026-01-02",
+    ).id
     third = make_game("partnership", [], [cy_di, eve], day="2026-02-14", end=True).id
     everyone = client.get("/history")
     assert listed(everyone) == [third, second, first]

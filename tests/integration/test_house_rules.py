@@ -25,17 +25,22 @@ from ..helpers import posted as page_form
 from ..helpers import text
 
 ROTH = RULESETS["roth"]
-SEVENS = RuleSet.from_dict({
-    **RULESETS["tablet"].to_dict(), "name": "Sevens house", "red_three_melded": 100,
-    "going_out": [100, 200, 300], "books": {"clean": 500, "dirty": 300, "sevens": 1500},
-    "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}]})
+SEVENS = RuleSet.from_dict(
+    {
+        **RULESETS["tablet"].to_dict(),
+        "name": "Sevens house",
+        "red_three_melded": 100,
+        "going_out": [100, 200, 300],
+        "books": {"clean": 500, "dirty": 300, "sevens": 1500},
+        "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}],
+    }
+)
 
 
 @pytest.fixture
 def app(app):
     app.config["WTF_CSRF_ENABLED"] = False  # test_posts_need_a_csrf_token turns it back on
     return app
-
 
 
 def posted(response):
@@ -54,8 +59,9 @@ def saved(db, key="house-1"):
 
 def error_of(response, field_id):
     """The message shown under a field, or None."""
-    match = re.search(rf'<p class="error" id="{re.escape(field_id)}-error">(.*?)</p>',
-                      response.get_data(as_text=True))
+    match = re.search(
+        rf'<p class="error" id="{re.escape(field_id)}-error">(.*?)</p>', response.get_data(as_text=True)
+    )
     return html.unescape(match[1]) if match else None
 
 
@@ -129,26 +135,42 @@ def test_edit_every_value(client, db, roth_copy):
     values |= {
         "name": "Roth 2027",
         **{f"card_values-{rank}": "15" for rank in ("9", "8", "7")},
-        "red_three_sign": "lose", "red_three": "300",
-        "black_three_sign": "gain", "black_three": "5",
-        "penalty_sign": "lose", "penalty": "50",
-        "red_three_melded": "100", "cut_22": "0",
-        "book_clean-value": "600", "book_dirty-value": "250",
-        "extra_books-0-kind": "Sevens", "extra_books-0-value": "1,500",
-        "extra_books-2-kind": "wild", "extra_books-2-value": "2000",
-        "books_mode": "same", "book_clean-to_go_out": "2", "book_dirty-to_go_out": "1",
-        "extra_books-0-to_go_out": "1", "extra_books-2-to_go_out": "",
+        "red_three_sign": "lose",
+        "red_three": "300",
+        "black_three_sign": "gain",
+        "black_three": "5",
+        "penalty_sign": "lose",
+        "penalty": "50",
+        "red_three_melded": "100",
+        "cut_22": "0",
+        "book_clean-value": "600",
+        "book_dirty-value": "250",
+        "extra_books-0-kind": "Sevens",
+        "extra_books-0-value": "1,500",
+        "extra_books-2-kind": "wild",
+        "extra_books-2-value": "2000",
+        "books_mode": "same",
+        "book_clean-to_go_out": "2",
+        "book_dirty-to_go_out": "1",
+        "extra_books-0-to_go_out": "1",
+        "extra_books-2-to_go_out": "",
         "going_out": "100, 200, 300",
-        "meld_mode": "by_round", "meld_by_round": "50 90 120",
-        "end_mode": "rounds", "end_rounds": "6",
+        "meld_mode": "by_round",
+        "meld_by_round": "50 90 120",
+        "end_mode": "rounds",
+        "end_rounds": "6",
     }
     assert save(client, values, roth_copy) == "/rules/house-1"
     assert saved(db).to_dict() == {
         "name": "Roth 2027",
         "card_values": {**ROTH.card_values, "9": 15, "8": 15, "7": 15},
-        "black_three": 5, "red_three": -300, "red_three_melded": 100,
+        "black_three": 5,
+        "red_three": -300,
+        "red_three_melded": 100,
         "books": {"clean": 600, "dirty": 250, "sevens": 1500, "wild": 2000},
-        "going_out": [100, 200, 300], "cut_22": 0, "penalty": -50,
+        "going_out": [100, 200, 300],
+        "cut_22": 0,
+        "penalty": -50,
         "meld_minimum": {"by_round": [50, 90, 120]},
         "books_to_go_out": {"clean": 2, "dirty": 1, "sevens": 1},
         "end": {"rounds": 6},
@@ -161,19 +183,27 @@ def test_edit_every_value(client, db, roth_copy):
 
 OPTIONS = {  # id: (what is typed, what the rule set then holds)
     "meld-none": ({"meld_mode": "none"}, {"meld_minimum": None}),
-    "meld-by-round": ({"meld_mode": "by_round", "meld_by_round": "60; 90, 120"},
-                      {"meld_minimum": {"by_round": [60, 90, 120]}}),
-    "meld-by-score-pairs": ({"meld_mode": "by_score", "meld_by_score": "0: 50, 3000: 90, 6000: 120"},
-                            {"meld_minimum": {"by_score": [[0, 50], [3000, 90], [6000, 120]]}}),
-    "meld-by-score-lines": ({"meld_mode": "by_score",
-                             "meld_by_score": "-500: 15\r\n0: 50\r\n\r\n4000: 100\r\n"},
-                            {"meld_minimum": {"by_score": [[-500, 15], [0, 50], [4000, 100]]}}),
+    "meld-by-round": (
+        {"meld_mode": "by_round", "meld_by_round": "60; 90, 120"},
+        {"meld_minimum": {"by_round": [60, 90, 120]}},
+    ),
+    "meld-by-score-pairs": (
+        {"meld_mode": "by_score", "meld_by_score": "0: 50, 3000: 90, 6000: 120"},
+        {"meld_minimum": {"by_score": [[0, 50], [3000, 90], [6000, 120]]}},
+    ),
+    "meld-by-score-lines": (
+        {"meld_mode": "by_score", "meld_by_score": "-500: 15\r\n0: 50\r\n\r\n4000: 100\r\n"},
+        {"meld_minimum": {"by_score": [[-500, 15], [0, 50], [4000, 100]]}},
+    ),
     "books-none": ({"books_mode": "none"}, {"books_to_go_out": None}),
-    "books-same": ({"books_mode": "same", "book_clean-to_go_out": "3", "book_dirty-to_go_out": "0"},
-                   {"books_to_go_out": {"clean": 3, "dirty": 0}}),
-    "books-by-round": ({"books_mode": "by_round",
-                        "books_by_round": "1 clean + 1 dirty; 2 clean books, 2 dirty\nnone"},
-                       {"books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2}, {}]}),
+    "books-same": (
+        {"books_mode": "same", "book_clean-to_go_out": "3", "book_dirty-to_go_out": "0"},
+        {"books_to_go_out": {"clean": 3, "dirty": 0}},
+    ),
+    "books-by-round": (
+        {"books_mode": "by_round", "books_by_round": "1 clean + 1 dirty; 2 clean books, 2 dirty\nnone"},
+        {"books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2}, {}]},
+    ),
     "end-none": ({"end_mode": "none"}, {"end": None}),
     "end-rounds": ({"end_mode": "rounds", "end_rounds": "3"}, {"end": {"rounds": 3}}),
     "end-score": ({"end_mode": "score", "end_score": "5,000"}, {"end": {"score": 5000}}),
@@ -188,20 +218,32 @@ def test_edit_each_kind_of_option(client, db, roth_copy, changes, expected):
     assert saved(db).to_dict() == ROTH.to_dict() | {"name": "Roth copy"} | expected
 
 
-@pytest.mark.parametrize("sign, points, value", [
-    ("lose", "500", -500), ("gain", "500", 500), ("lose", "0", 0), ("gain", "0", 0),
-])
+@pytest.mark.parametrize(
+    "sign, points, value",
+    [
+        ("lose", "500", -500),
+        ("gain", "500", 500),
+        ("lose", "0", 0),
+        ("gain", "0", 0),
+    ],
+)
 def test_signed_values_take_any_sign_without_a_minus_key(client, db, roth_copy, sign, points, value):
     values = posted(client.get(roth_copy))
-    save(client, values | {"red_three_sign": sign, "red_three": points,
-                           "penalty_sign": sign, "penalty": points}, roth_copy)
+    save(
+        client,
+        values | {"red_three_sign": sign, "red_three": points, "penalty_sign": sign, "penalty": points},
+        roth_copy,
+    )
     assert saved(db).red_three == value and saved(db).penalty == value
 
 
 def test_unused_options_are_ignored(client, db, roth_copy):
     """What sits in a field the chosen options do not use is not read."""
     values = posted(client.get(roth_copy)) | {
-        "meld_by_round": "1, 2, many", "books_by_round": "lots", "end_rounds": ""}
+        "meld_by_round": "1, 2, many",
+        "books_by_round": "lots",
+        "end_rounds": "",
+    }
     save(client, values, roth_copy)
     assert saved(db) == dataclasses.replace(ROTH, name="Roth copy")
 
@@ -247,34 +289,64 @@ REFUSALS = [
     ({"meld_by_score": "0 50"}, "meld_by_score", "“0 50”: write a score and its minimum, like 2500: 90."),
     ({"meld_by_score": "0: 50, 2,500: 90"}, "meld_by_score", "“2,500”: " + THOUSANDS),
     ({"meld_by_score": " "}, "meld_by_score", "Enter at least one pair, like 0: 50."),
-    ({"meld_mode": "by_round", "meld_by_round": "50, -90"}, "meld_by_round",
-     "Round 2: must be at least 0, not -90."),
-    ({"meld_mode": "by_round", "meld_by_round": ""}, "meld_by_round",
-     "Enter a number, or one per round like 50, 90, 120."),
-    ({"books_mode": "by_round", "books_by_round": "1 clean + 1 dirty\n2 clean + 1 sevens"}, "books_by_round",
-     "Round 2, sevens: not a kind of book these rules score (clean, dirty)."),
-    ({"books_mode": "by_round", "books_by_round": "two clean"}, "books_by_round",
-     "“two clean”: write a number and a kind of book, like 2 clean."),
-    ({"books_mode": "by_round", "books_by_round": "1 clean + 2 clean"}, "books_by_round",
-     "“1 clean + 2 clean”: clean is given twice."),
-    ({"books_mode": "by_round", "books_by_round": ""}, "books_by_round",
-     "Enter the books for round 1, like 1 clean + 1 dirty."),
-    ({"books_mode": "same", "book_clean-to_go_out": "", "book_dirty-to_go_out": ""}, "book_clean-to_go_out",
-     "Enter the books needed to go out, or choose “No set number” below."),
+    (
+        {"meld_mode": "by_round", "meld_by_round": "50, -90"},
+        "meld_by_round",
+        "Round 2: must be at least 0, not -90.",
+    ),
+    (
+        {"meld_mode": "by_round", "meld_by_round": ""},
+        "meld_by_round",
+        "Enter a number, or one per round like 50, 90, 120.",
+    ),
+    (
+        {"books_mode": "by_round", "books_by_round": "1 clean + 1 dirty\n2 clean + 1 sevens"},
+        "books_by_round",
+        "Round 2, sevens: not a kind of book these rules score (clean, dirty).",
+    ),
+    (
+        {"books_mode": "by_round", "books_by_round": "two clean"},
+        "books_by_round",
+        "“two clean”: write a number and a kind of book, like 2 clean.",
+    ),
+    (
+        {"books_mode": "by_round", "books_by_round": "1 clean + 2 clean"},
+        "books_by_round",
+        "“1 clean + 2 clean”: clean is given twice.",
+    ),
+    (
+        {"books_mode": "by_round", "books_by_round": ""},
+        "books_by_round",
+        "Enter the books for round 1, like 1 clean + 1 dirty.",
+    ),
+    (
+        {"books_mode": "same", "book_clean-to_go_out": "", "book_dirty-to_go_out": ""},
+        "book_clean-to_go_out",
+        "Enter the books needed to go out, or choose “No set number” below.",
+    ),
     ({"book_dirty-to_go_out": "100"}, "book_dirty-to_go_out", "At most 99."),
-    ({"extra_books-0-kind": "7s", "extra_books-0-value": "100"}, "extra_books-0-kind",
-     "A kind of book is named with lower-case letters, digits and _ (like sevens or wild)."),
+    (
+        {"extra_books-0-kind": "7s", "extra_books-0-value": "100"},
+        "extra_books-0-kind",
+        "A kind of book is named with lower-case letters, digits and _ (like sevens or wild).",
+    ),
     ({"extra_books-1-value": "100"}, "extra_books-1-kind", "Name the kind of book, like sevens."),
     ({"extra_books-0-kind": "sevens"}, "extra_books-0-value", "Enter a number."),
-    ({"extra_books-0-kind": "Clean", "extra_books-0-value": "10"}, "extra_books-0-kind",
-     "“clean” books are already listed."),
+    (
+        {"extra_books-0-kind": "Clean", "extra_books-0-value": "10"},
+        "extra_books-0-kind",
+        "“clean” books are already listed.",
+    ),
     ({"end_mode": "rounds", "end_rounds": ""}, "end_rounds", "Enter a number."),
     ({"end_mode": "rounds", "end_rounds": "0"}, "end_rounds", "At least 1."),
     ({"end_score": "0"}, "end_score", "At least 1."),
     ({"name": "  "}, "name", "Give these rules a name."),
     ({"name": "x" * 81}, "name", "At most 80 characters."),
-    ({"name": "roth family HOUSE rules (to 10,000)"}, "name",
-     "There is already a rule set called “roth family HOUSE rules (to 10,000)”."),
+    (
+        {"name": "roth family HOUSE rules (to 10,000)"},
+        "name",
+        "There is already a rule set called “roth family HOUSE rules (to 10,000)”.",
+    ),
 ]
 
 
@@ -300,9 +372,15 @@ def test_an_unknown_choice_is_refused(client, db):
 def test_the_engine_speaks_once_the_fields_are_right(client, db):
     """Typing mistakes all show at once; the engine's own check comes after them."""
     values = posted(client.get("/rules/new?from=roth")) | {
-        "name": "", "card_values-9": "x", "going_out": "1,0", "meld_by_score": "0: 50, 0: 90"}
+        "name": "",
+        "card_values-9": "x",
+        "going_out": "1,0",
+        "meld_by_score": "0: 50, 0: 90",
+    }
     response = client.post("/rules/new?from=roth", data=values)
-    shown = [error_of(response, f) is not None for f in ("name", "card_values-9", "going_out", "meld_by_score")]
+    shown = [
+        error_of(response, f) is not None for f in ("name", "card_values-9", "going_out", "meld_by_score")
+    ]
     assert shown == [True, True, True, False]
     assert text(response).count('<li><a href="#') == 3  # the summary at the top
 
@@ -329,8 +407,13 @@ def test_edit_refusals_write_nothing(client, db, roth_copy):
 
 
 def test_edit_and_delete_need_saved_house_rules(client, db):
-    for url in ("/rules/house-9/edit", "/rules/nope/edit", "/rules/house-9/delete", "/rules/nope/delete",
-                "/rules/roth/delete"):
+    for url in (
+        "/rules/house-9/edit",
+        "/rules/nope/edit",
+        "/rules/house-9/delete",
+        "/rules/nope/delete",
+        "/rules/roth/delete",
+    ):
         assert client.get(url).status_code == 404, url
         assert client.post(url).status_code == 404, url
     assert "only house rules can be changed or deleted" in text(client.get("/rules/roth/delete"))
@@ -344,7 +427,7 @@ def test_update_house_rules_keeps_the_key_and_the_creation_time(db):
     after = db["house_rules"].get(1)
     assert after["created_at"] == before["created_at"] and after["updated_at"] > before["updated_at"]
     assert after["name"] == "Renamed" and saved(db, key) == dataclasses.replace(ROTH, name="Renamed")
-    with pytest.raises(ValueError, match="^name: there is already a rule set called"):
+    with pytest.raises(ValueError, match=r"^name: there is already a rule set called"):
         rulesets.update_house_rules(db, key, 1, dataclasses.replace(ROTH, name="tablet GAME (5 hands)"))
     for unknown in ("house-9", "roth", "nope"):
         with pytest.raises(LookupError):
@@ -393,13 +476,20 @@ def test_import_a_good_file(client, db):
 
 
 BAD_FILES = [
-    (json.dumps({**ROTH.to_dict(), "name": "Bad",
-                 "meld_minimum": {"by_score": [[0, 50], [0, 90]]}}).encode(),
-     "meld_minimum.by_score[1]: scores must rise (0 comes after 0)"),
-    (json.dumps({**ROTH.to_dict(), "card_values": {**ROTH.card_values, "3": 5}}).encode(),
-     "card_values.3: not a rank"),
-    (json.dumps({**ROTH.to_dict(), "books_to_go_out": {"clean": 1, "sevens": 1}}).encode(),
-     "books_to_go_out.sevens: not a kind of book these rules score (clean, dirty)"),
+    (
+        json.dumps(
+            {**ROTH.to_dict(), "name": "Bad", "meld_minimum": {"by_score": [[0, 50], [0, 90]]}}
+        ).encode(),
+        "meld_minimum.by_score[1]: scores must rise (0 comes after 0)",
+    ),
+    (
+        json.dumps({**ROTH.to_dict(), "card_values": {**ROTH.card_values, "3": 5}}).encode(),
+        "card_values.3: not a rank",
+    ),
+    (
+        json.dumps({**ROTH.to_dict(), "books_to_go_out": {"clean": 1, "sevens": 1}}).encode(),
+        "books_to_go_out.sevens: not a kind of book these rules score (clean, dirty)",
+    ),
     (b"name: Roth\n", "house rules: not a JSON file"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "house rules: not a JSON file"),
     (b"[1, 2, 3]", "house rules: must be a JSON object"),
@@ -472,10 +562,13 @@ def test_parsing_the_typed_lists():
     assert parse_numbers("\u2212100") == [-100]
     assert parse_score_steps("0: 50\n2500 : 90, 5000:120") == [[0, 50], [2500, 90], [5000, 120]]
     assert parse_books_by_round("1 Clean + 1 dirty books; 1 wild cards\nNone") == [
-        {"clean": 1, "dirty": 1}, {"wild_cards": 1}, {}]
-    for text in ("50,90", "100,200,300", "1,000"):
+        {"clean": 1, "dirty": 1},
+        {"wild_cards": 1},
+        {},
+    ]
+    for typed in ("50,90", "100,200,300", "1,000"):
         with pytest.raises(ValueError, match="without a comma"):
-            parse_numbers(text)
+            parse_numbers(typed)
 
 
 # --- embedded in another form (the New Game page) --------------------------------------------
@@ -488,8 +581,10 @@ class _GameForm(FlaskForm):
     rules = FormField(RulesFields)
 
 
-EMBEDDED = ('{% from "rules/_fields.html" import rules_fields %}'
-            '<form method="post">{{ rules_fields(form.rules) }}</form>')
+EMBEDDED = (
+    '{% from "rules/_fields.html" import rules_fields %}'
+    '<form method="post">{{ rules_fields(form.rules) }}</form>'
+)
 
 
 def test_the_fields_work_inside_another_form(app):
@@ -503,8 +598,11 @@ def test_the_fields_work_inside_another_form(app):
         assert form.validate()
         assert rules_from_fields(form.rules) == SEVENS
 
-        form = _GameForm(formdata=MultiDict(values | {"rules-meld_mode": "by_score",
-                                                      "rules-meld_by_score": "0: 50, 0: 90"}))
+        form = _GameForm(
+            formdata=MultiDict(
+                values | {"rules-meld_mode": "by_score", "rules-meld_by_score": "0: 50, 0: 90"}
+            )
+        )
         form.validate()
         assert rules_from_fields(form.rules) is None
         assert form.rules["meld_by_score"].errors == ["Pair 2: scores must rise (0 comes after 0)."]
@@ -513,7 +611,8 @@ def test_the_fields_work_inside_another_form(app):
 
 def test_a_request_too_large_is_refused_before_it_is_read(client, db):
     # raw bytes: the test client would spool a multipart body this big to a temporary file
-    response = client.post("/rules/import", data=b"-" * (2 * 1024 * 1024),
-                           content_type="multipart/form-data; boundary=x")
+    response = client.post(
+        "/rules/import", data=b"-" * (2 * 1024 * 1024), content_type="multipart/form-data; boundary=x"
+    )
     assert response.status_code == 413
     assert db["house_rules"].count == 0

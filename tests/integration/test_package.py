@@ -52,8 +52,7 @@ WHEEL_CHECK = textwrap.dedent("""
 
 
 def _tracked(folder):
-    return sorted(p.relative_to(ROOT / folder).as_posix()
-                  for p in (ROOT / folder).rglob("*") if p.is_file())
+    return sorted(p.relative_to(ROOT / folder).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file())
 
 
 def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
@@ -61,11 +60,28 @@ def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "scorekeeper", "templates", "static"):
         copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
-        copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
-                                            if (ROOT / name).is_dir() else {}))
+        copy(
+            ROOT / name,
+            source / name,
+            **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}),
+        )
     # no build isolation: the build uses this environment's setuptools, never PyPI
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp_path / "dist"), str(source)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
     (wheel,) = (tmp_path / "dist").glob("scorekeeper-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder in ("templates", "static"):
@@ -73,30 +89,50 @@ def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
         assert not missing, f"{folder}/ files left out of the wheel (pyproject.toml packages): {missing}"
 
     site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
-                    str(wheel)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+        check=True,
+    )
     env = {**os.environ, "PYTHONPATH": str(site), "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
     env.pop("SCOREKEEPER_DATABASE", None)
-    run = subprocess.run([sys.executable, "-c", WHEEL_CHECK, str(site), str(tmp_path / "wheel.db")],
-                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-c", WHEEL_CHECK, str(site), str(tmp_path / "wheel.db")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0 and "wheel ok" in run.stdout, run.stdout + run.stderr
     # the wheel's own command line works too
-    init = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"],
-                          cwd=tmp_path, env={**env, "SCOREKEEPER_DATABASE": str(tmp_path / "cli.db")},
-                          capture_output=True, text=True)
+    init = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "init-db"],
+        cwd=tmp_path,
+        env={**env, "SCOREKEEPER_DATABASE": str(tmp_path / "cli.db")},
+        capture_output=True,
+        text=True,
+    )
     assert init.returncode == 0 and "applied" in init.stdout, init.stdout + init.stderr
 
 
-# Used without an import statement, with the reason and where.
-NOT_IMPORTED = {"setuptools": ("tests/integration/test_package.py", "--no-build-isolation")}
+# Used without an import statement: where, and the text there that uses it.
+NOT_IMPORTED = {
+    "setuptools": ("tests/integration/test_package.py", "--no-build-isolation"),
+    "ruff": ("Makefile", "-m ruff check"),
+    "coverage": ("Makefile", "-m coverage run"),
+}
 
 
 def _imports(folders):
     found = set()
     for folder in folders:
         for path in (ROOT / folder).rglob("*.py"):
-            found |= set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_][A-Za-z0-9_]*)",
-                                    path.read_text(encoding="utf-8"), re.MULTILINE))
+            found |= set(
+                re.findall(
+                    r"^\s*(?:from|import)\s+([A-Za-z_][A-Za-z0-9_]*)",
+                    path.read_text(encoding="utf-8"),
+                    re.MULTILINE,
+                )
+            )
     return found
 
 
@@ -110,8 +146,10 @@ def test_every_dependency_is_imported_by_the_code():
     def name(requirement):
         return re.match(r"[A-Za-z0-9_.-]+", requirement)[0].lower().replace("_", "-")
 
-    groups = [(project["dependencies"], ("scorekeeper",)),
-              (project["optional-dependencies"]["test"], ("tests", "bench"))]
+    groups = [
+        (project["dependencies"], ("scorekeeper",)),
+        (project["optional-dependencies"]["test"], ("tests", "bench")),
+    ]
     for requirements, folders in groups:
         imported = _imports(folders)
         for requirement in map(name, requirements):
@@ -119,5 +157,6 @@ def test_every_dependency_is_imported_by_the_code():
                 path, proof = NOT_IMPORTED[requirement]
                 assert proof in (ROOT / path).read_text(encoding="utf-8")
                 continue
-            assert modules.get(requirement, set()) & imported, \
+            assert modules.get(requirement, set()) & imported, (
                 f"{requirement} is in pyproject.toml but nothing in {', '.join(folders)} imports it"
+            )

@@ -3,11 +3,10 @@ import json
 
 import pytest
 
-from scorekeeper.services import rulesets
 from scorekeeper.scoring import RULESETS, RuleSet
+from scorekeeper.services import rulesets
 
 from ..helpers import text
-
 
 
 def test_home_links_to_the_rules(client):
@@ -36,8 +35,8 @@ def test_each_cheat_sheet_shows_its_numbers(client, key):
 
 def test_roth_cheat_sheet(client):
     page = text(client.get("/rules/roth"))
-    assert "<th scope=\"row\">10–K</th><td>10 each</td>" in page
-    assert "<th scope=\"row\">4–9</th><td>5 each</td>" in page
+    assert '<th scope="row">10–K</th><td>10 each</td>' in page
+    assert '<th scope="row">4–9</th><td>5 each</td>' in page
     assert "<td>below 2,500</td>\n      <td>50</td>" in page
     assert "<td>7,500 or more</td>\n      <td>150</td>" in page
     assert "House penalty</th><td>\u2212100 each" in page
@@ -63,16 +62,23 @@ def test_partnership_has_no_points_minimum_and_no_set_end(client):
 
 
 def test_a_progressive_house_rule_set_shows_its_rounds(client, db):
-    data = {**RULESETS["tablet"].to_dict(), "name": "Progressive <b>house</b>",
-            "going_out": [100, 200, 300], "end": None,
-            "books": {"clean": 500, "dirty": 300, "sevens": 1500},
-            "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}]}
+    data = {
+        **RULESETS["tablet"].to_dict(),
+        "name": "Progressive <b>house</b>",
+        "going_out": [100, 200, 300],
+        "end": None,
+        "books": {"clean": 500, "dirty": 300, "sevens": 1500},
+        "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}],
+    }
     key = rulesets.save_house_rules(db, RuleSet.from_dict(data))
     raw = client.get(f"/rules/{key}").get_data(as_text=True)
     assert "Progressive &lt;b&gt;house&lt;/b&gt;" in raw  # names are escaped
     page = html.unescape(raw)
     assert "Books of 7s</th><td>+1,500 each" in page
-    assert "<td>3</td>\n      <td>100</td>\n      <td>+300</td>\n      <td>2 clean + 2 dirty + 1 sevens</td>" in page
+    assert (
+        "<td>3</td>\n      <td>100</td>\n      <td>+300</td>\n      <td>2 clean + 2 dirty + 1 sevens</td>"
+        in page
+    )
     assert "Later rounds are like the last row" in page
     assert "house rules" in text(client.get("/rules"))
 

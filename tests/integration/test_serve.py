@@ -10,8 +10,19 @@ from scorekeeper.serve import usable_addresses, where_to_open
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
-    found = ["192.168.1.20", "127.0.0.1", "127.0.1.1", "169.254.7.7", "10.0.0.5", "::1",
-             "fe80::1", "2001:db8::5", "not-an-address", "", "192.168.1.20"]
+    found = [
+        "192.168.1.20",
+        "127.0.0.1",
+        "127.0.1.1",
+        "169.254.7.7",
+        "10.0.0.5",
+        "::1",
+        "fe80::1",
+        "2001:db8::5",
+        "not-an-address",
+        "",
+        "192.168.1.20",
+    ]
     assert usable_addresses(found) == ["10.0.0.5", "192.168.1.20"]
     assert usable_addresses([]) == []
 
@@ -29,11 +40,19 @@ def test_the_address_lines_name_each_lan_address_or_say_what_to_look_for():
 def test_the_server_serves_the_rules_and_says_where(tmp_path):
     instance = tmp_path / "instance"
     migrate(tmp_path / "family.db")
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance),
-           "SCOREKEEPER_DATABASE": str(tmp_path / "family.db"), "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_DATABASE": str(tmp_path / "family.db"),
+        "PYTHONUNBUFFERED": "1",
+    }
     server = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         # the address is printed once the port is bound: no waiting, no retries
         first_line = server.stdout.readline()

@@ -10,14 +10,13 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper import formatting, sheets
-from scorekeeper.services import games, players
 from scorekeeper.scoring import RULESETS, TeamRound
+from scorekeeper.services import games, players
 
 from ..unit.test_scoring import GAMES
 
 OUTPUT = pathlib.Path(__file__).resolve().parents[2] / "test-output" / "sheets"
 SIZES = {"letter": (612, 792), "a4": (595, 842)}
-
 
 
 def pdf(client, url):
@@ -52,9 +51,11 @@ def test_every_round_score_and_total_is_the_engines(make_game, client, db, key):
     _, text = read(data)
     s = game.standings
     printed = re.findall(r"Round ([+−]?[\d,]+)\s+Total (−?[\d,]+)", text)
-    expected = [(formatting.points(score.total), formatting.number(total))
-                for scores, totals in zip(s.round_scores, s.running_totals)
-                for score, total in zip(scores, totals)]
+    expected = [
+        (formatting.points(score.total), formatting.number(total))
+        for scores, totals in zip(s.round_scores, s.running_totals)
+        for score, total in zip(scores, totals)
+    ]
     assert printed == expected
     final = re.search(r"Final\s+(−?[\d,]+)\s+(−?[\d,]+)", text)
     assert [final[1], final[2]] == [formatting.number(t) for t in s.totals]
@@ -77,10 +78,20 @@ def test_an_unfinished_game_says_so(make_game, client, db):
 
 def _busy_round(number, teams=4):
     """Every line of the breakdown used, for every team: the tallest round there is."""
-    return [TeamRound(books={"clean": 2, "dirty": 1}, melded_points=600, unplayed_points=35,
-                      red_threes=1, black_threes=2, red_threes_melded=0, cuts=1, penalties=1,
-                      went_out=i == number % teams)
-            for i in range(teams)]
+    return [
+        TeamRound(
+            books={"clean": 2, "dirty": 1},
+            melded_points=600,
+            unplayed_points=35,
+            red_threes=1,
+            black_threes=2,
+            red_threes_melded=0,
+            cuts=1,
+            penalties=1,
+            went_out=i == number % teams,
+        )
+        for i in range(teams)
+    ]
 
 
 FOUR_TEAMS = (("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"]), ("", ["Di"]))
@@ -118,8 +129,11 @@ def test_the_default_paper_is_a_setting(make_game, app, client, db):
 
 
 def test_names_with_html_accents_and_emoji_print_as_typed(make_game, client, db):
-    game = make_game("roth", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]],
-                   teams=(("<b>Zoë & Çé</b> 🃏", ["Zoë"]), ("", ["Ümit <i>", "Sø 😀"])))
+    game = make_game(
+        "roth",
+        [[TeamRound(melded_points=100), TeamRound(melded_points=50)]],
+        teams=(("<b>Zoë & Çé</b> 🃏", ["Zoë"]), ("", ["Ümit <i>", "Sø 😀"])),
+    )
     data = pdf(client, f"/games/{game.id}/sheet.pdf")
     _, text = read(data)
     assert "<b>Zoë & Çé</b> 🃏" in text
@@ -136,8 +150,13 @@ def test_an_unchanged_game_reprints_from_the_cache_and_an_edit_prints_fresh(make
     before = sheets.cache_info()
     assert pdf(client, url) == first
     assert sheets.cache_info() == {**before, "hits": before["hits"] + 1}  # not rendered again
-    games.update_round(db, game.id, game.revision, game.rounds[0].id,
-                       [TeamRound(melded_points=150), TeamRound(melded_points=50)])
+    games.update_round(
+        db,
+        game.id,
+        game.revision,
+        game.rounds[0].id,
+        [TeamRound(melded_points=150), TeamRound(melded_points=50)],
+    )
     fresh = pdf(client, url)
     assert sheets.cache_info()["renders"] == before["renders"] + 1
     assert "Total 150" in read(fresh)[1] and "Total 100" in read(first)[1]

@@ -1,6 +1,5 @@
 """Players' statistics against numbers worked out by hand, their pages, and demo-data."""
 
-import html
 import re
 
 import pytest
@@ -11,7 +10,6 @@ from scorekeeper.services import games, players, stats
 from ..helpers import text
 
 PARTNERSHIP = RULESETS["partnership"]  # clean 500, dirty 300, out 100, red 3 −100, black 3 −5; ends by hand
-
 
 
 def play(db, teams, rounds, *, end=True):
@@ -36,28 +34,59 @@ def history(db):
     G6 Ann & Di vs Bo & Eve, ended, no rounds → no winner: counts nowhere
     """
     ids = [
-        play(db, [["Ann", "Bo"], ["Cy", "Di"]], [
-            # 500 clean + 100 melded + 100 out = 700 | 300 dirty + 60 − 20 = 340
-            [dict(books={"clean": 1}, melded_points=100, went_out=True),
-             dict(books={"dirty": 1}, melded_points=60, unplayed_points=20)],
-            # 50 − 30 = 20 | 500 + 300 + 150 + 100 out = 1,050
-            [dict(melded_points=50, unplayed_points=30),
-             dict(books={"clean": 1, "dirty": 1}, melded_points=150, went_out=True)]]),
-        play(db, [["Ann", "Cy"], ["Bo", "Di"]], [
-            # 1,000 + 200 + 100 out = 1,300 | 40
-            [dict(books={"clean": 2}, melded_points=200, went_out=True),
-             dict(melded_points=40)]]),
-        play(db, [["Ann", "Bo"], ["Eve"]], [
-            # 300 + 100 = 400 | 300 + 100 = 400: nobody out
-            [dict(books={"dirty": 1}, melded_points=100), dict(books={"dirty": 1}, melded_points=100)]]),
-        play(db, [["Ann", "Bo"], ["Cy"], ["Di", "Eve"]], [
-            # 500 + 300 + 150 + 100 out − 100 red 3 = 950 | 80 − 15 − 5 black 3 = 60 | 500 + 75 − 40 = 535
-            [dict(books={"clean": 1, "dirty": 1}, melded_points=150, went_out=True, red_threes=1),
-             dict(melded_points=80, unplayed_points=15, black_threes=1),
-             dict(books={"clean": 1, "dirty": 0}, melded_points=75, unplayed_points=40)]]),
-        play(db, [["Ann", "Bo"], ["Cy", "Di"]], [
-            # 1,500 + 500 + 100 = 2,100 would be Ann's best round, but the game is not over
-            [dict(books={"clean": 3}, melded_points=500, went_out=True), dict()]], end=False),
+        play(
+            db,
+            [["Ann", "Bo"], ["Cy", "Di"]],
+            [
+                # 500 clean + 100 melded + 100 out = 700 | 300 dirty + 60 − 20 = 340
+                [
+                    dict(books={"clean": 1}, melded_points=100, went_out=True),
+                    dict(books={"dirty": 1}, melded_points=60, unplayed_points=20),
+                ],
+                # 50 − 30 = 20 | 500 + 300 + 150 + 100 out = 1,050
+                [
+                    dict(melded_points=50, unplayed_points=30),
+                    dict(books={"clean": 1, "dirty": 1}, melded_points=150, went_out=True),
+                ],
+            ],
+        ),
+        play(
+            db,
+            [["Ann", "Cy"], ["Bo", "Di"]],
+            [
+                # 1,000 + 200 + 100 out = 1,300 | 40
+                [dict(books={"clean": 2}, melded_points=200, went_out=True), dict(melded_points=40)]
+            ],
+        ),
+        play(
+            db,
+            [["Ann", "Bo"], ["Eve"]],
+            [
+                # 300 + 100 = 400 | 300 + 100 = 400: nobody out
+                [dict(books={"dirty": 1}, melded_points=100), dict(books={"dirty": 1}, melded_points=100)]
+            ],
+        ),
+        play(
+            db,
+            [["Ann", "Bo"], ["Cy"], ["Di", "Eve"]],
+            [
+                # 500 + 300 + 150 + 100 out − 100 red 3 = 950 | 80 − 15 − 5 black 3 = 60 | 500 + 75 − 40 = 535
+                [
+                    dict(books={"clean": 1, "dirty": 1}, melded_points=150, went_out=True, red_threes=1),
+                    dict(melded_points=80, unplayed_points=15, black_threes=1),
+                    dict(books={"clean": 1, "dirty": 0}, melded_points=75, unplayed_points=40),
+                ]
+            ],
+        ),
+        play(
+            db,
+            [["Ann", "Bo"], ["Cy", "Di"]],
+            [
+                # 1,500 + 500 + 100 = 2,100 would be Ann's best round, but the game is not over
+                [dict(books={"clean": 3}, melded_points=500, went_out=True), dict()]
+            ],
+            end=False,
+        ),
         play(db, [["Ann", "Di"], ["Bo", "Eve"]], []),
     ]
     return ids, {name: players.find_player(db, name).id for name in ("Ann", "Bo", "Cy", "Di", "Eve")}
@@ -68,7 +97,13 @@ def test_the_history_is_what_the_engine_says(db, history):
     totals = [games.load_game(db, game_id).standings.totals for game_id in ids]
     assert totals == [[720, 1390], [1300, 40], [400, 400], [950, 60, 535], [2100, 0], [0, 0]]
     assert [games.load_game(db, game_id).finished_at is not None for game_id in ids] == [
-        True, True, True, True, False, True]
+        True,
+        True,
+        True,
+        True,
+        False,
+        True,
+    ]
 
 
 def test_player_stats_by_hand(db, history):
@@ -99,8 +134,9 @@ def test_player_stats_by_hand(db, history):
 def test_a_player_with_no_finished_games(db):
     play(db, [["Zed"], ["Yan"]], [[dict(melded_points=50), dict()]], end=False)
     zed = stats.player_record(db, players.find_player(db, "Zed").id).stats
-    assert zed == stats.PlayerStats(games=0, wins=0, win_rate=None, rounds=0, average_round=None,
-                                    best_round=None, books={}, went_out=0)
+    assert zed == stats.PlayerStats(
+        games=0, wins=0, win_rate=None, rounds=0, average_round=None, best_round=None, books={}, went_out=0
+    )
     assert stats.leaderboard(db) == []
 
 
@@ -108,7 +144,12 @@ def test_best_partner_needs_two_games_together(db, history):
     _, player = history
     # Ann with Bo: G1 lost, G3 won, G4 won = 2 of 3; with Cy: G2 won, 1 of 1 but only one game
     assert stats.player_record(db, player["Ann"]).best_partner == {
-        "id": player["Bo"], "name": "Bo", "games": 3, "wins": 2, "win_rate": 2 / 3}
+        "id": player["Bo"],
+        "name": "Bo",
+        "games": 3,
+        "wins": 2,
+        "win_rate": 2 / 3,
+    }
     assert stats.player_record(db, player["Ann"], min_together=1).best_partner["name"] == "Cy"
     # Eve partnered only Di, once (G4)
     assert stats.player_record(db, player["Eve"]).best_partner is None
@@ -118,20 +159,30 @@ def test_best_partner_needs_two_games_together(db, history):
 
 def test_head_to_head_by_hand(db, history):
     _, player = history
-    rows = {row["name"]: (row["games"], row["wins"], row["losses"], row["ties"])
-            for row in stats.player_record(db, player["Ann"]).head_to_head}
-    assert rows == {
-        "Di": (3, 2, 1, 0),   # G1 720 < 1,390; G2 1,300 > 40; G4 950 > 535
-        "Cy": (2, 1, 1, 0),   # G1 lost; G4 950 > 60
-        "Eve": (2, 1, 0, 1),  # G3 400 = 400; G4 950 > 535
-        "Bo": (1, 1, 0, 0),   # G2 1,300 > 40
+    rows = {
+        row["name"]: (row["games"], row["wins"], row["losses"], row["ties"])
+        for row in stats.player_record(db, player["Ann"]).head_to_head
     }
-    assert [row["name"] for row in stats.player_record(db, player["Ann"]).head_to_head] == ["Di", "Cy", "Eve", "Bo"]
-    assert [row["name"] for row in stats.player_record(db, player["Ann"], rivals=2).head_to_head] == ["Di", "Cy"]
+    assert rows == {
+        "Di": (3, 2, 1, 0),  # G1 720 < 1,390; G2 1,300 > 40; G4 950 > 535
+        "Cy": (2, 1, 1, 0),  # G1 lost; G4 950 > 60
+        "Eve": (2, 1, 0, 1),  # G3 400 = 400; G4 950 > 535
+        "Bo": (1, 1, 0, 0),  # G2 1,300 > 40
+    }
+    assert [row["name"] for row in stats.player_record(db, player["Ann"]).head_to_head] == [
+        "Di",
+        "Cy",
+        "Eve",
+        "Bo",
+    ]
+    assert [row["name"] for row in stats.player_record(db, player["Ann"], rivals=2).head_to_head] == [
+        "Di",
+        "Cy",
+    ]
 
 
 def test_leaderboard_by_hand(db, history):
-    _, player = history
+    _, _player = history
     board = [(row["rank"], row["name"], row["wins"], row["games"]) for row in stats.leaderboard(db)]
     # wins, then win rate: Ann 3/4, Cy 2/3, Bo 2/4, Eve 1/2, Di 1/3
     assert board == [(1, "Ann", 3, 4), (2, "Cy", 2, 3), (3, "Bo", 2, 4), (4, "Eve", 1, 2), (5, "Di", 1, 3)]
@@ -147,13 +198,21 @@ def test_timeline_and_recent_games(db, history):
     ids, player = history
     timeline = stats.timeline(db, player["Ann"])
     assert [(g["game_id"], g["total"], g["best"], g["won"]) for g in timeline] == [
-        (ids[0], 720, 1390, False), (ids[1], 1300, 1300, True), (ids[2], 400, 400, True),
-        (ids[3], 950, 950, True)]
+        (ids[0], 720, 1390, False),
+        (ids[1], 1300, 1300, True),
+        (ids[2], 400, 400, True),
+        (ids[3], 950, 950, True),
+    ]
     assert [g["game_id"] for g in stats.timeline(db, player["Ann"], limit=2)] == ids[2:4]
     recent = stats.recent_games(db, player["Ann"])
     assert [(g["game_id"], g["total"], g["result"]) for g in recent] == [
-        (ids[5], None, None), (ids[4], 2100, None), (ids[3], 950, "won"), (ids[2], 400, "won"),
-        (ids[1], 1300, "won"), (ids[0], 720, "lost")]
+        (ids[5], None, None),
+        (ids[4], 2100, None),
+        (ids[3], 950, "won"),
+        (ids[2], 400, "won"),
+        (ids[1], 1300, "won"),
+        (ids[0], 720, "lost"),
+    ]
     assert len(stats.recent_games(db, player["Ann"], limit=3)) == 3
 
 
@@ -163,9 +222,10 @@ def test_timeline_and_recent_games(db, history):
 def test_players_page_shows_the_leaderboard_and_everyone(client, history):
     _, player = history
     page = text(client.get("/players"))
-    board = page[page.index("Leaderboard"):page.index("Everyone")]
+    board = page[page.index("Leaderboard") : page.index("Everyone")]
     assert [board.index(name) for name in ("Ann", "Cy", "Bo", "Eve", "Di")] == sorted(
-        board.index(name) for name in ("Ann", "Cy", "Bo", "Eve", "Di"))
+        board.index(name) for name in ("Ann", "Cy", "Bo", "Eve", "Di")
+    )
     assert "3 wins in 4 games · 75%" in board
     assert f'href="/players/{player["Ann"]}"' in page
     assert f'href="/players/{player["Ann"]}/rename"' in page
@@ -177,7 +237,11 @@ def test_players_are_paged(client, db, monkeypatch):
     monkeypatch.setattr(stats, "PLAYERS_PER_PAGE", 2)
     play(db, [["Ann"], ["Bo"], ["Cy"]], [[dict(), dict(), dict()]])
     first, second = text(client.get("/players")), text(client.get("/players?page=2"))
-    assert "Page 1 of 2" in first and 'href="/players?page=2"' in first and "Cy" not in first.split("Everyone")[1]
+    assert (
+        "Page 1 of 2" in first
+        and 'href="/players?page=2"' in first
+        and "Cy" not in first.split("Everyone")[1]
+    )
     assert "Cy" in second and 'href="/players?page=1"' in second
 
 
@@ -186,17 +250,26 @@ def test_player_page(client, history):
     response = client.get(f"/players/{player['Ann']}")
     assert response.status_code == 200
     page = text(response)
-    for figure in ("<dt>Games</dt><dd>4</dd>", "<dt>Wins</dt><dd>3</dd>", "<dt>Win rate</dt><dd>75%</dd>",
-                   "<dt>Average round</dt><dd>674</dd>", "<dt>Best round</dt><dd>1,300</dd>",
-                   "<dt>Went out</dt><dd>3 of 5 rounds</dd>", "<dt>Clean books</dt><dd>4</dd>",
-                   "<dt>Dirty books</dt><dd>2</dd>"):
+    for figure in (
+        "<dt>Games</dt><dd>4</dd>",
+        "<dt>Wins</dt><dd>3</dd>",
+        "<dt>Win rate</dt><dd>75%</dd>",
+        "<dt>Average round</dt><dd>674</dd>",
+        "<dt>Best round</dt><dd>1,300</dd>",
+        "<dt>Went out</dt><dd>3 of 5 rounds</dd>",
+        "<dt>Clean books</dt><dd>4</dd>",
+        "<dt>Dirty books</dt><dd>2</dd>",
+    ):
         assert figure in page
     assert re.search(r">Bo</a>:\s+won 2 of 3 games together \(67%\)", page)
-    row = re.search(r'<tr><th scope="row"><a href="/players/\d+">Di</a></th>\s*'
-                    r"<td>3</td><td>2</td><td>1</td><td>0</td></tr>", page)
+    row = re.search(
+        r'<tr><th scope="row"><a href="/players/\d+">Di</a></th>\s*'
+        r"<td>3</td><td>2</td><td>1</td><td>0</td></tr>",
+        page,
+    )
     assert row, "the head-to-head row against Di"
     # the chart: an image with a title and a description, two lines
-    svg = re.search(r"<svg [^>]*>", page[page.index("Results over time"):]).group(0)
+    svg = re.search(r"<svg [^>]*>", page[page.index("Results over time") :]).group(0)
     assert 'role="img"' in svg and "results-title" in svg and "results-desc" in svg
     assert '<title id="results-title">Ann’s results, game by game</title>' in page
     desc = re.search(r'<desc id="results-desc">(.*?)</desc>', page).group(1)
@@ -244,8 +317,11 @@ def test_demo_data_is_realistic_and_scored_by_the_engine(runner, db):
         assert game.rules == RULESETS[game.rules_key]
         assert (game.finished_at is not None) == game.finished
         for played in game.rounds:
-            stored = dict(db.execute("SELECT team_id, score FROM round_entries WHERE round_id = ?",
-                                     [played.id]).fetchall())
+            stored = dict(
+                db.execute(
+                    "SELECT team_id, score FROM round_entries WHERE round_id = ?", [played.id]
+                ).fetchall()
+            )
             for team, entry in zip(game.teams, played.entries):
                 assert stored[team.id] == score_team_round(game.rules, entry, played.number).total
                 checked += 1
@@ -268,7 +344,8 @@ def test_demo_data_stats_agree_with_the_engine(runner, db):
                 wins[p.name] = wins.get(p.name, 0) + (i in game.standings.winners)
     board = stats.leaderboard(db, limit=20)
     assert {row["name"]: (row["wins"], row["games"]) for row in board} == {
-        name: (wins[name], played[name]) for name in played}
+        name: (wins[name], played[name]) for name in played
+    }
 
 
 def test_demo_data_seed_repeats_and_adds(runner, db):

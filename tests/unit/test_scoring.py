@@ -23,12 +23,28 @@ from scorekeeper.scoring import (
 # The house-rules file exactly as the issue gives it.
 ROTH_EXAMPLE = {
     "name": "Roth family",
-    "card_values": {"joker": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10,
-                    "10": 10, "9": 5, "8": 5, "7": 5, "6": 5, "5": 5, "4": 5},
-    "black_three": 0, "red_three": -500, "red_three_melded": 0,
+    "card_values": {
+        "joker": 50,
+        "2": 20,
+        "A": 20,
+        "K": 10,
+        "Q": 10,
+        "J": 10,
+        "10": 10,
+        "9": 5,
+        "8": 5,
+        "7": 5,
+        "6": 5,
+        "5": 5,
+        "4": 5,
+    },
+    "black_three": 0,
+    "red_three": -500,
+    "red_three_melded": 0,
     "books": {"clean": 500, "dirty": 300},
     "going_out": 100,
-    "cut_22": 100, "penalty": -100,
+    "cut_22": 100,
+    "penalty": -100,
     "meld_minimum": {"by_score": [[0, 50], [2500, 90], [5000, 120], [7500, 150]]},
     "books_to_go_out": {"clean": 5, "dirty": 4},
     "end": {"score": 10000},
@@ -43,91 +59,198 @@ def TR(clean=0, dirty=0, **fields):
 # whether it is finished and the winners. Every expected score is worked by hand
 # in its comment from the preset's column in RULES.md.
 GAMES = {
-    "friends-family": dict(rounds=[
-        # A: 4×500 + 5×300 + 1450 + out 100 = 5050
-        # B: 2×500 + 300 + 620 − 185 − 1 red×500 − 2 black×5 = 1225
-        (TR(4, 5, melded_points=1450, went_out=True), 5050,
-         TR(2, 1, melded_points=620, unplayed_points=185, red_threes=1, black_threes=2), 1225),
-        # A: 500 + 2×300 + 540 − 95 − 5 = 1540;  B: 2000 + 1500 + 1600 + 100 = 5200
-        (TR(1, 2, melded_points=540, unplayed_points=95, black_threes=1), 1540,
-         TR(4, 5, melded_points=1600, went_out=True), 5200),
-        # A melded nothing: −310 − 2×500 − 5 = −1315;  B: 2000 + 1500 + 1385 + 100 = 4985
-        (TR(unplayed_points=310, red_threes=2, black_threes=1), -1315,
-         TR(4, 5, melded_points=1385, went_out=True), 4985),
-        # A: 2000 + 6×300 + 1720 + 100 = 5620
-        # B: 3×500 + 2×300 + 905 − 40 − 10; a 22-card cut is worth nothing here = 2955
-        (TR(4, 6, melded_points=1720, went_out=True), 5620,
-         TR(3, 2, melded_points=905, unplayed_points=40, black_threes=2, cuts=1), 2955),
-    ], totals=[10895, 14365], finished=True, winners=[1], minimums=[50, 90, 120, 150], next_minimum=150),
-
-    "partnership": dict(rounds=[
-        # A: 3×500 + 4×300 + 1210 + out 100 + one 22-card cut 100 = 4110
-        # B: 500 + 600 + 480 − 140 − 2 red×100 − 3 black×5 = 1225
-        (TR(3, 4, melded_points=1210, went_out=True, cuts=1), 4110,
-         TR(1, 2, melded_points=480, unplayed_points=140, red_threes=2, black_threes=3), 1225),
-        # A: 1000 + 300 + 455 − 75 − 100 = 1580;  B: 1500 + 1500 + 1340 + 100 + 2 cuts×100 = 4640
-        (TR(2, 1, melded_points=455, unplayed_points=75, red_threes=1), 1580,
-         TR(3, 5, melded_points=1340, went_out=True, cuts=2), 4640),
-        # A: 2000 + 1200 + 1500 + 100 = 4800;  B: 300 + 150 − 260 − 100 − 5 = 85
-        (TR(4, 4, melded_points=1500, went_out=True), 4800,
-         TR(0, 1, melded_points=150, unplayed_points=260, red_threes=1, black_threes=1), 85),
-    ], totals=[10490, 5950], finished=False, winners=[], minimums=[None] * 3, next_minimum=None),
-
-    "tablet": dict(rounds=[
-        # A: 1000 + 600 + 890 + out 200 = 2690;  B: 500 + 260 − 120 − 100 − 10 = 530
-        (TR(2, 2, melded_points=890, went_out=True), 2690,
-         TR(1, 0, melded_points=260, unplayed_points=120, red_threes=1, black_threes=2), 530),
-        # A: 500 + 300 + 400 − 65 = 1135;  B: 1000 + 900 + 1100 + 200 = 3200
-        (TR(1, 1, melded_points=400, unplayed_points=65), 1135,
-         TR(2, 3, melded_points=1100, went_out=True), 3200),
-        # the stock ran out, nobody went out
-        # A: 500 + 600 + 610 − 30 = 1680;  B: 1000 + 300 + 720 − 15 − 5 = 2000
-        (TR(1, 2, melded_points=610, unplayed_points=30), 1680,
-         TR(2, 1, melded_points=720, unplayed_points=15, black_threes=1), 2000),
-        # A: 1500 + 600 + 1085 + 200 = 3385;  B: 300 + 205 − 250 − 200 = 55
-        (TR(3, 2, melded_points=1085, went_out=True), 3385,
-         TR(0, 1, melded_points=205, unplayed_points=250, red_threes=2), 55),
-        # A: 80 − 135 = −55 → 8835;  B: 1000 + 600 + 1250 + 200 = 3050 → 8835: a tie
-        (TR(melded_points=80, unplayed_points=135), -55,
-         TR(2, 2, melded_points=1250, went_out=True), 3050),
-    ], totals=[8835, 8835], finished=True, winners=[0, 1],
-        minimums=[50, 75, 100, 125, 150], next_minimum=150),
-
-    "roth": dict(rounds=[
-        # A: 5×500 + 4×300 + 1800 + out 100 + cut 100 = 5700
-        # B: 1000 + 300 + 605 − 210 − 1 red×500 − 2 black×0 − 1 penalty×100 = 1095
-        (TR(5, 4, melded_points=1800, went_out=True, cuts=1), 5700,
-         TR(2, 1, melded_points=605, unplayed_points=210, red_threes=1, black_threes=2,
-            penalties=1), 1095),
-        # A: 1500 + 600 + 960 − 45 − 0 = 3015 → 8715;  B: 2500 + 1200 + 1725 + 100 + 200 = 5725 → 6820
-        (TR(3, 2, melded_points=960, unplayed_points=45, black_threes=1), 3015,
-         TR(5, 4, melded_points=1725, went_out=True, cuts=2), 5725),
-        # A: 2500 + 1500 + 1950 + 100 = 6050 → 14765, past 10,000: the game ends
-        # B: 500 + 600 + 415 − 385 − 1000 − 200 = −70 → 6750
-        (TR(5, 5, melded_points=1950, went_out=True), 6050,
-         TR(1, 2, melded_points=415, unplayed_points=385, red_threes=2, penalties=2), -70),
-    ], totals=[14765, 6750], finished=True, winners=[0],
+    "friends-family": dict(
+        rounds=[
+            # A: 4×500 + 5×300 + 1450 + out 100 = 5050
+            # B: 2×500 + 300 + 620 − 185 − 1 red×500 − 2 black×5 = 1225
+            (
+                TR(4, 5, melded_points=1450, went_out=True),
+                5050,
+                TR(2, 1, melded_points=620, unplayed_points=185, red_threes=1, black_threes=2),
+                1225,
+            ),
+            # A: 500 + 2×300 + 540 − 95 − 5 = 1540;  B: 2000 + 1500 + 1600 + 100 = 5200
+            (
+                TR(1, 2, melded_points=540, unplayed_points=95, black_threes=1),
+                1540,
+                TR(4, 5, melded_points=1600, went_out=True),
+                5200,
+            ),
+            # A melded nothing: −310 − 2×500 − 5 = −1315;  B: 2000 + 1500 + 1385 + 100 = 4985
+            (
+                TR(unplayed_points=310, red_threes=2, black_threes=1),
+                -1315,
+                TR(4, 5, melded_points=1385, went_out=True),
+                4985,
+            ),
+            # A: 2000 + 6×300 + 1720 + 100 = 5620
+            # B: 3×500 + 2×300 + 905 − 40 − 10; a 22-card cut is worth nothing here = 2955
+            (
+                TR(4, 6, melded_points=1720, went_out=True),
+                5620,
+                TR(3, 2, melded_points=905, unplayed_points=40, black_threes=2, cuts=1),
+                2955,
+            ),
+        ],
+        totals=[10895, 14365],
+        finished=True,
+        winners=[1],
+        minimums=[50, 90, 120, 150],
+        next_minimum=150,
+    ),
+    "partnership": dict(
+        rounds=[
+            # A: 3×500 + 4×300 + 1210 + out 100 + one 22-card cut 100 = 4110
+            # B: 500 + 600 + 480 − 140 − 2 red×100 − 3 black×5 = 1225
+            (
+                TR(3, 4, melded_points=1210, went_out=True, cuts=1),
+                4110,
+                TR(1, 2, melded_points=480, unplayed_points=140, red_threes=2, black_threes=3),
+                1225,
+            ),
+            # A: 1000 + 300 + 455 − 75 − 100 = 1580;  B: 1500 + 1500 + 1340 + 100 + 2 cuts×100 = 4640
+            (
+                TR(2, 1, melded_points=455, unplayed_points=75, red_threes=1),
+                1580,
+                TR(3, 5, melded_points=1340, went_out=True, cuts=2),
+                4640,
+            ),
+            # A: 2000 + 1200 + 1500 + 100 = 4800;  B: 300 + 150 − 260 − 100 − 5 = 85
+            (
+                TR(4, 4, melded_points=1500, went_out=True),
+                4800,
+                TR(0, 1, melded_points=150, unplayed_points=260, red_threes=1, black_threes=1),
+                85,
+            ),
+        ],
+        totals=[10490, 5950],
+        finished=False,
+        winners=[],
+        minimums=[None] * 3,
+        next_minimum=None,
+    ),
+    "tablet": dict(
+        rounds=[
+            # A: 1000 + 600 + 890 + out 200 = 2690;  B: 500 + 260 − 120 − 100 − 10 = 530
+            (
+                TR(2, 2, melded_points=890, went_out=True),
+                2690,
+                TR(1, 0, melded_points=260, unplayed_points=120, red_threes=1, black_threes=2),
+                530,
+            ),
+            # A: 500 + 300 + 400 − 65 = 1135;  B: 1000 + 900 + 1100 + 200 = 3200
+            (
+                TR(1, 1, melded_points=400, unplayed_points=65),
+                1135,
+                TR(2, 3, melded_points=1100, went_out=True),
+                3200,
+            ),
+            # the stock ran out, nobody went out
+            # A: 500 + 600 + 610 − 30 = 1680;  B: 1000 + 300 + 720 − 15 − 5 = 2000
+            (
+                TR(1, 2, melded_points=610, unplayed_points=30),
+                1680,
+                TR(2, 1, melded_points=720, unplayed_points=15, black_threes=1),
+                2000,
+            ),
+            # A: 1500 + 600 + 1085 + 200 = 3385;  B: 300 + 205 − 250 − 200 = 55
+            (
+                TR(3, 2, melded_points=1085, went_out=True),
+                3385,
+                TR(0, 1, melded_points=205, unplayed_points=250, red_threes=2),
+                55,
+            ),
+            # A: 80 − 135 = −55 → 8835;  B: 1000 + 600 + 1250 + 200 = 3050 → 8835: a tie
+            (
+                TR(melded_points=80, unplayed_points=135),
+                -55,
+                TR(2, 2, melded_points=1250, went_out=True),
+                3050,
+            ),
+        ],
+        totals=[8835, 8835],
+        finished=True,
+        winners=[0, 1],
+        minimums=[50, 75, 100, 125, 150],
+        next_minimum=150,
+    ),
+    "roth": dict(
+        rounds=[
+            # A: 5×500 + 4×300 + 1800 + out 100 + cut 100 = 5700
+            # B: 1000 + 300 + 605 − 210 − 1 red×500 − 2 black×0 − 1 penalty×100 = 1095
+            (
+                TR(5, 4, melded_points=1800, went_out=True, cuts=1),
+                5700,
+                TR(2, 1, melded_points=605, unplayed_points=210, red_threes=1, black_threes=2, penalties=1),
+                1095,
+            ),
+            # A: 1500 + 600 + 960 − 45 − 0 = 3015 → 8715;  B: 2500 + 1200 + 1725 + 100 + 200 = 5725 → 6820
+            (
+                TR(3, 2, melded_points=960, unplayed_points=45, black_threes=1),
+                3015,
+                TR(5, 4, melded_points=1725, went_out=True, cuts=2),
+                5725,
+            ),
+            # A: 2500 + 1500 + 1950 + 100 = 6050 → 14765, past 10,000: the game ends
+            # B: 500 + 600 + 415 − 385 − 1000 − 200 = −70 → 6750
+            (
+                TR(5, 5, melded_points=1950, went_out=True),
+                6050,
+                TR(1, 2, melded_points=415, unplayed_points=385, red_threes=2, penalties=2),
+                -70,
+            ),
+        ],
+        totals=[14765, 6750],
+        finished=True,
+        winners=[0],
         # by score: both start at 50; then A 5700 → 120, B 1095 → 50; then A 8715 → 150, B 6820 → 120
-        minimums=[[50, 50], [120, 50], [150, 120]], next_minimum=[150, 120]),
-
-    "forfeit": dict(rounds=[
-        # A: 1000 + 600 + 760 + out 1000 = 3360;  B: 500 + 300 + 390 − 95 − 100 − 5 = 990
-        (TR(2, 2, melded_points=760, went_out=True), 3360,
-         TR(1, 1, melded_points=390, unplayed_points=95, red_threes=1, black_threes=1), 990),
-        # A: 500 + 240 − 180 − 100 = 460;  B: 1000 + 900 + 990 + 1000 = 3890
-        (TR(1, 0, melded_points=240, unplayed_points=180, red_threes=1), 460,
-         TR(2, 3, melded_points=990, went_out=True), 3890),
-        # A: 1000 + 600 + 815 + 1000 = 3415;  B: 500 + 600 + 555 − 60 − 10 = 1585
-        (TR(2, 2, melded_points=815, went_out=True), 3415,
-         TR(1, 2, melded_points=555, unplayed_points=60, black_threes=2), 1585),
-        # A: 90 − 310 − 200 − 5 = −425;  B: 1500 + 600 + 1105 + 1000 = 4205
-        (TR(melded_points=90, unplayed_points=310, red_threes=2, black_threes=1), -425,
-         TR(3, 2, melded_points=1105, went_out=True), 4205),
-        # A: 1000 + 900 + 1020 + 1000 = 3920;  B: 500 + 300 + 350 − 20 = 1130
-        (TR(2, 3, melded_points=1020, went_out=True), 3920,
-         TR(1, 1, melded_points=350, unplayed_points=20), 1130),
-    ], totals=[10730, 11800], finished=True, winners=[1],
-        minimums=[60, 90, 120, 150, 180], next_minimum=180),
+        minimums=[[50, 50], [120, 50], [150, 120]],
+        next_minimum=[150, 120],
+    ),
+    "forfeit": dict(
+        rounds=[
+            # A: 1000 + 600 + 760 + out 1000 = 3360;  B: 500 + 300 + 390 − 95 − 100 − 5 = 990
+            (
+                TR(2, 2, melded_points=760, went_out=True),
+                3360,
+                TR(1, 1, melded_points=390, unplayed_points=95, red_threes=1, black_threes=1),
+                990,
+            ),
+            # A: 500 + 240 − 180 − 100 = 460;  B: 1000 + 900 + 990 + 1000 = 3890
+            (
+                TR(1, 0, melded_points=240, unplayed_points=180, red_threes=1),
+                460,
+                TR(2, 3, melded_points=990, went_out=True),
+                3890,
+            ),
+            # A: 1000 + 600 + 815 + 1000 = 3415;  B: 500 + 600 + 555 − 60 − 10 = 1585
+            (
+                TR(2, 2, melded_points=815, went_out=True),
+                3415,
+                TR(1, 2, melded_points=555, unplayed_points=60, black_threes=2),
+                1585,
+            ),
+            # A: 90 − 310 − 200 − 5 = −425;  B: 1500 + 600 + 1105 + 1000 = 4205
+            (
+                TR(melded_points=90, unplayed_points=310, red_threes=2, black_threes=1),
+                -425,
+                TR(3, 2, melded_points=1105, went_out=True),
+                4205,
+            ),
+            # A: 1000 + 900 + 1020 + 1000 = 3920;  B: 500 + 300 + 350 − 20 = 1130
+            (
+                TR(2, 3, melded_points=1020, went_out=True),
+                3920,
+                TR(1, 1, melded_points=350, unplayed_points=20),
+                1130,
+            ),
+        ],
+        totals=[10730, 11800],
+        finished=True,
+        winners=[1],
+        minimums=[60, 90, 120, 150, 180],
+        next_minimum=180,
+    ),
 }
 
 
@@ -137,7 +260,8 @@ def test_preset_game_worked_by_hand(key):
     rounds = [[a, b] for a, _, b, _ in game["rounds"]]
     result = standings(rules, rounds)
     assert [[a, b] for _, a, _, b in game["rounds"]] == [
-        [score.total for score in scores] for scores in result.round_scores]
+        [score.total for score in scores] for scores in result.round_scores
+    ]
     assert result.totals == game["totals"]
     assert result.running_totals[-1] == game["totals"]
     assert result.finished is game["finished"]
@@ -147,7 +271,8 @@ def test_preset_game_worked_by_hand(key):
     assert result.meld_minimums == expected
     next_minimum = game["next_minimum"]
     assert result.next_meld_minimums == (
-        next_minimum if isinstance(next_minimum, list) else [next_minimum] * 2)
+        next_minimum if isinstance(next_minimum, list) else [next_minimum] * 2
+    )
     for number, (a, score_a, b, score_b) in enumerate(game["rounds"], start=1):
         assert score_team_round(rules, a, number).total == score_a
         assert score_team_round(rules, b, number).total == score_b
@@ -156,8 +281,11 @@ def test_preset_game_worked_by_hand(key):
 
 def test_a_round_breakdown_line_by_line():
     # Roth, round 1, team B of the game above.
-    score = score_team_round(RULESETS["roth"], TR(2, 1, melded_points=605, unplayed_points=210,
-                                                  red_threes=1, black_threes=2, penalties=1), 1)
+    score = score_team_round(
+        RULESETS["roth"],
+        TR(2, 1, melded_points=605, unplayed_points=210, red_threes=1, black_threes=2, penalties=1),
+        1,
+    )
     assert score.breakdown == (
         Line("Clean (red) books", 2, 1000),
         Line("Dirty (black) books", 1, 300),
@@ -175,8 +303,15 @@ def test_a_round_breakdown_line_by_line():
 def test_lines_the_rules_do_not_use_are_left_out():
     score = score_team_round(RULESETS["tablet"], TR(1, 0, melded_points=100), 1)
     labels = [line.label for line in score.breakdown]
-    assert labels == ["Clean (red) books", "Dirty (black) books", "Melded", "Left in hand and foot",
-                      "Red 3s caught", "Black 3s caught", "Went out"]
+    assert labels == [
+        "Clean (red) books",
+        "Dirty (black) books",
+        "Melded",
+        "Left in hand and foot",
+        "Red 3s caught",
+        "Black 3s caught",
+        "Went out",
+    ]
 
 
 def test_a_round_score_is_its_breakdown_and_total():
@@ -189,12 +324,19 @@ def test_a_round_score_is_its_breakdown_and_total():
 
 def test_house_variants_extra_books_red_threes_laid_down_progressive_going_out():
     rules = dataclasses.replace(
-        RULESETS["friends-family"], name="Progressive with 7s",
+        RULESETS["friends-family"],
+        name="Progressive with 7s",
         books={"clean": 500, "dirty": 300, "sevens": 1500, "wild": 2500},
-        red_three_melded=100, going_out=[100, 200, 300], books_to_go_out=[
-            {"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}])
-    entry = TeamRound(books={"clean": 2, "dirty": 2, "sevens": 1, "wild": 1}, melded_points=900,
-                      red_threes_melded=2, went_out=True)
+        red_three_melded=100,
+        going_out=[100, 200, 300],
+        books_to_go_out=[{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}],
+    )
+    entry = TeamRound(
+        books={"clean": 2, "dirty": 2, "sevens": 1, "wild": 1},
+        melded_points=900,
+        red_threes_melded=2,
+        went_out=True,
+    )
     # 1000 + 600 + 1500 + 2500 + 900 + 2 red 3s laid down×100 + going out by round
     assert score_team_round(rules, entry, 1).total == 6700 + 100
     assert score_team_round(rules, entry, 2).total == 6700 + 200
@@ -207,19 +349,22 @@ def test_house_variants_extra_books_red_threes_laid_down_progressive_going_out()
     assert "2 clean, 2 dirty and 1 sevens books" in warning.message
 
 
-@pytest.mark.parametrize("bad, field", [
-    (TeamRound(melded_points=-5), "melded_points"),
-    (TeamRound(unplayed_points=-10), "unplayed_points"),
-    (TeamRound(red_threes=-1), "red_threes"),
-    (TeamRound(black_threes=-1), "black_threes"),
-    (TeamRound(red_threes_melded=-1), "red_threes_melded"),
-    (TeamRound(cuts=-1), "cuts"),
-    (TeamRound(penalties=-1), "penalties"),
-    (TeamRound(books={"clean": -1}), "books.clean"),
-    (TeamRound(books={"sevens": 1}), "books.sevens"),
-    (TeamRound(melded_points=12.5), "melded_points"),
-    (TeamRound(went_out="yes"), "went_out"),
-])
+@pytest.mark.parametrize(
+    "bad, field",
+    [
+        (TeamRound(melded_points=-5), "melded_points"),
+        (TeamRound(unplayed_points=-10), "unplayed_points"),
+        (TeamRound(red_threes=-1), "red_threes"),
+        (TeamRound(black_threes=-1), "black_threes"),
+        (TeamRound(red_threes_melded=-1), "red_threes_melded"),
+        (TeamRound(cuts=-1), "cuts"),
+        (TeamRound(penalties=-1), "penalties"),
+        (TeamRound(books={"clean": -1}), "books.clean"),
+        (TeamRound(books={"sevens": 1}), "books.sevens"),
+        (TeamRound(melded_points=12.5), "melded_points"),
+        (TeamRound(went_out="yes"), "went_out"),
+    ],
+)
 def test_wrong_entries_raise_and_are_errors_at_the_table(bad, field):
     rules = RULESETS["roth"]
     with pytest.raises(ValueError, match=field.replace(".", r"\.")):
@@ -241,16 +386,19 @@ def test_round_number_must_be_one_or_more():
 
 
 def test_two_teams_out_is_an_error_naming_both():
-    problems = check_round(RULESETS["partnership"],
-                           [TR(3, 4, melded_points=1000, went_out=True),
-                            TR(3, 4, melded_points=1000, went_out=True)],
-                           1, team_names=["Ann & Bo", "Cy & Di"])
+    problems = check_round(
+        RULESETS["partnership"],
+        [TR(3, 4, melded_points=1000, went_out=True), TR(3, 4, melded_points=1000, went_out=True)],
+        1,
+        team_names=["Ann & Bo", "Cy & Di"],
+    )
     assert [(p.level, p.team, p.field) for p in problems] == [("error", None, "went_out")]
     assert "Ann & Bo and Cy & Di" in problems[0].message
 
 
-@pytest.mark.parametrize("points, ok", [(35, True), (37, False), (5, True), (0, True),
-                                        (12345, True), (12346, False)])
+@pytest.mark.parametrize(
+    "points, ok", [(35, True), (37, False), (5, True), (0, True), (12345, True), (12346, False)]
+)
 def test_points_no_cards_can_make_are_errors(points, ok):
     for field in ("melded_points", "unplayed_points"):
         problems = check_round(RULESETS["friends-family"], [TeamRound(**{field: points}), TeamRound()], 1)
@@ -263,13 +411,25 @@ def test_points_no_cards_can_make_are_errors(points, ok):
 
 
 def test_points_check_follows_the_house_card_values():
-    values = {rank: 20 for rank in ("2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
+    values = dict.fromkeys(("2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"), 20)
     rules = dataclasses.replace(RULESETS["roth"], card_values={**values, "joker": 50})
     # multiples of 10 only, and 10 and 30 cannot be made from 20s and 50s
     assert [p for p in range(0, 130, 10) if can_make_points(rules, p)] == [
-        0, 20, 40, 50, 60, 70, 80, 90, 100, 110, 120]
+        0,
+        20,
+        40,
+        50,
+        60,
+        70,
+        80,
+        90,
+        100,
+        110,
+        120,
+    ]
     assert [p.field for p in check_round(rules, [TeamRound(melded_points=30), TeamRound()], 1)] == [
-        "melded_points"]
+        "melded_points"
+    ]
 
 
 def test_going_out_without_the_books_is_a_warning():
@@ -277,8 +437,9 @@ def test_going_out_without_the_books_is_a_warning():
     short = TR(5, 3, melded_points=2000, went_out=True)
     [warning] = check_round(rules, [short, TeamRound()], 2, team_names=["Us", "Them"])
     assert (warning.level, warning.team, warning.field) == ("warning", 0, "went_out")
-    assert warning.message == ("Us went out with 5 clean and 3 dirty books, but going out "
-                               "takes 5 clean and 4 dirty books.")
+    assert warning.message == (
+        "Us went out with 5 clean and 3 dirty books, but going out takes 5 clean and 4 dirty books."
+    )
     assert check_round(rules, [TR(5, 4, melded_points=2000, went_out=True), TeamRound()], 2) == []
     # no requirement, no warning
     no_requirement = dataclasses.replace(rules, books_to_go_out=None)
@@ -312,14 +473,17 @@ def test_three_teams_out_and_short_team_names():
 
 
 def test_one_mistake_does_not_hide_a_typo_in_another_field():
-    problems = check_round(RULESETS["roth"], [TeamRound(melded_points=37, unplayed_points=-5),
-                                              TeamRound()], 1)
+    problems = check_round(
+        RULESETS["roth"], [TeamRound(melded_points=37, unplayed_points=-5), TeamRound()], 1
+    )
     assert [(p.level, p.field) for p in problems] == [
-        ("error", "unplayed_points"), ("error", "melded_points")]
+        ("error", "unplayed_points"),
+        ("error", "melded_points"),
+    ]
 
 
 def test_the_typo_hint_is_true_for_the_total_it_is_about():
-    values = {rank: 0 for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
+    values = dict.fromkeys(("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"), 0)
     rules = dataclasses.replace(RULESETS["roth"], card_values={**values, "joker": 50, "2": 20})
     [problem] = check_round(rules, [TeamRound(melded_points=30), TeamRound()], 1)
     assert "no set of cards adds up to that" in problem.message
@@ -339,9 +503,22 @@ def test_books_that_are_not_counts_are_an_error():
 # --- meld minimums ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("score, minimum", [
-    (-2000, 50), (-1, 50), (0, 50), (2499, 50), (2500, 90), (2501, 90), (4999, 90),
-    (5000, 120), (7499, 120), (7500, 150), (250_000, 150)])
+@pytest.mark.parametrize(
+    "score, minimum",
+    [
+        (-2000, 50),
+        (-1, 50),
+        (0, 50),
+        (2499, 50),
+        (2500, 90),
+        (2501, 90),
+        (4999, 90),
+        (5000, 120),
+        (7499, 120),
+        (7500, 150),
+        (250_000, 150),
+    ],
+)
 def test_meld_minimum_by_score_at_every_threshold(score, minimum):
     for round_number in (1, 2, 40):
         assert meld_minimum(RULESETS["roth"], round_number, score) == minimum
@@ -352,11 +529,14 @@ def test_meld_minimum_below_the_first_threshold_gets_the_first_minimum():
     assert [meld_minimum(rules, 1, s) for s in (-5, 0, 999, 1000, 2999, 3000)] == [70, 70, 70, 70, 70, 100]
 
 
-@pytest.mark.parametrize("key, by_round", [
-    ("friends-family", [50, 90, 120, 150]),
-    ("tablet", [50, 75, 100, 125, 150]),
-    ("forfeit", [60, 90, 120, 150, 180]),
-])
+@pytest.mark.parametrize(
+    "key, by_round",
+    [
+        ("friends-family", [50, 90, 120, 150]),
+        ("tablet", [50, 75, 100, 125, 150]),
+        ("forfeit", [60, 90, 120, 150, 180]),
+    ],
+)
 def test_meld_minimum_by_round_and_past_the_last_listed_round(key, by_round):
     rules = RULESETS[key]
     assert [meld_minimum(rules, n, 9999) for n in range(1, len(by_round) + 1)] == by_round
@@ -387,8 +567,10 @@ def test_standings_before_the_first_round():
 
 def test_a_game_the_table_ends_by_hand():
     rules = RULESETS["partnership"]
-    rounds = [[TR(3, 4, melded_points=900, went_out=True), TR(1, 0, melded_points=60)],
-              [TR(1, 0, melded_points=60), TR(3, 4, melded_points=900, went_out=True)]]
+    rounds = [
+        [TR(3, 4, melded_points=900, went_out=True), TR(1, 0, melded_points=60)],
+        [TR(1, 0, melded_points=60), TR(3, 4, melded_points=900, went_out=True)],
+    ]
     assert standings(rules, rounds).finished is False
     ended = standings(rules, rounds, ended=True)
     # both 3×500 + 4×300 + 900 + 100 + 500 + 60 = 4260
@@ -403,8 +585,14 @@ def test_a_game_ended_before_any_round_has_no_result():
 
 def test_three_and_four_teams():
     rules = RULESETS["tablet"]
-    rounds = [[TR(2, 2, melded_points=700, went_out=True), TR(1, 0, melded_points=35),
-               TeamRound(unplayed_points=60, red_threes=1), TR(0, 1, melded_points=50)]]
+    rounds = [
+        [
+            TR(2, 2, melded_points=700, went_out=True),
+            TR(1, 0, melded_points=35),
+            TeamRound(unplayed_points=60, red_threes=1),
+            TR(0, 1, melded_points=50),
+        ]
+    ]
     result = standings(rules, rounds)
     # 1000+600+700+200; 500+35; −60−100; 300+50
     assert result.totals == [2500, 535, -160, 350]
@@ -437,13 +625,27 @@ def test_card_points_use_the_rule_set_values():
 
 def test_value_tiers_name_the_ranks_as_players_say_them():
     assert [str(t) for t in value_tiers(RULESETS["friends-family"])] == [
-        "Jokers 50", "2s and Aces 20", "8–K 10", "4–7 5"]
+        "Jokers 50",
+        "2s and Aces 20",
+        "8–K 10",
+        "4–7 5",
+    ]
     assert [str(t) for t in value_tiers(RULESETS["roth"])] == [
-        "Jokers 50", "2s and Aces 20", "10–K 10", "4–9 5"]
-    odd = dataclasses.replace(RULESETS["roth"], card_values={
-        **RULESETS["roth"].card_values, "Q": 15, "6": 10, "A": 50})
+        "Jokers 50",
+        "2s and Aces 20",
+        "10–K 10",
+        "4–9 5",
+    ]
+    odd = dataclasses.replace(
+        RULESETS["roth"], card_values={**RULESETS["roth"].card_values, "Q": 15, "6": 10, "A": 50}
+    )
     assert [str(t) for t in value_tiers(odd)] == [
-        "Jokers and Aces 50", "2s 20", "Queens 15", "6s, 10–J and Kings 10", "4–5 and 7–9 5"]
+        "Jokers and Aces 50",
+        "2s 20",
+        "Queens 15",
+        "6s, 10–J and Kings 10",
+        "4–5 and 7–9 5",
+    ]
     tier = value_tiers(RULESETS["roth"])[2]
     assert (tier.label, tier.value, tier.ranks) == ("10–K", 10, ("K", "Q", "J", "10"))
 
@@ -480,10 +682,19 @@ def test_presets_match_rules_md():
     assert [r.cut_22 for r in (ff, pa, ta, ro, fo)] == [0, 100, 0, 100, 0]
     assert [r.penalty for r in (ff, pa, ta, ro, fo)] == [0, 0, 0, -100, 0]
     assert [r.end for r in (ff, pa, ta, ro, fo)] == [
-        {"rounds": 4}, None, {"rounds": 5}, {"score": 10000}, {"rounds": 5}]
+        {"rounds": 4},
+        None,
+        {"rounds": 5},
+        {"score": 10000},
+        {"rounds": 5},
+    ]
     assert [r.books_to_go_out for r in (ff, pa, ta, ro, fo)] == [
-        {"clean": 4, "dirty": 5}, {"clean": 3, "dirty": 4}, {"clean": 2, "dirty": 2},
-        {"clean": 5, "dirty": 4}, {"clean": 2, "dirty": 2}]
+        {"clean": 4, "dirty": 5},
+        {"clean": 3, "dirty": 4},
+        {"clean": 2, "dirty": 2},
+        {"clean": 5, "dirty": 4},
+        {"clean": 2, "dirty": 2},
+    ]
     assert pa.meld_minimum is None
 
 
@@ -495,37 +706,43 @@ def _without(key):
     return {k: v for k, v in ROTH_EXAMPLE.items() if k != key}
 
 
-@pytest.mark.parametrize("data, field", [
-    (_without("books"), "books"),
-    (_without("card_values"), "card_values"),
-    (_without("end"), "end"),
-    (_with(going_Out=100), "going_Out"),
-    (_with(name="  "), "name"),
-    (_with(card_values={**ROTH_EXAMPLE["card_values"], "9": "5"}), "card_values.9"),
-    (_with(card_values={k: v for k, v in ROTH_EXAMPLE["card_values"].items() if k != "9"}), "card_values.9"),
-    (_with(card_values={**ROTH_EXAMPLE["card_values"], "3": 5}), "card_values.3"),
-    (_with(card_values={**ROTH_EXAMPLE["card_values"], "K": -10}), "card_values.K"),
-    (_with(card_values=[50, 20]), "card_values"),
-    (_with(black_three=True), "black_three"),
-    (_with(red_three=-0.5), "red_three"),
-    (_with(books={"clean": 500}), "books.dirty"),
-    (_with(books={"clean": 500, "dirty": 300, "Sevens!": 1000}), "books.Sevens!"),
-    (_with(going_out=[]), "going_out"),
-    (_with(going_out=[100, "200"]), "going_out[1]"),
-    (_with(cut_22=None), "cut_22"),
-    (_with(meld_minimum={"by_turn": [50]}), "meld_minimum"),
-    (_with(meld_minimum={"by_round": []}), "meld_minimum.by_round"),
-    (_with(meld_minimum={"by_round": [50, -90]}), "meld_minimum.by_round[1]"),
-    (_with(meld_minimum={"by_score": [[0, 50], [2500]]}), "meld_minimum.by_score[1]"),
-    (_with(meld_minimum={"by_score": [[0, 50], [0, 90]]}), "meld_minimum.by_score[1]"),
-    (_with(meld_minimum=50), "meld_minimum"),
-    (_with(books_to_go_out={"clean": 5, "sevens": 1}), "books_to_go_out.sevens"),
-    (_with(books_to_go_out=[{"clean": 1}, {"dirty": -1}]), "books_to_go_out[1].dirty"),
-    (_with(end={"rounds": 0}), "end.rounds"),
-    (_with(end={"rounds": 4, "score": 5000}), "end"),
-    (_with(end="never"), "end"),
-    ([1, 2], "house rules"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        (_without("books"), "books"),
+        (_without("card_values"), "card_values"),
+        (_without("end"), "end"),
+        (_with(going_Out=100), "going_Out"),
+        (_with(name="  "), "name"),
+        (_with(card_values={**ROTH_EXAMPLE["card_values"], "9": "5"}), "card_values.9"),
+        (
+            _with(card_values={k: v for k, v in ROTH_EXAMPLE["card_values"].items() if k != "9"}),
+            "card_values.9",
+        ),
+        (_with(card_values={**ROTH_EXAMPLE["card_values"], "3": 5}), "card_values.3"),
+        (_with(card_values={**ROTH_EXAMPLE["card_values"], "K": -10}), "card_values.K"),
+        (_with(card_values=[50, 20]), "card_values"),
+        (_with(black_three=True), "black_three"),
+        (_with(red_three=-0.5), "red_three"),
+        (_with(books={"clean": 500}), "books.dirty"),
+        (_with(books={"clean": 500, "dirty": 300, "Sevens!": 1000}), "books.Sevens!"),
+        (_with(going_out=[]), "going_out"),
+        (_with(going_out=[100, "200"]), "going_out[1]"),
+        (_with(cut_22=None), "cut_22"),
+        (_with(meld_minimum={"by_turn": [50]}), "meld_minimum"),
+        (_with(meld_minimum={"by_round": []}), "meld_minimum.by_round"),
+        (_with(meld_minimum={"by_round": [50, -90]}), "meld_minimum.by_round[1]"),
+        (_with(meld_minimum={"by_score": [[0, 50], [2500]]}), "meld_minimum.by_score[1]"),
+        (_with(meld_minimum={"by_score": [[0, 50], [0, 90]]}), "meld_minimum.by_score[1]"),
+        (_with(meld_minimum=50), "meld_minimum"),
+        (_with(books_to_go_out={"clean": 5, "sevens": 1}), "books_to_go_out.sevens"),
+        (_with(books_to_go_out=[{"clean": 1}, {"dirty": -1}]), "books_to_go_out[1].dirty"),
+        (_with(end={"rounds": 0}), "end.rounds"),
+        (_with(end={"rounds": 4, "score": 5000}), "end"),
+        (_with(end="never"), "end"),
+        ([1, 2], "house rules"),
+    ],
+)
 def test_malformed_files_are_refused_naming_the_field(data, field):
     with pytest.raises(ValueError) as refused:
         RuleSet.from_dict(data)

@@ -28,34 +28,54 @@ def rule_sets(draw):
     counts = st.fixed_dictionaries({}, optional={k: st.integers(0, 6) for k in kinds})
     return RuleSet(
         # any name the app takes: no control characters, something visible
-        name=draw(st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=30)
-                  .filter(lambda text: not name_problem(clean_name(text), 80))),
+        name=draw(
+            st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=30).filter(
+                lambda text: not name_problem(clean_name(text), 80)
+            )
+        ),
         card_values=draw(st.fixed_dictionaries({r: st.integers(0, 100) for r in RANKS})),
-        black_three=draw(value), red_three=draw(value), red_three_melded=draw(value),
+        black_three=draw(value),
+        red_three=draw(value),
+        red_three_melded=draw(value),
         books={k: draw(st.integers(0, 3000)) for k in kinds},
         going_out=draw(value | st.lists(value, min_size=1, max_size=8)),
-        cut_22=draw(value), penalty=draw(value),
-        meld_minimum=draw(st.none()
-                          | st.builds(lambda v: {"by_round": v}, st.lists(st.integers(0, 500), min_size=1, max_size=8))
-                          | st.builds(lambda t, m: {"by_score": [[x, y] for x, y in zip(sorted(t), m)]},
-                                      st.sets(st.integers(-5000, 20000), min_size=1, max_size=5),
-                                      st.lists(st.integers(0, 500), min_size=5, max_size=5))),
+        cut_22=draw(value),
+        penalty=draw(value),
+        meld_minimum=draw(
+            st.none()
+            | st.builds(lambda v: {"by_round": v}, st.lists(st.integers(0, 500), min_size=1, max_size=8))
+            | st.builds(
+                lambda t, m: {"by_score": [[x, y] for x, y in zip(sorted(t), m)]},
+                st.sets(st.integers(-5000, 20000), min_size=1, max_size=5),
+                st.lists(st.integers(0, 500), min_size=5, max_size=5),
+            )
+        ),
         books_to_go_out=draw(st.none() | counts | st.lists(counts, min_size=1, max_size=6)),
-        end=draw(st.none() | st.builds(lambda n: {"rounds": n}, st.integers(1, 20))
-                 | st.builds(lambda n: {"score": n}, st.integers(1, 100000))),
+        end=draw(
+            st.none()
+            | st.builds(lambda n: {"rounds": n}, st.integers(1, 20))
+            | st.builds(lambda n: {"score": n}, st.integers(1, 100000))
+        ),
     )
 
 
 any_rules = st.sampled_from(list(RULESETS.values())) | rule_sets()
 
 
-def team_rounds(rules, went_out=st.booleans()):
+def team_rounds(rules, went_out=None):
+    went_out = st.booleans() if went_out is None else went_out
     return st.builds(
         TeamRound,
-        books=st.fixed_dictionaries({k: small for k in rules.books}),
-        melded_points=st.integers(0, 5000), unplayed_points=st.integers(0, 2000),
-        red_threes=small, black_threes=small, red_threes_melded=small,
-        went_out=went_out, cuts=st.integers(0, 4), penalties=small)
+        books=st.fixed_dictionaries(dict.fromkeys(rules.books, small)),
+        melded_points=st.integers(0, 5000),
+        unplayed_points=st.integers(0, 2000),
+        red_threes=small,
+        black_threes=small,
+        red_threes_melded=small,
+        went_out=went_out,
+        cuts=st.integers(0, 4),
+        penalties=small,
+    )
 
 
 @st.composite
@@ -77,8 +97,11 @@ def test_a_total_is_the_sum_of_its_round_scores(game):
             assert score.total == sum(points for _, _, points in score.breakdown)
     assert result.next_round == len(rounds) + 1
     assert len(result.next_meld_minimums) == teams
-    assert result.winners == ([] if not result.finished or not rounds else
-                              [t for t in range(teams) if result.totals[t] == max(result.totals)])
+    assert result.winners == (
+        []
+        if not result.finished or not rounds
+        else [t for t in range(teams) if result.totals[t] == max(result.totals)]
+    )
 
 
 @given(st.data())
@@ -88,8 +111,9 @@ def test_one_more_book_adds_exactly_that_kind_of_book(data):
     kind = data.draw(st.sampled_from(list(rules.books)))
     round_number = data.draw(st.integers(1, 30))
     more = dataclasses.replace(entry, books={**entry.books, kind: entry.books[kind] + 1})
-    assert (score_team_round(rules, more, round_number).total
-            - score_team_round(rules, entry, round_number).total) == rules.books[kind]
+    assert (
+        score_team_round(rules, more, round_number).total - score_team_round(rules, entry, round_number).total
+    ) == rules.books[kind]
 
 
 @given(st.data())
@@ -98,8 +122,9 @@ def test_one_more_red_three_caught_changes_the_round_by_red_three(data):
     entry = data.draw(team_rounds(rules))
     round_number = data.draw(st.integers(1, 30))
     more = dataclasses.replace(entry, red_threes=entry.red_threes + 1)
-    assert (score_team_round(rules, more, round_number).total
-            - score_team_round(rules, entry, round_number).total) == rules.red_three
+    assert (
+        score_team_round(rules, more, round_number).total - score_team_round(rules, entry, round_number).total
+    ) == rules.red_three
 
 
 @given(any_rules)
@@ -109,14 +134,29 @@ def test_a_rule_set_survives_its_own_file(rules):
 
 
 # A malformed value for each field, and the field the refusal must name.
-BAD_VALUES = st.sampled_from([
-    ("name", 7), ("name", ""), ("card_values", {"joker": 50}), ("card_values", None),
-    ("black_three", "−5"), ("red_three", 1.5), ("red_three_melded", None),
-    ("books", {"dirty": 300}), ("books", []), ("going_out", [None]), ("going_out", "100"),
-    ("cut_22", False), ("penalty", [100]), ("meld_minimum", {"by_round": "50"}),
-    ("meld_minimum", {"by_score": [[100, 50], [50, 90]]}), ("books_to_go_out", {"clean": "5"}),
-    ("books_to_go_out", 5), ("end", {"rounds": -1}), ("end", {"score": 10000, "rounds": 4}),
-])
+BAD_VALUES = st.sampled_from(
+    [
+        ("name", 7),
+        ("name", ""),
+        ("card_values", {"joker": 50}),
+        ("card_values", None),
+        ("black_three", "−5"),
+        ("red_three", 1.5),
+        ("red_three_melded", None),
+        ("books", {"dirty": 300}),
+        ("books", []),
+        ("going_out", [None]),
+        ("going_out", "100"),
+        ("cut_22", False),
+        ("penalty", [100]),
+        ("meld_minimum", {"by_round": "50"}),
+        ("meld_minimum", {"by_score": [[100, 50], [50, 90]]}),
+        ("books_to_go_out", {"clean": "5"}),
+        ("books_to_go_out", 5),
+        ("end", {"rounds": -1}),
+        ("end", {"score": 10000, "rounds": 4}),
+    ]
+)
 
 
 @given(any_rules, BAD_VALUES)
