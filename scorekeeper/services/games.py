@@ -269,8 +269,18 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
 # --- changing a game: each function is one transaction ----------------------------
 
 
-def _game_for_change(db, game_id, revision):
-    """The game as saved, if it is still what the phone saw; else ``Conflict``."""
+def _game_for_change(db, game_id, revision, loaded=None):
+    """The game as saved, if it is still what the phone saw; else ``Conflict``.
+
+    The first read of every change, inside its transaction. ``loaded`` is the
+    game as the caller already read it: when the saved revision is still its
+    revision the game is unchanged (every change bumps it), so it is not read
+    again.
+    """
+    if loaded is not None and loaded.id == game_id and loaded.revision == revision:
+        row = db.execute("SELECT revision FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is not None and row[0] == revision:
+            return loaded
     game = load_game(db, game_id)
     if game is None:
         raise NotFound("This game no longer exists.")
@@ -364,11 +374,11 @@ def _must_be_open(game):
         raise Conflict("This game is finished: reopen it to change a round.")
 
 
-def add_round(db, game_id, revision, number, entries):
+def add_round(db, game_id, revision, number, entries, *, loaded=None):
     """Save the next round, if the game is still as the phone saw it; return the game."""
     entries = tuple(entries)
     with transaction(db):
-        game = _game_for_change(db, game_id, revision)
+        game = _game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         if game.finished:
             raise Conflict("This game is finished: there is no next round to enter.")
@@ -402,11 +412,11 @@ def _round_of(game, round_id):
     return played
 
 
-def update_round(db, game_id, revision, round_id, entries):
+def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
     """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
     entries = tuple(entries)
     with transaction(db):
-        game = _game_for_change(db, game_id, revision)
+        game = _game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         played = _round_of(game, round_id)
         changes = describe_changes(game, played.entries, entries)
@@ -435,10 +445,10 @@ def update_round(db, game_id, revision, round_id, entries):
         )
 
 
-def delete_round(db, game_id, revision, round_id, *, action="deleted"):
+def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
     """Delete a round; later rounds move up one (their meld minimums and scores follow)."""
     with transaction(db):
-        game = _game_for_change(db, game_id, revision)
+        game = _game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         played = _round_of(game, round_id)
         number = played.number
@@ -472,10 +482,10 @@ def delete_round(db, game_id, revision, round_id, *, action="deleted"):
         )
 
 
-def end_game(db, game_id, revision):
+def end_game(db, game_id, revision, *, loaded=None):
     """The table ends the game by hand."""
     with transaction(db):
-        game = _game_for_change(db, game_id, revision)
+        game = _game_for_change(db, game_id, revision, loaded)
         if game.finished and not game.is_open:
             return game
         after = dataclasses.replace(game, ended_by_hand=True)
@@ -484,10 +494,10 @@ def end_game(db, game_id, revision):
         )
 
 
-def reopen_game(db, game_id, revision):
+def reopen_game(db, game_id, revision, *, loaded=None):
     """Reopen a finished game to fix a round; saving a round settles it again."""
     with transaction(db):
-        game = _game_for_change(db, game_id, revision)
+        game = _game_for_change(db, game_id, revision, loaded)
         if game.is_open:
             return game
         stamp = now()

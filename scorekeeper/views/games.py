@@ -249,9 +249,9 @@ def _save(game, played, number, entries):
     db = get_db()
     try:
         if played:
-            after = games.update_round(db, game.id, game.revision, played.id, entries)
+            after = games.update_round(db, game.id, game.revision, played.id, entries, loaded=game)
         else:
-            after = games.add_round(db, game.id, game.revision, number, entries)
+            after = games.add_round(db, game.id, game.revision, number, entries, loaded=game)
     except (Conflict, NotFound) as refusal:
         _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
         return _to_game(game.id)
@@ -301,7 +301,7 @@ def delete_round(game_id, number):
     form = ActionForm(revision=game.revision, round_id=played.id)
     if form.validate_on_submit():
         try:
-            games.delete_round(get_db(), game.id, form.revision.data, played.id)
+            games.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
         except (Conflict, NotFound) as refusal:
             _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
             return _to_game(game.id)
@@ -341,7 +341,7 @@ def reopen(game_id):
 
 def _change(game, change, form, message, anchor=None):
     try:
-        change(get_db(), game.id, form.revision.data)
+        change(get_db(), game.id, form.revision.data, loaded=game)
     except (Conflict, NotFound) as refusal:
         _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
         return _to_game(game.id)
