@@ -38,27 +38,44 @@ def _sweep_partials(target):
             leftover.unlink()
 
 
-def _copy(source_conn, target):
-    """Copy a database into ``target`` through a partial file renamed into place."""
+def _copy(source_conn, target, progress=None):
+    """Copy a database into ``target``: into memory first, checked there, then
+    written beside the target and renamed into place.
+
+    Nothing touches the disk until the copy is whole and sound, so a run
+    killed during the copy leaves nothing behind; one killed while the bytes
+    are written (a few milliseconds) leaves a ``.partial-*`` file that the
+    next run sweeps up. A family's database is a few MB, so holding it in
+    memory for a moment is cheap.
+
+    :param progress: called as ``progress(status, remaining, total)`` (pages)
+        while the copy goes on, as ``sqlite3.Connection.backup`` does.
+    """
     _sweep_partials(target)
-    partial = target.with_name(f"{target.name}{PARTIAL}{secrets.token_hex(4)}")
-    try:
-        with contextlib.closing(sqlite3.connect(partial)) as dst:
-            source_conn.backup(dst)
-            # a backup is one self-contained file: no -wal beside it
-            dst.execute("PRAGMA journal_mode = DELETE")
-            result = dst.execute("PRAGMA integrity_check").fetchall()
+    with contextlib.closing(sqlite3.connect(":memory:")) as memory:
+        source_conn.backup(memory, pages=1024, progress=progress)
+        result = memory.execute("PRAGMA integrity_check").fetchall()
         if result != [("ok",)]:
             raise ValueError(f"the copy failed its integrity check: {result[:3]}")
+        data = bytearray(memory.serialize())
+    # a backup is one self-contained file: rollback journal, not WAL (header bytes 18 and 19)
+    data[18:20] = b"\x01\x01"
+    partial = target.with_name(f"{target.name}{PARTIAL}{secrets.token_hex(4)}")
+    try:
+        with open(partial, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
     return target
 
 
-def backup_database(source, target, *, force=False):
+def backup_database(source, target, *, force=False, progress=None):
     """Copy the database at ``source`` to ``target`` consistently, even while the app writes.
 
+    :param progress: see ``_copy``.
     :raises FileExistsError: ``target`` exists and ``force`` is false.
     """
     source, target = Path(source), Path(target)
@@ -69,7 +86,7 @@ def backup_database(source, target, *, force=False):
     if target.exists() and target.resolve() == source.resolve():
         raise ValueError(f"{target} is the database itself")
     with contextlib.closing(_read_only(source)) as src:
-        return _copy(src, target)
+        return _copy(src, target, progress)
 
 
 def _expected_schema(applied):
@@ -130,6 +147,12 @@ def check_database(path):
                     raise ValueError(
                         f"{path}: damaged: the {table} table has no {', '.join(sorted(columns - found))}"
                     )
+            broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise ValueError(
+                    f"{path}: damaged: {len(broken)} rows (in {broken[0][0]} and perhaps others) "
+                    "point at rows that are not there"
+                )
     except sqlite3.DatabaseError as error:
         if "not a database" in str(error):
             raise ValueError(f"{path}: not a SQLite database ({error})") from None

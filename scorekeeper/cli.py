@@ -127,9 +127,15 @@ def import_command(file):
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
 def backup_command(path, force):
     """Copy the database to PATH, consistently, even while the app runs."""
+
+    def progress(status, remaining, total):  # a large database shows how far it is
+        click.echo(f"\rCopied {100 * (total - remaining) // max(total, 1)}%", nl=False, err=True)
+
     try:
         with _stoppable():
-            backup.backup_database(_database(), path, force=force)
+            backup.backup_database(
+                _database(), path, force=force, progress=progress if sys.stderr.isatty() else None
+            )
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Backed up {_database()} to {path}.")

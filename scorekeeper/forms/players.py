@@ -2,7 +2,7 @@
 
 from flask_wtf import FlaskForm
 from wtforms import StringField
-from wtforms.validators import InputRequired
+from wtforms.validators import InputRequired, ValidationError
 
 from ..names import clean_name, name_problem
 from .fields import RevisionField
@@ -15,4 +15,4 @@ class RenameForm(FlaskForm):
     def validate_name(self, field):
         problem = name_problem(clean_name(field.data))
         if problem:
-            raise ValueError(problem)
+            raise ValidationError(problem)
