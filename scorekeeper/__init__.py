@@ -11,7 +11,7 @@ csrf = CSRFProtect()
 
 
 def create_app(test_config=None):
-    """Create the app: config, the database, CSRF, blueprints."""
+    """Create the app: config, the Host check and headers, the database, CSRF, blueprints."""
     instance_path = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
     app = Flask(
         __name__,
@@ -27,6 +27,7 @@ def create_app(test_config=None):
         PAPER="letter",  # the sheets' default paper: "letter" or "a4" (instance/config.py)
         # refuse a request body this large before reading it (house-rules files are ~1 KB)
         MAX_CONTENT_LENGTH=1024 * 1024,
+        EXTRA_HOSTS=[],  # names the app is served as besides localhost and this machine's
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):
@@ -37,9 +38,10 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import cli, db, formatting, views
+    from . import cli, db, formatting, security, views
     from .views import exchange, games, history, home, players, rules, sheets
 
+    security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
     formatting.init_app(app)
     cli.init_app(app)
