@@ -6,12 +6,12 @@ import socket
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper import create_app, passcode
 from scorekeeper.scoring import TeamRound
 from scorekeeper.security import served_as
 from scorekeeper.serve import lan_addresses
 
-from ..helpers import text
+from ..helpers import csrf_token, text
 
 CSP = re.compile(r"^[a-z-]+(?: [^;]+)?(?:; [a-z-]+(?: [^;]+)?)*$")
 
@@ -50,6 +50,12 @@ def test_a_foreign_host_is_refused_with_a_plain_400(app, client, make_game, meth
         assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
 
 
+def test_a_foreign_host_is_refused_before_the_passcode_is_asked(app, client):
+    passcode.set_passcode(app.instance_path, "Marmalade-42")
+    response = client.get("/", headers={"Host": "evil.example"})
+    assert response.status_code == 400 and "Location" not in response.headers
+
+
 def test_more_hosts_from_the_instance_config(instance_path, tmp_path):
     instance_path.mkdir()
     (instance_path / "config.py").write_text(
@@ -85,6 +91,7 @@ def test_every_response_carries_the_security_headers(app, client, make_game):
         f"/games/{game.id}/sheet.pdf",
         "/export.csv",
         "/static/style.css",
+        "/settings",
         "/no/such/page",
     ]
     for url in urls:
@@ -95,6 +102,11 @@ def test_every_response_carries_the_security_headers(app, client, make_game):
         headers_are_set(response, "refused post")
     with client.get("/", headers={"Host": "evil.example"}) as response:
         headers_are_set(response, "foreign host")
+    # and with a passcode set: the redirect to sign in, and the sign-in page
+    passcode.set_passcode(app.instance_path, "Marmalade-42")
+    for url in ("/", "/sign-in"):
+        with client.get(url) as response:
+            headers_are_set(response, url)
 
 
 def test_pages_carry_no_inline_script_or_style(app, client, make_game):
@@ -104,6 +116,7 @@ def test_pages_carry_no_inline_script_or_style(app, client, make_game):
         "/",
         f"/games/{game.id}",
         f"/games/{game.id}/rounds/new",
+        "/settings",
     ):
         page = client.get(url).get_data(as_text=True)
         assert not re.search(r"<script(?![^>]*\ssrc=)", page), url
@@ -123,3 +136,15 @@ def test_the_sheets_inline_style_carries_the_responses_nonce(app, client, make_g
     assert nonces[0] != nonces[1]  # a new one for every response
     # pages without an inline style name no nonce
     assert "nonce" not in client.get("/").headers["Content-Security-Policy"]
+
+
+def test_csrf_checks_the_referer_over_https_and_the_policy_sends_it_same_origin(app, client):
+    """Flask-WTF refuses a post over https without a same-origin Referer; the
+    Referrer-Policy (same-origin) is what lets a browser send that one."""
+    base = "https://localhost"
+    token = csrf_token(client, "/settings")
+    data = {"csrf_token": token, "new": "ab", "confirm": "ab", "action": "save"}
+    refused = client.post("/settings", base_url=base, data=data)
+    assert refused.status_code == 400 and "form came from elsewhere" in text(refused)
+    allowed = client.post("/settings", base_url=base, data=data, headers={"Referer": base + "/settings"})
+    assert allowed.status_code == 422 and "Use at least 4 characters" in text(allowed)
