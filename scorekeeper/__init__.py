@@ -35,6 +35,7 @@ def create_app(test_config=None):
         SESSION_COOKIE_SAMESITE="Lax",
         PASSCODE_GUESSES="5 per minute; 20 per hour",  # wrong passcodes per phone
         EXTRA_HOSTS=[],  # names the app is served as besides localhost and this machine's
+        FOLLOW_POLL_SECONDS=5,  # how often a phone following a game asks for news
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):
@@ -46,7 +47,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import cli, db, formatting, security, views
-    from .views import auth, exchange, games, history, home, players, rules, sheets
+    from .views import auth, exchange, games, history, home, players, rules, share, sheets
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
@@ -55,7 +56,7 @@ def create_app(test_config=None):
     views.init_app(app)
     auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
     csrf.init_app(app)
-    for blueprint in (home, rules, games, players, sheets, history, exchange, auth):
+    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, share):
         app.register_blueprint(blueprint.bp)
     return app
 

@@ -15,9 +15,9 @@ from ..helpers import csrf_token, text
 
 SECRET = "Marmalade-42"
 
-# Open without signing in: the sign-in page and what it needs. Every other
-# endpoint of app.url_map needs sign-in.
-PUBLIC = {"auth.sign_in", "static"}
+# Open without signing in: the sign-in page, what it needs, and share links.
+# Every other endpoint of app.url_map needs sign-in.
+PUBLIC = {"auth.sign_in", "static", "share.follow"}
 
 
 @pytest.fixture
@@ -114,6 +114,9 @@ def test_the_crawl_covers_pages_pdfs_json_exports_share_management_and_settings(
         "exchange.export_json",
         "exchange.export_csv",
         "exchange.import_file",
+        "share.qr",
+        "share.renew",
+        "share.stop",
         "auth.settings",
         "auth.sign_out",
     } <= endpoints

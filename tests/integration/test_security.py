@@ -42,11 +42,11 @@ def test_the_app_answers_at_localhost_its_lan_addresses_and_host_name(client):
 )
 def test_a_foreign_host_is_refused_with_a_plain_400(app, client, make_game, method, host):
     game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
-    for url in ("/", "/export.json", f"/games/{game.id}", "/no/such/page"):
+    for url in ("/", "/export.json", f"/games/{game.id}", f"/s/{game.share_token}", "/no/such/page"):
         response = client.open(url, method=method, headers={"Host": host})
         assert response.status_code == 400, url
         page = text(response)
-        assert "Unknown address" in page and "Ann" not in page
+        assert "Unknown address" in page and "Ann" not in page and game.share_token not in page
         assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
 
 
@@ -89,6 +89,9 @@ def test_every_response_carries_the_security_headers(app, client, make_game):
         f"/games/{game.id}.json",
         f"/games/{game.id}/sheet",
         f"/games/{game.id}/sheet.pdf",
+        f"/games/{game.id}/share.svg",
+        f"/s/{game.share_token}",
+        "/s/no-such-link",
         "/export.csv",
         "/static/style.css",
         "/settings",
@@ -97,9 +100,13 @@ def test_every_response_carries_the_security_headers(app, client, make_game):
     for url in urls:
         with client.get(url) as response:
             headers_are_set(response, url)
-    # a refused post and a refused host too
+    # a refused post, a 304 and a refused host too
     with client.post("/games/new", data={}) as response:
         headers_are_set(response, "refused post")
+    etag = client.get(f"/s/{game.share_token}").headers["ETag"]
+    with client.get(f"/s/{game.share_token}", headers={"If-None-Match": etag}) as response:
+        assert response.status_code == 304
+        headers_are_set(response, "304")
     with client.get("/", headers={"Host": "evil.example"}) as response:
         headers_are_set(response, "foreign host")
     # and with a passcode set: the redirect to sign in, and the sign-in page
@@ -116,6 +123,7 @@ def test_pages_carry_no_inline_script_or_style(app, client, make_game):
         "/",
         f"/games/{game.id}",
         f"/games/{game.id}/rounds/new",
+        f"/s/{game.share_token}",
         "/settings",
     ):
         page = client.get(url).get_data(as_text=True)
