@@ -45,6 +45,32 @@ document.addEventListener("change", function (event) {
   if (load && event.target.name === "rules_key") load.click();
 });
 
+// The installable app: the service worker keeps the static files and shows a
+// friendly page when the app cannot be reached. Browsers allow it only on
+// https or on the computer itself (localhost); elsewhere this does nothing.
+(function () {
+  "use strict";
+  var url = document.documentElement.dataset.serviceWorker;
+  if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register(url).catch(function () {});
+})();
+
+// Keep the screen awake on the game and round screens (body[data-keep-awake])
+// while cards are counted. The browser lets go of the lock when the page is
+// hidden, so it is asked for again when the page is seen again. Where the
+// Screen Wake Lock API is missing (or refused), nothing happens.
+(function () {
+  "use strict";
+  if (!document.body.hasAttribute("data-keep-awake") || !("wakeLock" in navigator)) return;
+  var lock = null;
+  function keepAwake() {
+    if (document.visibilityState !== "visible" || (lock && !lock.released)) return;
+    navigator.wakeLock.request("screen").then(function (sentinel) { lock = sentinel; }, function () {});
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake();
+})();
+
 // Following a shared game (main[data-follow], templates/share/follow.html):
 // ask the app every few seconds whether the game changed, sending the page's
 // ETag, so that an unchanged game costs a 304 and no page; a changed one

@@ -15,9 +15,16 @@ from ..helpers import csrf_token, text
 
 SECRET = "Marmalade-42"
 
-# Open without signing in: the sign-in page, what it needs, and share links.
-# Every other endpoint of app.url_map needs sign-in.
-PUBLIC = {"auth.sign_in", "static", "share.follow"}
+# Open without signing in: the sign-in page, what it and an installed app
+# need, and share links. Every other endpoint of app.url_map needs sign-in.
+PUBLIC = {
+    "auth.sign_in",
+    "static",
+    "webapp.manifest",
+    "webapp.service_worker",
+    "webapp.offline",
+    "share.follow",
+}
 
 
 @pytest.fixture
