@@ -125,9 +125,9 @@ def settings():
     form = PasscodeForm(stored=stored, removing=removing)
     if form.validate_on_submit():
         if removing:
-            passcode.remove_passcode(_instance())
+            if passcode.remove_passcode(_instance()):
+                flash("Passcode removed: the app opens without signing in.", "success")
             session.pop("signed_in", None)
-            flash("Passcode removed: the app opens without signing in.", "success")
         else:
             passcode.set_passcode(_instance(), form.new.data)
             _sign_in(passcode.stored_hash(_instance()))  # this phone stays in; the others sign in again

@@ -147,7 +147,7 @@ def test_signing_in_opens_everything_and_goes_where_the_phone_was_going(locked, 
 
 
 @pytest.mark.parametrize(
-    "target", ["https://example.com/", "//example.com/x", "/\\example.com", "javascript:x"]
+    "target", ["https://example.com/", "//example.com/x", "/\\example.com", "/\t/example.com", "javascript:x"]
 )
 def test_after_signing_in_a_phone_never_leaves_for_another_site(locked, client, target):
     response = sign_in(client, next_url=target)
@@ -332,3 +332,27 @@ def test_the_passcode_file_is_the_owners_alone(app):
     passcode.set_passcode(app.instance_path, SECRET)
     mode = (Path(app.instance_path) / "passcode").stat().st_mode & 0o777
     assert mode == 0o600
+
+
+def test_each_refusal_on_the_settings_page_says_what_to_do(locked, client, app):
+    sign_in(client)
+    cases = [
+        (dict(current="", new="Pear-1234", confirm="Pear-1234"), "Type the current passcode first"),
+        (dict(current=SECRET, new="", confirm=""), "Type the new passcode"),
+        (dict(current=SECRET, new="x" * 129, confirm="x" * 129), "Use at most 128 characters"),
+        (dict(current=SECRET, new=" Pear-1234", confirm=" Pear-1234"), "Leave out spaces at the start"),
+    ]
+    for data, message in cases:
+        response = settings_post(client, action="save", **data)
+        assert response.status_code == 422 and message in text(response), message
+        assert passcode.matches(passcode.stored_hash(app.instance_path), SECRET)
+    # nothing typed is written back into the page
+    page = response.get_data(as_text=True)
+    assert "Pear-1234" not in page and SECRET not in page
+
+
+def test_removing_when_none_is_set_changes_nothing(client, app):
+    response = settings_post(client, action="remove")
+    assert response.status_code == 303
+    assert "No passcode is set" in text(client.get("/settings"))
+    assert "Passcode removed" not in text(client.get("/settings"))
