@@ -38,7 +38,7 @@ def test_the_app_answers_at_localhost_its_lan_addresses_and_host_name(client):
 
 @pytest.mark.parametrize("method", ["GET", "POST"])
 @pytest.mark.parametrize(
-    "host", ["evil.example", "evil.example:5000", "localhost.evil.example", "192.0.2.250"]
+    "host", ["evil.example", "evil.example:5000", "localhost.evil.example", "203.0.113.7"]
 )
 def test_a_foreign_host_is_refused_with_a_plain_400(app, client, make_game, method, host):
     game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
