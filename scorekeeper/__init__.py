@@ -1,5 +1,6 @@
 """Scorekeeper: the scorekeeping companion for Hand and Foot."""
 
+import datetime
 import os
 import secrets
 from pathlib import Path
@@ -11,7 +12,7 @@ csrf = CSRFProtect()
 
 
 def create_app(test_config=None):
-    """Create the app: config, the database, CSRF, blueprints."""
+    """Create the app: config, the Host check and headers, the database, sign-in, CSRF, blueprints."""
     instance_path = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
     app = Flask(
         __name__,
@@ -27,6 +28,14 @@ def create_app(test_config=None):
         PAPER="letter",  # the sheets' default paper: "letter" or "a4" (instance/config.py)
         # refuse a request body this large before reading it (house-rules files are ~1 KB)
         MAX_CONTENT_LENGTH=1024 * 1024,
+        # with a passcode set, a phone signs in once an evening (the session cookie
+        # is HttpOnly and SameSite=Lax; plain http on the home Wi-Fi, so not Secure)
+        PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=12),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PASSCODE_GUESSES="5 per minute; 20 per hour",  # wrong passcodes per phone
+        EXTRA_HOSTS=[],  # names the app is served as besides localhost and this machine's
+        FOLLOW_POLL_SECONDS=5,  # how often a phone following a game asks for news
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):
@@ -37,15 +46,17 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import cli, db, formatting, views
-    from .views import exchange, games, history, home, players, rules, sheets
+    from . import cli, db, formatting, security, views
+    from .views import auth, exchange, games, history, home, players, rules, share, sheets, webapp
 
+    security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
     formatting.init_app(app)
     cli.init_app(app)
     views.init_app(app)
+    auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
     csrf.init_app(app)
-    for blueprint in (home, rules, games, players, sheets, history, exchange):
+    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, share, webapp):
         app.register_blueprint(blueprint.bp)
     return app
 

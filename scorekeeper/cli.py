@@ -16,7 +16,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from . import backup, demo
+from . import backup, demo, passcode
 from .db import connect, migrate
 from .exchange import csvfile, importer, jsonfile
 from .scoring import RuleSet
@@ -171,6 +171,36 @@ def demo_data_command(count, seed):
     click.echo(f"Added {count:,} games ({rounds:,} rounds) to {_database()}.")
 
 
+@click.command("passcode")
+@click.option("--remove", is_flag=True, help="Remove the passcode: the app opens without signing in.")
+@click.option(
+    "--stdin", "from_stdin", is_flag=True, help="Read the new passcode from standard input's first line."
+)
+@with_appcontext
+def passcode_command(remove, from_stdin):
+    """Set or change the household passcode (asked twice, not shown), or remove it.
+
+    Kept only as a hash, in the instance folder. Every phone signed in before
+    signs in again.
+    """
+    instance = current_app.instance_path
+    if remove:
+        was_set = passcode.remove_passcode(instance)
+        click.echo(
+            "Passcode removed: the app opens without signing in." if was_set else "No passcode was set."
+        )
+        return
+    if from_stdin:
+        new = sys.stdin.readline().rstrip("\r\n")
+    else:
+        new = click.prompt("New passcode", hide_input=True, confirmation_prompt="The same passcode again")
+    try:
+        passcode.set_passcode(instance, new)
+    except ValueError as error:
+        raise click.ClickException(f"Passcode not set: {error}") from None
+    click.echo("Passcode set: each phone signs in with it once an evening. Share links open without it.")
+
+
 COMMANDS = (
     init_db_command,
     import_rules_command,
@@ -180,6 +210,7 @@ COMMANDS = (
     backup_command,
     restore_command,
     demo_data_command,
+    passcode_command,
 )
 
 

@@ -246,3 +246,16 @@ def m006_name_keys_and_revisions(db):
     db.execute("ALTER TABLE revisions ADD COLUMN revision INTEGER")
     for note in notes:
         log.warning(note)
+
+
+@migrations()
+def m009_share_links(db):
+    # A game's share link opens a read-only view of it at /s/<token>: a random
+    # token, unique, NULL once sharing is stopped (a new one replaces it).
+    # Games from before get one, as new games do.
+    import secrets
+
+    db["games"].add_column("share_token", str)
+    for (game_id,) in db.execute("SELECT id FROM games").fetchall():
+        db.execute("UPDATE games SET share_token = ? WHERE id = ?", [secrets.token_urlsafe(16), game_id])
+    db["games"].create_index(["share_token"], unique=True)

@@ -5,10 +5,13 @@ Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
 
 import argparse
 import contextlib
+import io
 import ipaddress
 import socket
 import subprocess
+import sys
 
+import segno
 from waitress import create_server
 
 from . import create_app
@@ -55,6 +58,18 @@ def where_to_open(host, port, addresses):
     return lines
 
 
+def qr_codes(host, port, addresses):
+    """Each address a phone opens, as a QR code to scan from the terminal (text)."""
+    if host not in ("0.0.0.0", ""):
+        return ""
+    out = io.StringIO()
+    for address in addresses:
+        url = f"http://{address}:{port}/"
+        out.write(f"Scan to open {url}\n")
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
@@ -63,8 +78,13 @@ def main(argv=None):
     app = create_app()
     # bind first, so that the address printed is already answering
     server = create_server(app, host=args.host, port=args.port)
-    for line in where_to_open(args.host, server.effective_port, lan_addresses()):
+    addresses = lan_addresses()
+    for line in where_to_open(args.host, server.effective_port, addresses):
         print(line, flush=True)
+    codes = qr_codes(args.host, server.effective_port, addresses)
+    with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
+        codes.encode(sys.stdout.encoding or "ascii")
+        print(codes, end="", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

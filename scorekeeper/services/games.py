@@ -7,6 +7,7 @@ all, so they cannot drift). Screens, sheets and exports still ask the engine.
 
 Every change is checked against the game's ``revision`` the phone saw and
 adds one to it, with an entry in the game's change log naming that revision.
+Making or stopping a game's share link is such a change too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import secrets
 import uuid
 from dataclasses import dataclass
 from functools import cached_property
@@ -81,6 +83,8 @@ class Game:
     updated_at: str
     revision: int
     changes: tuple[Change, ...] = dataclasses.field(default=(), compare=False)  # newest first
+    # the share link's token (``/s/<token>``: a read-only view); None when not shared
+    share_token: str | None = dataclasses.field(default=None, repr=False)
 
     @cached_property
     def standings(self):
@@ -125,7 +129,7 @@ def load_game(db, game_id, *, changes=False):
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision FROM games WHERE id = ?""",
+                      created_at, updated_at, revision, share_token FROM games WHERE id = ?""",
             [game_id],
         ).fetchone()
         if row is None:
@@ -159,7 +163,7 @@ def load_game(db, game_id, *, changes=False):
             )
         )
         log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
-    (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision) = row
+    (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, token) = row
     return Game(
         id=gid,
         uid=uid,
@@ -174,6 +178,7 @@ def load_game(db, game_id, *, changes=False):
         updated_at=updated,
         revision=revision,
         changes=log,
+        share_token=token,
     )
 
 
@@ -193,6 +198,21 @@ def changes_since(db, game_id, revision):
             [game_id] if revision is None else [game_id, revision],
         )
     ]
+
+
+def shared_game_revision(db, token):
+    """(game id, revision) of the game this share token opens, or None: one indexed
+    read, so a phone following the game learns cheaply that nothing changed."""
+    row = db.execute("SELECT id, revision FROM games WHERE share_token = ?", [token]).fetchone()
+    return tuple(row) if row else None
+
+
+def load_shared_game(db, token):
+    """The game this share token opens, or None (never shared, or the link was stopped)."""
+    with snapshot(db):
+        found = shared_game_revision(db, token)
+        game = load_game(db, found[0]) if found else None
+    return game if game is not None and game.share_token == token else None
 
 
 def game_exists(db, game_id):
@@ -243,9 +263,9 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
     stamp = created_at or now()
     game_id = db.execute(
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
-                              finished_at, created_at, updated_at, revision)
-           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0)""",
-        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp],
+                              finished_at, created_at, updated_at, revision, share_token)
+           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?)""",
+        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp, new_share_token()],
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
     dealer_id = None
@@ -513,6 +533,44 @@ def reopen_game(db, game_id, revision, *, loaded=None):
         write_totals(db, after)
         _log(db, game_id, revision, None, "reopened", "Game reopened.", stamp=stamp)
         return after
+
+
+def new_share_token():
+    """A share link's token: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def share_game(db, game_id, revision, *, loaded=None):
+    """Give the game a new share link; the old one, if any, stops working. Return the game."""
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision, loaded)
+        if game.share_token is None:
+            summary = "Share link made."
+        else:
+            summary = "New share link made: the old one no longer works."
+        return _set_share_token(db, game, new_share_token(), "shared", summary)
+
+
+def stop_sharing(db, game_id, revision, *, loaded=None):
+    """Turn the game's share link off (unchanged if it has none). Return the game."""
+    with transaction(db):
+        game = _game_for_change(db, game_id, revision, loaded)
+        if game.share_token is None:
+            return game
+        return _set_share_token(
+            db, game, None, "unshared", "Sharing stopped: the share link no longer works."
+        )
+
+
+def _set_share_token(db, game, token, action, summary):
+    stamp = now()
+    revision = game.revision + 1
+    db.execute(
+        "UPDATE games SET share_token = ?, revision = ?, updated_at = ? WHERE id = ?",
+        [token, revision, stamp, game.id],
+    )
+    _log(db, game.id, revision, None, action, summary, stamp=stamp)
+    return dataclasses.replace(game, share_token=token, revision=revision, updated_at=stamp)
 
 
 def recompute_scores(db):

@@ -23,6 +23,7 @@ from ..forms.rounds import (
 from ..forms.rules import fields_from_rules, fields_with_errors, rules_from_fields
 from ..services import Conflict, NotFound, games, players, rulesets
 from . import found
+from .share import share_url
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -99,7 +100,7 @@ def _new_game_page(form, entries, status=200, loaded=None):
 
 @bp.get("/<id:game_id>")
 def show(game_id):
-    """Show a game: standings, meld minimums, who deals, every round."""
+    """Show a game: standings, meld minimums, who deals, every round, its share link."""
     game = _game_or_404(game_id, changes=True)
     return render_template(
         "games/show.html",
@@ -107,6 +108,7 @@ def show(game_id):
         s=game.standings,
         action=ActionForm(revision=game.revision),
         chart=_progress_chart(game),
+        share_url=share_url(game.share_token) if game.share_token else None,
     )
 
 

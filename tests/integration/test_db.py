@@ -33,6 +33,7 @@ SCHEMA = {
         "updated_at": str,
         "revision": int,
         "uid": str,
+        "share_token": str,
     },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
@@ -78,6 +79,7 @@ MIGRATIONS = [
     "m004_team_totals",
     "m005_round_ids_never_reused",
     "m006_name_keys_and_revisions",
+    "m009_share_links",
 ]
 
 
@@ -97,6 +99,7 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         ("teams", ("game_id", "position")),
         ("rounds", ("game_id", "number")),
         ("games", ("uid",)),
+        ("games", ("share_token",)),
     } <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"

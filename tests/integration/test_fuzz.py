@@ -55,6 +55,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.passcode import set_passcode
+
 from ..httpkit import (
     FORM_URLENCODED,
     FlaskPhone,
@@ -296,12 +298,20 @@ class World:
     ids: dict
     forms: dict = field(default_factory=dict)  # cached base forms: key -> (Form, page url)
     files: dict = field(default_factory=dict)  # cached downloads: url -> bytes
+    passcode: bytes = b""  # a passcode file, for the targets that need one set (sign-in)
+    locked: bool = False  # whether the arranged state has that passcode set
 
     def restore(self):
         """The arranged database, exactly: written through SQLite's backup API, so the
         connection the app keeps open sees it (a file copied under it would not)."""
         with closing(sqlite3.connect(self.template)) as source, closing(sqlite3.connect(self.live)) as live:
             source.backup(live)
+        # a fuzzed settings form may have set a passcode (kept in the instance folder)
+        stored = Path(self.app.instance_path, "passcode")
+        if self.locked:
+            stored.write_bytes(self.passcode)
+        else:
+            stored.unlink(missing_ok=True)
 
 
 ROUND = {
@@ -346,7 +356,34 @@ def arrange(phone):
         "done": done,
         "three": three,
         "players": list(range(1, 9)),
+        "token": share_token(phone, playing),
     }
+
+
+@contextlib.contextmanager
+def arranged_for(world, target):
+    """The world locked behind a passcode while ``target`` needs it (and signed in)."""
+    world.locked = bool(target.locked)
+    try:
+        if target.locked == "signed in":
+            world.restore()
+            if world.phone.get("/sign-in").status == 200:  # not signed in already
+                form, page = world.phone.open_form("/sign-in")
+                signed = world.phone.submit(form, page, {"passcode": PASSCODE})
+                assert signed.status == 303, f"sign-in refused: {signed.status}"
+        yield
+    finally:
+        world.locked = False
+        world.restore()
+
+
+PASSCODE = "fuzz passcode 1234"
+
+
+def share_token(phone, game_id):
+    """The game's share link's token, read off its game page (the QR code's link)."""
+    page = phone.get(f"/games/{game_id}").text
+    return re.search(r"/s/([A-Za-z0-9_-]+)", page)[1]
 
 
 @pytest.fixture(scope="module")
@@ -363,6 +400,11 @@ def world(tmp_path_factory, request):
         template = root / "template.db"
         shutil.copyfile(live, template)
         w = World(app, phone, live, template, fingerprint(template), ids)
+        # a passcode file to put in place for the sign-in form (made apart, read back)
+        (root / "passcode-maker").mkdir()
+        set_passcode(str(root / "passcode-maker"), PASSCODE)
+        w.passcode = (root / "passcode-maker" / "passcode").read_bytes()
+        app.config["PASSCODE_GUESSES"] = "100000 per minute"  # the fuzz guesses a lot
         w.restore()
         yield w
     _print_stats(request.config)
@@ -477,6 +519,15 @@ def report(found):
     return "\n".join(lines)
 
 
+# pages with several POST forms: which one a target's key means (by its action)
+ACTIONS = {
+    "reopen": "/reopen",
+    "share-new": "/share/new",
+    "share-stop": "/share/stop",
+    "sign-out": "/sign-out",
+}
+
+
 def base_form(world, key, page):
     """The POST form on ``page`` in the arranged state (GET once, then reused: the CSRF
     token stays valid for the session, and the page is the same after every restore)."""
@@ -484,7 +535,7 @@ def base_form(world, key, page):
         world.restore()
         resp = world.phone.get(page)
         assert resp.status == 200, f"GET {page}: {resp.status} {resp.error}"
-        form = post_form(resp.text, "/reopen" if key.startswith("reopen") else None)
+        form = post_form(resp.text, next((a for k, a in ACTIONS.items() if key.startswith(k)), None))
         assert form is not None, f"no POST form on {page}"
         world.forms[key] = (form, page)
     return world.forms[key]
@@ -535,6 +586,9 @@ class PostTarget:
     upload: str | None = None  # "history" or "rules": the file field gets an upload
     examples: int = 100
     fill: tuple = ()  # (name, value) a person types in before pressing the button
+    # fuzzed with a passcode set (the sign-in form only exists then), and "signed in"
+    # for the sign-out button, which a phone only has once signed in
+    locked: bool | str = False
 
 
 NEW_GAME_FILL = (
@@ -599,6 +653,11 @@ def post_targets(ids):
         "exchange.import_file": PostTarget(
             "exchange.import_file", (("import", "/import", False),), upload="history"
         ),
+        "share.renew": PostTarget("share.renew", (("share-new", f"/games/{g}", False),)),
+        "share.stop": PostTarget("share.stop", (("share-stop", f"/games/{g}", False),)),
+        "auth.settings": PostTarget("auth.settings", (("settings", "/settings", False),)),
+        "auth.sign_in": PostTarget("auth.sign_in", (("sign-in", "/sign-in", False),), locked=True),
+        "auth.sign_out": PostTarget("auth.sign_out", (("sign-out", "/settings", False),), locked="signed in"),
     }
 
 
@@ -781,6 +840,11 @@ SWEPT = [
     "rules.import_file",
     "players.rename",
     "exchange.import_file",
+    "share.renew",
+    "share.stop",
+    "auth.settings",
+    "auth.sign_in",
+    "auth.sign_out",
 ]
 
 
@@ -788,8 +852,9 @@ SWEPT = [
 def test_every_field_of_every_form(world, endpoint):
     target = post_targets(world.ids)[endpoint]
     found = {}
-    for url, body, ctype, note in sweep_requests(world, endpoint, target):
-        send(world, found, endpoint, "POST", url, body, ctype, note)
+    with arranged_for(world, target):
+        for url, body, ctype, note in sweep_requests(world, endpoint, target):
+            send(world, found, endpoint, "POST", url, body, ctype, note)
     assert not found, report(found)
 
 
@@ -806,6 +871,7 @@ def valid_arguments(ids):
         "player_id": 1,
         "key": ids["house"],
         "filename": "style.css",
+        "token": ids["token"],
     }
 
 
@@ -819,7 +885,13 @@ def get_sweep(world, endpoint, rule):
     valid = valid_arguments(world.ids)
     names = re.findall(r"<(?:[^>:]+:)?([^>]+)>", rule)
     for name in names:
-        bad = BAD_KEYS if name == "key" else ["../x", "%00", "x" * 300] if name == "filename" else BAD_IDS
+        bad = (
+            BAD_KEYS
+            if name in ("key", "token")
+            else ["../x", "%00", "x" * 300]
+            if name == "filename"
+            else BAD_IDS
+        )
         for value in bad:
             yield _fill(rule, {**valid, name: value}), f"<{name}> = {_short(value, 40)}"
     path = _fill(rule, valid)
@@ -874,6 +946,11 @@ def path_strategies(ids):
     """A strategy per URL argument name: mostly real ids, often hostile ones."""
     keys = [ids["house"], ids["spare"], "roth", "partnership", "friends-family", "tablet", "forfeit"]
     return {
+        "token": st.one_of(
+            st.sampled_from([ids["token"], ids["token"][:-1], "x" * 22]),
+            st.sampled_from(BAD_KEYS),
+            st.text(min_size=1, max_size=30),
+        ),
         "game_id": _int_segment([ids["playing"], ids["done"], ids["three"]]),
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
@@ -1142,6 +1219,13 @@ def all_targets():
             "exchange.export_game_json",
             "exchange.export_game_csv",
             "exchange.import_file",
+            "share.follow",
+            "share.qr",
+            "auth.sign_in",
+            "auth.settings",
+            "webapp.manifest",
+            "webapp.service_worker",
+            "webapp.offline",
         )
     ] + ["POST " + e for e in SWEPT]
 
@@ -1176,7 +1260,9 @@ def test_fuzz_route(world, route):
         for rule in rules:
             fuzz_get(world, found, endpoint, rule)
     else:
-        fuzz_post(world, found, endpoint, post_targets(world.ids)[endpoint])
+        target = post_targets(world.ids)[endpoint]
+        with arranged_for(world, target):
+            fuzz_post(world, found, endpoint, target)
     assert not found, report(found)
 
 
@@ -1189,17 +1275,18 @@ def test_a_body_over_a_megabyte(world, endpoint):
     refused (413 or a message), never a 5xx, nothing written."""
     target = post_targets(world.ids)[endpoint]
     found = {}
-    spec = target.pages[0]
-    form, page = form_for(world, spec, target.fill)
-    button = primary_button(form, spec[2])
-    name = next((n for n in form.names() if n != "csrf_token" and n not in form.files), "padding")
-    pairs = _apply(form.pairs(button=button), [(name, "=", "9" * (1024 * 1024 + 100))])
-    body, ctype = encode(form, pairs, _default_files(world, target))
-    send(world, found, endpoint, "POST", form.target(page), body, ctype, f"{name} = 1.1 MB of 9s")
-    if target.upload:
-        big = _default_files(world, target)[0][2] + b" " * (1024 * 1024 + 100)
-        body, ctype = encode(form, form.pairs(button=button), [("file", "big.json", big)])
-        send(world, found, endpoint, "POST", form.target(page), body, ctype, "1.1 MB upload")
+    with arranged_for(world, target):
+        spec = target.pages[0]
+        form, page = form_for(world, spec, target.fill)
+        button = primary_button(form, spec[2])
+        name = next((n for n in form.names() if n != "csrf_token" and n not in form.files), "padding")
+        pairs = _apply(form.pairs(button=button), [(name, "=", "9" * (1024 * 1024 + 100))])
+        body, ctype = encode(form, pairs, _default_files(world, target))
+        send(world, found, endpoint, "POST", form.target(page), body, ctype, f"{name} = 1.1 MB of 9s")
+        if target.upload:
+            big = _default_files(world, target)[0][2] + b" " * (1024 * 1024 + 100)
+            body, ctype = encode(form, form.pairs(button=button), [("file", "big.json", big)])
+            send(world, found, endpoint, "POST", form.target(page), body, ctype, "1.1 MB upload")
     assert not found, report(found)
 
 

@@ -1,12 +1,15 @@
 """The server `make run` starts: waitress, the address to open, real HTTP."""
 
+import io
 import os
 import subprocess
 import sys
 import urllib.request
 
+import segno
+
 from scorekeeper.db import migrate
-from scorekeeper.serve import usable_addresses, where_to_open
+from scorekeeper.serve import qr_codes, usable_addresses, where_to_open
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
@@ -35,6 +38,18 @@ def test_the_address_lines_name_each_lan_address_or_say_what_to_look_for():
     assert "http://<this computer's address>:5000/" in "\n".join(where_to_open("0.0.0.0", 5000, []))
     # served on loopback only: no phone can reach it, so none is offered
     assert not any("phone" in line for line in where_to_open("127.0.0.1", 5000, ["10.0.0.5"]))
+
+
+def test_each_address_a_phone_opens_is_also_a_qr_code_to_scan():
+    text = qr_codes("0.0.0.0", 5000, ["192.168.1.20", "10.0.0.5"])
+    for url in ("http://192.168.1.20:5000/", "http://10.0.0.5:5000/"):
+        expected = io.StringIO()
+        segno.make(url, error="m").terminal(out=expected, compact=True)
+        assert f"Scan to open {url}\n{expected.getvalue()}" in text
+    assert {"█", "▀", "▄"} <= set(text)
+    # served on loopback only, or no address known: nothing to scan
+    assert qr_codes("127.0.0.1", 5000, ["10.0.0.5"]) == ""
+    assert qr_codes("0.0.0.0", 5000, []) == ""
 
 
 def test_the_server_serves_the_rules_and_says_where(tmp_path):

@@ -1,0 +1,92 @@
+"""Signing in with the household passcode, and setting, changing or removing it.
+
+Passcodes are never written back into a page: a refused form comes back with
+its message and the passcode fields empty (a typed passcode stays out of the
+HTML, the browser's cache and its history).
+"""
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, PasswordField
+from wtforms.validators import InputRequired
+
+from .. import passcode
+
+
+class SignInForm(FlaskForm):
+    passcode = PasswordField(
+        "Household passcode",
+        validators=[InputRequired("Type the household passcode.")],
+        render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
+    )
+    next = HiddenField()  # where the phone was going (a path of this app; checked by the view)
+
+    def __init__(self, *args, stored=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stored = stored  # the hash of the passcode now set
+        self.wrong_passcode = False  # a guess that missed (slowed per phone)
+
+    def validate(self, extra_validators=None):
+        if not super().validate(extra_validators):
+            return False
+        if not passcode.matches(self.stored, self.passcode.data):
+            self.passcode.errors.append("That is not the passcode. Check it and try again.")
+            self.wrong_passcode = True
+            return False
+        return True
+
+
+class PasscodeForm(FlaskForm):
+    """Set a passcode, or (with the current one) change or remove it.
+
+    ``stored`` is the hash of the passcode now set (None: none is); with
+    ``removing`` only the current passcode is asked. ``wrong_passcode`` is set
+    when the current passcode given was wrong (slowed like sign-ins).
+    """
+
+    current = PasswordField(
+        "Current passcode",
+        render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
+    )
+    new = PasswordField(
+        "New passcode",
+        description=f"At least {passcode.MIN_LENGTH} characters. Every other phone signs in again.",
+        render_kw={"autocomplete": "new-password", "autocapitalize": "none", "spellcheck": "false"},
+    )
+    confirm = PasswordField(
+        "New passcode again",
+        render_kw={"autocomplete": "new-password", "autocapitalize": "none", "spellcheck": "false"},
+    )
+
+    def __init__(self, *args, stored=None, removing=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stored, self.removing, self.wrong_passcode = stored, removing, False
+
+    def validate(self, extra_validators=None):
+        if not super().validate(extra_validators):
+            return False
+        valid = True
+        stored = self.stored
+        if stored is not None:
+            if not self.current.data:
+                self.current.errors.append("Type the current passcode first.")
+                valid = False
+            elif not passcode.matches(stored, self.current.data):
+                self.current.errors.append("That is not the current passcode.")
+                self.wrong_passcode = True
+                valid = False
+        if not self.removing:
+            reason = passcode.problem(self.new.data or "")
+            if not self.new.data:
+                self.new.errors.append("Type the new passcode.")
+                valid = False
+            elif reason:
+                self.new.errors.append(reason)
+                valid = False
+            elif self.confirm.data != self.new.data:
+                self.confirm.errors.append("The two new passcodes differ: type it again in both.")
+                valid = False
+        return valid
+
+
+class SignOutForm(FlaskForm):
+    """The sign-out button: CSRF only."""

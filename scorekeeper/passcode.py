@@ -1,0 +1,80 @@
+"""The household passcode: optional (off until set), kept only as werkzeug's salted
+hash in the instance folder (``instance/passcode``, owner-only), beside the
+secret key. See docs/decisions.md for why not in the database.
+
+Set, changed or removed by ``flask --app scorekeeper passcode`` or on the
+settings page; both write the file whole (a new file moved into place), and
+every request reads it, so a change takes effect at once without a restart.
+"""
+
+import contextlib
+import hashlib
+import os
+import secrets
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+FILE_NAME = "passcode"
+MIN_LENGTH = 4
+MAX_LENGTH = 128
+
+
+def problem(passcode):
+    """Why this passcode cannot be set, or None."""
+    if len(passcode) < MIN_LENGTH:
+        return f"Use at least {MIN_LENGTH} characters."
+    if len(passcode) > MAX_LENGTH:
+        return f"Use at most {MAX_LENGTH} characters."
+    if passcode != passcode.strip():
+        return "Leave out spaces at the start and the end: they are easy to mistype."
+    return None
+
+
+def _path(instance_path):
+    return os.path.join(instance_path, FILE_NAME)
+
+
+def stored_hash(instance_path):
+    """The passcode's hash, or None when no passcode is set."""
+    try:
+        with open(_path(instance_path), encoding="ascii") as file:
+            return file.read().strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def set_passcode(instance_path, passcode):
+    """Set or change the passcode (``ValueError`` with the reason if it will not do)."""
+    reason = problem(passcode)
+    if reason:
+        raise ValueError(reason)
+    path = _path(instance_path)
+    partial = f"{path}.{secrets.token_hex(4)}.partial"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(generate_password_hash(passcode) + "\n")
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
+
+
+def remove_passcode(instance_path):
+    """Remove the passcode; return whether one was set."""
+    try:
+        os.remove(_path(instance_path))
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def matches(stored, passcode):
+    """Whether ``passcode`` is the one whose hash is ``stored``."""
+    return stored is not None and check_password_hash(stored, passcode)
+
+
+def fingerprint(stored):
+    """A short name for the passcode now set, kept in a signed-in phone's session:
+    a new passcode (even the same one again: a new salt) signs every phone out."""
+    return hashlib.sha256(stored.encode("ascii")).hexdigest()[:16]

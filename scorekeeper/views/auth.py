@@ -1,0 +1,177 @@
+"""The household passcode: signing in, signing out, and the settings page that sets it.
+
+With no passcode set (the default) nothing here stands in anyone's way. With
+one set, ``require_sign_in`` sends every request but the ``PUBLIC`` ones to
+the sign-in page until the phone signs in; a sign-in lasts
+``PERMANENT_SESSION_LIFETIME`` (an evening) and ends when the passcode
+changes. Wrong guesses are counted per phone (Flask-Limiter, in memory) and
+slowed past ``PASSCODE_GUESSES``.
+"""
+
+import math
+import time
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from .. import passcode
+from ..forms.auth import PasscodeForm, SignInForm, SignOutForm
+
+bp = Blueprint("auth", __name__)
+
+# Open without signing in: the sign-in page; what it and an installed app's
+# shell need (static files, of which none is private; the manifest, the
+# service worker and the offline page); and share links.
+PUBLIC = frozenset(
+    {"auth.sign_in", "static", "webapp.manifest", "webapp.service_worker", "webapp.offline", "share.follow"}
+)
+
+# A refused form is shown again with this status (as on the other forms).
+REFUSED = 422
+
+# One limiter per process, like CSRFProtect; create_app gives it each app
+# (a new app starts its counts afresh). Waitress serves the phones directly,
+# so the remote address is the phone's.
+limiter = Limiter(get_remote_address, storage_uri="memory://")
+
+
+def _wrong_guess(response):
+    return g.get("wrong_passcode", False)
+
+
+# Only a passcode that missed counts; the sign-in page and the settings page share the count.
+guesses = limiter.shared_limit(
+    lambda: current_app.config["PASSCODE_GUESSES"],
+    scope="passcode",
+    methods=["POST"],
+    deduct_when=_wrong_guess,
+)
+
+
+def _instance():
+    return current_app.instance_path
+
+
+def signed_in(stored):
+    """Whether this phone signed in with the passcode now set, within the sign-in's lifetime."""
+    mark = session.get("signed_in")
+    if not isinstance(mark, dict) or mark.get("passcode") != passcode.fingerprint(stored):
+        return False
+    age = time.time() - mark.get("at", 0)
+    return 0 <= age < current_app.permanent_session_lifetime.total_seconds()
+
+
+def _sign_in(stored):
+    session.clear()  # a fresh session (and CSRF token) for the signed-in phone
+    session.permanent = True
+    session["signed_in"] = {"passcode": passcode.fingerprint(stored), "at": int(time.time())}
+
+
+def require_sign_in():
+    """With a passcode set, send a phone that has not signed in to the sign-in page."""
+    stored = passcode.stored_hash(_instance())
+    g.passcode_set = stored is not None
+    if stored is None or request.endpoint in PUBLIC or signed_in(stored):
+        return None
+    target = request.full_path.rstrip("?") if request.method == "GET" else None
+    return redirect(url_for("auth.sign_in", next=target), 303)
+
+
+def _local_path(value):
+    """``value`` if it is a path of this app (never another site's address), else None."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or any(ord(c) < 32 for c in value):
+        return None
+    return value
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+@guesses
+def sign_in():
+    """Sign this phone in with the household passcode."""
+    stored = passcode.stored_hash(_instance())
+    target = _local_path(request.values.get("next"))
+    if stored is None or (request.method == "GET" and signed_in(stored)):
+        return redirect(target or url_for("home.index"), 303)
+    form = SignInForm(stored=stored)
+    if form.validate_on_submit():
+        _sign_in(stored)
+        return redirect(target or url_for("home.index"), 303)
+    g.wrong_passcode = form.wrong_passcode
+    form.next.data = target
+    return render_template("auth/sign_in.html", form=form), REFUSED if form.is_submitted() else 200
+
+
+@bp.post("/sign-out")
+def sign_out():
+    """Sign this phone out."""
+    if SignOutForm().validate_on_submit():
+        session.clear()
+        flash("Signed out.", "info")
+    return redirect(url_for("auth.sign_in"), 303)
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@guesses
+def settings():
+    """Set, change or remove the household passcode."""
+    stored = passcode.stored_hash(_instance())
+    removing = request.form.get("action") == "remove"
+    form = PasscodeForm(stored=stored, removing=removing)
+    if form.validate_on_submit():
+        if removing:
+            if passcode.remove_passcode(_instance()):
+                flash("Passcode removed: the app opens without signing in.", "success")
+            session.pop("signed_in", None)
+        else:
+            passcode.set_passcode(_instance(), form.new.data)
+            _sign_in(passcode.stored_hash(_instance()))  # this phone stays in; the others sign in again
+            flash("Passcode saved. Other phones sign in with it from now on.", "success")
+        return redirect(url_for("auth.settings"), 303)
+    g.wrong_passcode = form.wrong_passcode
+    return _settings_page(form, stored), REFUSED if form.is_submitted() else 200
+
+
+def _settings_page(form, stored):
+    hours = current_app.permanent_session_lifetime.total_seconds() / 3600
+    return render_template(
+        "auth/settings.html",
+        form=form,
+        passcode_set=stored is not None,
+        sign_out=SignOutForm(),
+        hours=f"{hours:g}",
+    )
+
+
+@bp.app_errorhandler(RateLimitExceeded)
+def too_many_guesses(error):
+    """Too many wrong passcodes from this phone: say so next to the field, and for how long."""
+    limit = limiter.current_limit
+    wait = max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
+    minutes = math.ceil(wait / 60)
+    message = (
+        "Too many wrong passcodes from this phone. Wait "
+        + (f"{minutes} minutes" if wait > 60 else f"{wait} seconds")
+        + ", then try again."
+    )
+    headers = {"Retry-After": str(wait)}
+    stored = passcode.stored_hash(_instance())
+    if request.endpoint == "auth.settings":
+        form = PasscodeForm(formdata=None, stored=stored)
+        form.current.errors = [message]
+        return _settings_page(form, stored), 429, headers
+    form = SignInForm(formdata=None, stored=stored, next=_local_path(request.values.get("next")))
+    form.passcode.errors = [message]
+    return render_template("auth/sign_in.html", form=form), 429, headers
+
+
+def init_app(app):
+    """Call before ``csrf.init_app``: a phone that has not signed in is sent to the
+    sign-in page before anything reads its form."""
+    app.before_request(require_sign_in)
+    limiter.init_app(app)

@@ -1,0 +1,130 @@
+"""Following a game from another phone: its share link, read-only, and the buttons that manage it.
+
+``/s/<token>`` is the one page a share link opens, without the passcode: the
+game's standings, meld minimums for the next round and its rounds, and
+nothing else (no other game, no edit, no export, no players). It refreshes
+itself (static/app.js asks again every few seconds with the page's ETag and
+gets a 304 until the game changes) and without JavaScript it is one reload.
+The game screen shows the link as a QR code; making a new link or stopping
+sharing is a change to the game (``services.games.share_game``, ``stop_sharing``).
+"""
+
+import hashlib
+import io
+import secrets
+from urllib.parse import urlsplit, urlunsplit
+
+import segno
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+
+from ..db import get_db
+from ..forms.games import ActionForm
+from ..security import LOCAL_HOSTS, machine_names
+from ..services import Conflict, NotFound, games
+from . import found
+
+bp = Blueprint("share", __name__)
+
+# Part of every ETag, so that a restarted (perhaps upgraded) app never answers
+# "unchanged" for a page its templates would now draw differently.
+_STARTED = secrets.token_hex(4)
+
+
+def _etag(token, revision):
+    return hashlib.sha256(f"{token}:{revision}:{_STARTED}".encode()).hexdigest()[:20]
+
+
+def _gone():
+    """A link that was never made, or was stopped: say so, show nothing else."""
+    response = Response(render_template("share/gone.html"), 404)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/s/<token>")
+def follow(token):
+    """A shared game, read-only; 304 when the phone already shows its latest."""
+    db = get_db()
+    seen = games.shared_game_revision(db, token)
+    if seen is None:
+        return _gone()
+    etag = _etag(token, seen[1])
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        game = games.load_shared_game(db, token)
+        if game is None:
+            return _gone()
+        etag = _etag(token, game.revision)
+        response = Response(
+            render_template(
+                "share/follow.html",
+                game=game,
+                s=game.standings,
+                etag=etag,
+                poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
+            )
+        )
+    response.set_etag(etag)
+    # kept, but asked about every time (a 304 costs one indexed read)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def share_url(token):
+    """The share link as a phone at the table opens it: when this page was opened
+    on the computer itself (localhost), the computer's LAN address instead."""
+    url = url_for("share.follow", token=token, _external=True)
+    parts = urlsplit(url)
+    addresses = machine_names()[0]
+    trusted = current_app.config.get("TRUSTED_HOSTS") or ()
+    if parts.hostname in LOCAL_HOSTS and addresses and addresses[0] in trusted:
+        netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
+        url = urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+def qr_svg(text):
+    """``text`` as a QR code, black on white with its quiet zone, as SVG that scales."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(
+        out, kind="svg", xmldecl=False, omitsize=True, border=4, dark="#000", light="#fff", title=text
+    )
+    return out.getvalue()
+
+
+@bp.get("/games/<id:game_id>/share.svg")
+def qr(game_id):
+    """The game's share link as a QR code, to scan at the table."""
+    game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
+    found(game.share_token, "This game is not shared.")
+    response = Response(qr_svg(share_url(game.share_token)), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.post("/games/<id:game_id>/share/new")
+def renew(game_id):
+    """Make a new share link (the old one stops working)."""
+    return _change(game_id, games.share_game, "New share link made: the old one, if any, no longer works.")
+
+
+@bp.post("/games/<id:game_id>/share/stop")
+def stop(game_id):
+    """Stop sharing: the link stops working."""
+    return _change(game_id, games.stop_sharing, "Sharing stopped: the link no longer works.")
+
+
+def _change(game_id, change, message):
+    db = get_db()
+    game = found(games.load_game(db, game_id), f"There is no game {game_id}.")
+    form = ActionForm()  # its CSRF token was checked before the view (CSRFProtect)
+    try:
+        change(db, game.id, form.revision.data, loaded=game)
+    except (Conflict, NotFound) as refusal:
+        flash(str(refusal), "error")
+        for meanwhile in getattr(refusal, "changes", ()):
+            flash(f"Meanwhile: {meanwhile.summary}", "info")
+    else:
+        flash(message, "success")
+    return redirect(url_for("games.show", game_id=game.id, _anchor="share"), 303)

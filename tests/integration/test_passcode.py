@@ -1,0 +1,358 @@
+"""The household passcode: off by default; once set, nothing but the sign-in page,
+what it needs and share links opens without it; wrong guesses are slowed; the
+passcode itself is never kept or said in clear."""
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import passcode
+from scorekeeper.scoring import TeamRound
+
+from ..helpers import csrf_token, text
+
+SECRET = "Marmalade-42"
+
+# Open without signing in: the sign-in page, what it and an installed app
+# need, and share links. Every other endpoint of app.url_map needs sign-in.
+PUBLIC = {
+    "auth.sign_in",
+    "static",
+    "webapp.manifest",
+    "webapp.service_worker",
+    "webapp.offline",
+    "share.follow",
+}
+
+
+@pytest.fixture
+def game(make_game):
+    return make_game(
+        "roth",
+        [[TeamRound(melded_points=300), TeamRound(melded_points=150)]],
+        teams=(("Reds", ["Ann", "Bo"]), ("Blues", ["Cy", "Di"])),
+    )
+
+
+@pytest.fixture
+def locked(app):
+    """The app with the household passcode set."""
+    passcode.set_passcode(app.instance_path, SECRET)
+    return app
+
+
+def sign_in(client, code=SECRET, next_url=None, **kwargs):
+    token = csrf_token(client, "/sign-in")
+    data = {"csrf_token": token, "passcode": code}
+    if next_url:
+        data["next"] = next_url
+    return client.post("/sign-in", data=data, **kwargs)
+
+
+def sample_values(game, player_id):
+    return {
+        "game_id": game.id,
+        "number": 1,
+        "player_id": player_id,
+        "key": "roth",
+        "token": game.share_token,
+        "filename": "style.css",
+    }
+
+
+def every_route(app, values):
+    """(endpoint, method, url) for every rule of the app's URL map and each of its methods."""
+    for rule in app.url_map.iter_rules():
+        _, url = rule.build({name: values[name] for name in rule.arguments})
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            yield rule.endpoint, method, url
+
+
+def everything_stored(app, db):
+    """The whole database as SQL, and the instance folder's files."""
+    files = {p.name: p.read_bytes() for p in sorted(Path(app.instance_path).iterdir())}
+    return list(db.conn.iterdump()), files
+
+
+def test_without_a_passcode_every_page_opens_as_before(client, game):
+    assert client.get("/").status_code == 200
+    assert client.get(f"/games/{game.id}").status_code == 200
+    # the sign-in page has nothing to ask: it goes where the phone was going
+    response = client.get("/sign-in?next=/players")
+    assert (response.status_code, response.headers["Location"]) == (303, "/players")
+
+
+def test_with_a_passcode_every_route_needs_signing_in(locked, client, db, game):
+    player_id = game.teams[0].players[0].id
+    values = sample_values(game, player_id)
+    before = everything_stored(locked, db)
+    crawled = set()
+    for endpoint, method, url in every_route(locked, values):
+        crawled.add(endpoint)
+        with client.open(url, method=method) as response:
+            body = text(response)
+        where = f"{method} {url} ({endpoint})"
+        if endpoint in PUBLIC:
+            assert response.status_code in (200, 400, 422), where  # 400: a post without its CSRF token
+            continue
+        assert response.status_code in (303, 401, 403), where
+        if response.status_code == 303:
+            location = response.headers["Location"]
+            assert location.startswith("/sign-in"), where
+        assert "Reds" not in body and "Ann" not in body, where
+    # the crawl reached every endpoint, and every public one answered as public
+    assert crawled == {rule.endpoint for rule in locked.url_map.iter_rules()}
+    assert crawled >= PUBLIC
+    # a page that is no route at all is not told apart from one that is
+    assert client.get("/no/such/page").headers["Location"].startswith("/sign-in")
+    # nothing was written by any of it
+    assert everything_stored(locked, db) == before
+
+
+def test_the_crawl_covers_pages_pdfs_json_exports_share_management_and_settings(locked, game):
+    endpoints = {rule.endpoint for rule in locked.url_map.iter_rules()}
+    assert {
+        "home.index",
+        "games.show",
+        "sheets.game_pdf",
+        "games.export",
+        "exchange.export_json",
+        "exchange.export_csv",
+        "exchange.import_file",
+        "share.qr",
+        "share.renew",
+        "share.stop",
+        "auth.settings",
+        "auth.sign_out",
+    } <= endpoints
+
+
+def test_signing_in_opens_everything_and_goes_where_the_phone_was_going(locked, client, game):
+    response = client.get(f"/games/{game.id}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/sign-in?next=/games/{game.id}"
+    page = client.get(response.headers["Location"])
+    assert page.status_code == 200
+    assert f'name="next" type="hidden" value="/games/{game.id}"' in page.get_data(as_text=True)
+
+    response = sign_in(client, next_url=f"/games/{game.id}")
+    assert (response.status_code, response.headers["Location"]) == (303, f"/games/{game.id}")
+    assert "Reds" in text(client.get(f"/games/{game.id}"))
+    assert client.get(f"/games/{game.id}/sheet.pdf").data.startswith(b"%PDF")
+    assert client.get("/export.json").status_code == 200
+    # signed in, the sign-in page just goes on
+    assert client.get("/sign-in").status_code == 303
+
+
+@pytest.mark.parametrize(
+    "target", ["https://example.com/", "//example.com/x", "/\\example.com", "/\t/example.com", "javascript:x"]
+)
+def test_after_signing_in_a_phone_never_leaves_for_another_site(locked, client, target):
+    response = sign_in(client, next_url=target)
+    assert (response.status_code, response.headers["Location"]) == (303, "/")
+
+
+def test_the_session_cookie_is_httponly_samesite_lax_and_lasts_the_evening(locked, client):
+    response = sign_in(client)
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Expires=" in cookie
+    assert locked.permanent_session_lifetime.total_seconds() == 12 * 3600
+
+
+def test_a_sign_in_ends_after_the_evening(locked, client):
+    sign_in(client)
+    assert client.get("/").status_code == 200
+    with client.session_transaction() as session:
+        session["signed_in"] = {**session["signed_in"], "at": session["signed_in"]["at"] - 12 * 3600 - 1}
+    assert client.get("/").headers["Location"].startswith("/sign-in")
+
+
+def test_the_sign_in_lifetime_is_configurable(locked, client):
+    locked.config["PERMANENT_SESSION_LIFETIME"] = 3600
+    sign_in(client)
+    with client.session_transaction() as session:
+        session["signed_in"] = {**session["signed_in"], "at": session["signed_in"]["at"] - 3601}
+    assert client.get("/").status_code == 303
+
+
+def test_a_wrong_passcode_is_refused_next_to_its_field(locked, client):
+    response = sign_in(client, "marmalade-42")
+    assert response.status_code == 422
+    page = text(response)
+    assert "That is not the passcode" in page
+    assert 'id="passcode-error"' in page
+    assert client.get("/").status_code == 303  # still not in
+    response = sign_in(client, "")
+    assert response.status_code == 422 and "Type the household passcode" in text(response)
+
+
+def test_wrong_guesses_are_slowed_per_phone(locked, client, app):
+    for _ in range(5):
+        assert sign_in(client, "guess").status_code == 422
+    response = sign_in(client, "guess")
+    assert response.status_code == 429
+    page = text(response)
+    assert "Too many wrong passcodes from this phone" in page and "then try again" in page
+    assert '<form method="post"' in page  # the sign-in page, with its message: not a bare 429
+    assert int(response.headers["Retry-After"]) > 0
+    # even the right passcode waits its turn on this phone
+    assert sign_in(client, SECRET).status_code == 429
+    assert client.get("/").status_code == 303
+    # another phone is not slowed by this one's guesses
+    other = app.test_client()
+    response = sign_in(other, SECRET, environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_right_passcodes_and_empty_forms_are_not_counted_as_guesses(locked, app):
+    for _ in range(8):
+        phone = app.test_client()  # the same address each time
+        assert sign_in(phone, "").status_code == 422
+        assert sign_in(phone, SECRET).status_code == 303
+        assert phone.get("/").status_code == 200
+
+
+def test_changing_the_passcode_signs_other_phones_out(locked, client, app):
+    other = app.test_client()
+    sign_in(other)
+    assert other.get("/").status_code == 200
+    sign_in(client)
+    response = client.post(
+        "/settings",
+        data={
+            "csrf_token": csrf_token(client, "/settings"),
+            "current": SECRET,
+            "new": "Quince-7",
+            "confirm": "Quince-7",
+            "action": "save",
+        },
+    )
+    assert response.status_code == 303
+    assert "Passcode saved" in text(client.get("/settings"))  # this phone stays in
+    assert other.get("/").headers["Location"].startswith("/sign-in")
+    assert sign_in(other, SECRET).status_code == 422
+    assert sign_in(other, "Quince-7").status_code == 303
+
+
+def settings_post(client, **data):
+    return client.post("/settings", data={"csrf_token": csrf_token(client, "/settings"), **data})
+
+
+def test_setting_a_passcode_on_the_settings_page(client, app):
+    assert "No passcode is set" in text(client.get("/settings"))
+    response = settings_post(client, new="ab", confirm="ab", action="save")
+    assert response.status_code == 422 and "Use at least 4 characters" in text(response)
+    response = settings_post(client, new="abcd", confirm="abce", action="save")
+    assert response.status_code == 422 and "The two new passcodes differ" in text(response)
+    assert passcode.stored_hash(app.instance_path) is None
+    response = settings_post(client, new=SECRET, confirm=SECRET, action="save")
+    assert response.status_code == 303
+    assert passcode.matches(passcode.stored_hash(app.instance_path), SECRET)
+    # the phone that set it is signed in; a new one is not
+    assert client.get("/").status_code == 200
+    assert app.test_client().get("/").status_code == 303
+
+
+def test_removing_the_passcode_takes_the_current_one(locked, client, app):
+    sign_in(client)
+    response = settings_post(client, current="nope", action="remove")
+    assert response.status_code == 422 and "That is not the current passcode" in text(response)
+    assert passcode.stored_hash(app.instance_path) is not None
+    response = settings_post(client, current=SECRET, action="remove")
+    assert response.status_code == 303
+    assert passcode.stored_hash(app.instance_path) is None
+    assert app.test_client().get("/").status_code == 200
+
+
+def test_wrong_current_passcodes_on_the_settings_page_count_as_guesses(locked, client, app):
+    sign_in(client)
+    for _ in range(5):
+        assert settings_post(client, current="nope", new="Pear-1234", confirm="Pear-1234").status_code == 422
+    response = settings_post(client, current=SECRET, new="Pear-1234", confirm="Pear-1234", action="save")
+    assert response.status_code == 429
+    assert "Too many wrong passcodes from this phone" in text(response)
+    assert sign_in(app.test_client()).status_code == 429  # the same count as the sign-in page
+
+
+def test_signing_out(locked, client):
+    sign_in(client)
+    response = client.post("/sign-out", data={"csrf_token": csrf_token(client, "/settings")})
+    assert response.status_code == 303 and response.headers["Location"] == "/sign-in"
+    assert client.get("/").status_code == 303
+
+
+def test_the_passcode_is_never_stored_or_said_in_clear(app, client, db, runner, caplog, game):
+    caplog.set_level(logging.DEBUG)
+    said = []
+    result = runner.invoke(args=["passcode", "--stdin"], input=SECRET + "\n")
+    assert result.exit_code == 0, result.output
+    said.append(result.output)
+    said += [
+        sign_in(client, "Wrong-" + SECRET).get_data(as_text=True),
+        str(sign_in(client).headers),
+    ]
+    response = settings_post(client, current=SECRET, new=SECRET[::-1], confirm=SECRET[::-1], action="save")
+    said += [str(response.headers), text(client.get("/settings"))]
+    result = runner.invoke(args=["passcode"], input="Quince-77\nQuince-77\n")
+    assert result.exit_code == 0, result.output
+    said.append(result.output)
+
+    stored = passcode.stored_hash(app.instance_path)
+    assert stored.startswith("scrypt:") and passcode.matches(stored, "Quince-77")
+    files = b"".join(p.read_bytes() for p in Path(app.instance_path).rglob("*") if p.is_file())
+    database = b"".join(p.read_bytes() for p in Path(app.config["DATABASE"]).parent.glob("scorekeeper.db*"))
+    for clear in (SECRET, SECRET[::-1], "Quince-77"):
+        assert clear.encode() not in files + database
+        assert clear not in caplog.text
+        assert not any(clear in text for text in said)
+    assert re.search(r"^[0-9a-f]{16}$", passcode.fingerprint(stored))
+
+
+def test_the_command_sets_changes_and_removes_the_passcode(app, runner):
+    result = runner.invoke(args=["passcode"], input="Plum-2024\nPlum-2024\n")
+    assert result.exit_code == 0 and "Passcode set" in result.output
+    assert passcode.matches(passcode.stored_hash(app.instance_path), "Plum-2024")
+    # typed twice, differently: asked again; nothing changes until it matches
+    result = runner.invoke(args=["passcode"], input="Fig-12345\nFig-54321\n")
+    assert result.exit_code != 0
+    assert passcode.matches(passcode.stored_hash(app.instance_path), "Plum-2024")
+    result = runner.invoke(args=["passcode", "--stdin"], input="abc\n")
+    assert result.exit_code != 0 and "Use at least 4 characters" in result.output
+    assert passcode.matches(passcode.stored_hash(app.instance_path), "Plum-2024")
+    result = runner.invoke(args=["passcode", "--remove"])
+    assert result.exit_code == 0 and "Passcode removed" in result.output
+    assert passcode.stored_hash(app.instance_path) is None
+    result = runner.invoke(args=["passcode", "--remove"])
+    assert "No passcode was set" in result.output
+
+
+def test_the_passcode_file_is_the_owners_alone(app):
+    passcode.set_passcode(app.instance_path, SECRET)
+    mode = (Path(app.instance_path) / "passcode").stat().st_mode & 0o777
+    assert mode == 0o600
+
+
+def test_each_refusal_on_the_settings_page_says_what_to_do(locked, client, app):
+    sign_in(client)
+    cases = [
+        (dict(current="", new="Pear-1234", confirm="Pear-1234"), "Type the current passcode first"),
+        (dict(current=SECRET, new="", confirm=""), "Type the new passcode"),
+        (dict(current=SECRET, new="x" * 129, confirm="x" * 129), "Use at most 128 characters"),
+        (dict(current=SECRET, new=" Pear-1234", confirm=" Pear-1234"), "Leave out spaces at the start"),
+    ]
+    for data, message in cases:
+        response = settings_post(client, action="save", **data)
+        assert response.status_code == 422 and message in text(response), message
+        assert passcode.matches(passcode.stored_hash(app.instance_path), SECRET)
+    # nothing typed is written back into the page
+    page = response.get_data(as_text=True)
+    assert "Pear-1234" not in page and SECRET not in page
+
+
+def test_removing_when_none_is_set_changes_nothing(client, app):
+    response = settings_post(client, action="remove")
+    assert response.status_code == 303
+    assert "No passcode is set" in text(client.get("/settings"))
+    assert "Passcode removed" not in text(client.get("/settings"))
