@@ -246,3 +246,19 @@ def m006_name_keys_and_revisions(db):
     db.execute("ALTER TABLE revisions ADD COLUMN revision INTEGER")
     for note in notes:
         log.warning(note)
+
+
+@migrations()
+def m007_entries_for_every_house(db):
+    # Entries that more houses' rules score (scoring/entries.py ENTRY_FIELDS):
+    # books of red and of black 3s, black 3s melded going out, going out
+    # concealed, and the scorekeeper's tick that a first meld held the books
+    # its round asks for. Rounds saved before hold none of them.
+    for column in (
+        "red_three_books",
+        "black_three_books",
+        "black_threes_out",
+        "went_out_concealed",
+        "first_meld_books",
+    ):
+        db["round_entries"].add_column(column, int, not_null_default=0)

@@ -190,13 +190,13 @@ def _round_editor(game, played):
     the round number and the revision the review showed, so "save" saves
     exactly what was reviewed, under the number and scores shown.
     """
+    number = played.number if played else game.standings.next_round
     if request.method == "GET":
-        form = round_form(game, entries=played.entries if played else None)
+        form = round_form(game, entries=played.entries if played else None, number=number)
         form.revision.data = game.revision
         form.round_id.data = played.id if played else None
         return _render_round(game, played, form)
-    form = round_form(game, formdata=request.form)
-    number = played.number if played else game.standings.next_round
+    form = round_form(game, formdata=request.form, number=number)
     action = request.form.get("action", "check")
     if "step" in request.form:
         name, _, delta = request.form["step"].rpartition(":")
@@ -223,7 +223,9 @@ def _round_editor(game, played):
     if not form.validate():
         return _render_round(game, played, form, number, status=REFUSED)
     entries = entries_from(form)
-    problems = scoring.check_round(game.rules, entries, number, team_names=[t.name for t in game.teams])
+    problems = scoring.check_round(
+        game.rules, entries, number, team_names=[t.name for t in game.teams], players=game.player_count
+    )
     errors = [p for p in problems if p.level == "error"]
     for problem in errors:
         field_for(form, problem).errors.append(problem.message)
@@ -284,6 +286,7 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
         tiers=form.tiers,
         minimums=minimums,
         books_needed=scoring.books_to_go_out(game.rules, number),
+        first_meld=form.first_meld,
         dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
         totals_after=s.running_totals[number - 1] if review is not None else None,

@@ -8,11 +8,15 @@ from hypothesis import strategies as st
 
 from scorekeeper.names import clean_name, name_problem
 from scorekeeper.scoring import (
+    OTHER_WENT_OUT,
     RANKS,
     RULESETS,
+    WENT_OUT,
     RuleSet,
     TeamRound,
+    by_outcome,
     can_make_points,
+    has_melded,
     score_team_round,
     standings,
 )
@@ -122,9 +126,11 @@ def test_one_more_red_three_caught_changes_the_round_by_red_three(data):
     entry = data.draw(team_rounds(rules))
     round_number = data.draw(st.integers(1, 30))
     more = dataclasses.replace(entry, red_threes=entry.red_threes + 1)
+    # alone, a team that did not go out is scored as if another team did
+    case = WENT_OUT if entry.went_out else OTHER_WENT_OUT
     assert (
         score_team_round(rules, more, round_number).total - score_team_round(rules, entry, round_number).total
-    ) == rules.red_three
+    ) == by_outcome(rules.red_three, case, has_melded(entry))
 
 
 @given(any_rules)
