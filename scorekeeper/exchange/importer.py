@@ -21,10 +21,12 @@ from ..services import games, rulesets
 from ..services.players import player_id
 from . import FORMAT, VERSION
 
-MAX_TEAMS = 4
-MAX_PLAYERS_PER_TEAM = 3
+# the tables the engine scores: 2 to 6 teams of 1 to 4 players
+MAX_TEAMS = scoring.MAX_TEAMS
+MAX_PLAYERS_PER_TEAM = scoring.MAX_PLAYERS_PER_TEAM
 MAX_ROUNDS = scoring.MAX_ROUNDS * 10  # the engine's own bound on a round number
-MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + 6  # "A & B & C" when a team has no name
+# "A & B & C & D" when a team has no name
+MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + len(" & ") * (MAX_PLAYERS_PER_TEAM - 1)
 # What one family's history can hold; a file past these is not one.
 MAX_GAMES = 200_000
 MAX_PLAYERS = 10_000
@@ -273,7 +275,7 @@ def _check_game(value, where, house_rules_names):
     rules = _rules(value["rules"], f"{where}.rules")
 
     teams, names = [], {}
-    for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=2, high=MAX_TEAMS)):
+    for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=scoring.MIN_TEAMS, high=MAX_TEAMS)):
         at = f"{where}.teams[{t}]"
         _object(team, at, ("name", "players"))
         if not isinstance(team["name"], str) or len(clean_name(team["name"])) > MAX_TEAM_NAME:

@@ -112,10 +112,10 @@ class CaseFields(Form):
     Typed on the full keyboard, which has a minus, since one case may count
     for a team and another against it (Canasta's red 3s)."""
 
-    went_out = SignedNumberField("If the team went out")
+    went_out = SignedNumberField("If this team went out")
     other_went_out = SignedNumberField("If another team went out")
     nobody_out = SignedNumberField("If nobody went out")
-    not_melded = SignedNumberField("If the team melded nothing", description="Whoever went out.")
+    not_melded = SignedNumberField("If this team melded nothing", description="Whoever went out.")
 
 
 def _cases():

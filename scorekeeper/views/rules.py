@@ -58,6 +58,7 @@ def show(key):
         tiers=scoring.value_tiers(rules),
         schedule=_round_rules(rules),
         deals=_deals(rules),
+        max_teams=scoring.MAX_TEAMS,
         variants=_variants(entry.key),
     )
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.scoring import RULESETS, RuleSet, TeamRound, standings
+from scorekeeper.scoring import RULESETS, VARIANTS, RuleSet, TeamRound, standings, variant_of
 from scorekeeper.services import games, players, rulesets
 
 from ..helpers import posted, text
@@ -77,7 +77,14 @@ def stored(db, game_id):
 def test_new_game_page_offers_every_rule_set(client):
     page = text(client.get("/games/new"))
     for key, rules in RULESETS.items():
-        assert f'value="{key}"' in page and rules.name in page
+        if variant_of(key) in (None, key):  # a variant is offered with its preset (below)
+            assert f'value="{key}"' in page and rules.name in page
+    # the first preset is chosen, and its variants are the second choice
+    for variant in VARIANTS["friends-family"]:
+        assert (
+            f'<option {"selected " if variant.key == "friends-family" else ""}value="{variant.key}">' in page
+        )
+        assert variant.label in page
     assert 'list="player-names"' in page
 
 
