@@ -374,8 +374,12 @@ def expect_game_screen(page, rules, names, played, ended=False):
     of = f" of {rules.planned_rounds}" if rules.planned_rounds else ""
     expect(next_round.get_by_role("heading")).to_have_text(f"Round {s.next_round}{of}")
     if s.next_books_to_go_out:
-        books = " + ".join(f"{n} {kind}" for kind, n in s.next_books_to_go_out.items())
-        expect(next_round).to_contain_text(f"Going out takes {books} books.")
+        needed = dict(s.next_books_to_go_out)
+        if list(needed) == ["any"]:  # Canasta: a canasta of any kind
+            books = f"{needed['any']} book{'s' if needed['any'] != 1 else ''} of any kind"
+        else:
+            books = " + ".join(f"{n} {kind}" for kind, n in needed.items()) + " books"
+        expect(next_round).to_contain_text(f"Going out takes {books}.")
     return s
 
 
