@@ -19,7 +19,7 @@ from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..services import games, rulesets
 from ..services.players import player_id
-from . import FORMAT, VERSION
+from . import FORMAT, READS, VERSION
 
 # the tables the engine scores: 2 to 6 teams of 1 to 4 players
 MAX_TEAMS = scoring.MAX_TEAMS
@@ -197,10 +197,11 @@ def check_history(data):
     version = data["version"]
     if isinstance(version, bool) or not isinstance(version, int):
         _fail("version", f"must be a whole number, not {_short(version)}")
-    if version != VERSION:
+    if version not in READS:
         _fail(
             "version",
-            f"this Scorekeeper reads version {VERSION} files; this file is version {version}"
+            f"this Scorekeeper reads version {' and '.join(map(str, READS))} files; "
+            f"this file is version {version}"
             + (" (update Scorekeeper to import it)" if version > VERSION else ""),
         )
 

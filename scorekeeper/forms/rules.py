@@ -568,7 +568,8 @@ def _position(path):
     """Which entry of a typed list a path is about: "Round 3", "Pair 2, minimum", "Round 2, sevens"."""
     match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?$", path)
     if not match:
-        return ""
+        # the first meld's books typed on one line: which kind
+        return path.partition(".")[2] if path.startswith("first_meld_books.") else ""
     pairs = ".by_score" in path or ".decks" in path
     entry = "Pair" if pairs else "Round"
     part = (_DECK_PARTS if ".decks" in path else _PAIR_PARTS).get(match[2])

@@ -233,7 +233,7 @@ def check_round(
                     "melded_points",
                 )
             )
-        if first_meld and has_melded(entry):
+        if first_meld and has_melded(entry, rules):
             problems += _first_meld_problems(rules, entry, team, name, first_meld)
     if not any(p.level == "error" for p in problems):
         problems += _deck_problems(rules, entries, names, players)

@@ -179,14 +179,19 @@ def _per_round(value):
     return value if isinstance(value, tuple) else (value,)
 
 
-def has_melded(entry: TeamRound) -> bool:
-    """Whether the team laid down any meld this round (red 3s laid down are not melds)."""
+def has_melded(entry: TeamRound, rules: RuleSet | None = None) -> bool:
+    """Whether the team laid down any meld this round (red 3s laid down are not melds).
+
+    Given the rules, an entry for an option they leave off (a book of 3s where
+    the house has none) is no meld: an option left off changes nothing.
+    """
     return bool(
         entry.melded_points
         or any(entry.books.values())
-        or entry.red_three_books
-        or entry.black_three_books
-        or entry.black_threes_out
+        or any(
+            getattr(entry, field.name) and (rules is None or in_use(getattr(rules, field.rule)))
+            for field in (ENTRY["red_three_books"], ENTRY["black_three_books"], ENTRY["black_threes_out"])
+        )
     )
 
 

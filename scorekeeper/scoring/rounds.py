@@ -8,7 +8,16 @@ from typing import NamedTuple
 
 from .entries import ENTRY_FIELDS, EntryField, TeamRound, entry_problems, has_melded
 from .minimums import going_out_bonus
-from .rules import BOOK_SIZE, NOBODY_OUT, OTHER_WENT_OUT, WENT_OUT, RuleSet, by_outcome, check_round_number
+from .rules import (
+    BOOK_SIZE,
+    NOBODY_OUT,
+    OTHER_WENT_OUT,
+    WENT_OUT,
+    RuleSet,
+    by_outcome,
+    check_round_number,
+    in_use,
+)
 
 
 class Line(NamedTuple):
@@ -68,7 +77,7 @@ def score_team_round(
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
     case = outcome(team_round, True if someone_out is None else someone_out)
-    melded = has_melded(team_round)
+    melded = has_melded(team_round, rules)
     books = team_round.books
     lines = [
         Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)
@@ -92,7 +101,8 @@ def score_team_round(
 def _all_red_threes(rules: RuleSet, team_round: TeamRound, case: str, melded: bool) -> Line:
     """The bonus for laying down all the red 3s (those in books of red 3s count too)."""
     needed = rules.red_threes_all["count"]
-    laid = team_round.red_threes_melded + BOOK_SIZE * team_round.red_three_books
+    books = team_round.red_three_books if in_use(rules.red_three_book) else 0
+    laid = team_round.red_threes_melded + BOOK_SIZE * books
     count = int(laid >= needed)
     return Line(
         f"All {needed} red 3s laid down",
