@@ -124,7 +124,7 @@ RULESETS: dict[str, RuleSet] = {
         name="Canasta (classic)",
         card_values=_STANDARD_VALUES,
         black_three=-5,  # a black 3 left in hand is a 5-point card against its holder
-        red_three=0,  # red 3s are laid down at once, never held
+        red_three=-500,  # one left in hand when the play ends (it is laid down at once)
         # 100 each, 800 for all four, and as much against a side that has not melded
         red_three_melded={"went_out": 100, "other_went_out": 100, "nobody_out": 100, "not_melded": -100},
         red_threes_all={
