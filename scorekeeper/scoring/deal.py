@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from .rules import BOOK_SIZE, RANKS, WILD_RANKS, RuleSet, decks_for
+from .rules import BOOK_SIZE, RANKS, RuleSet, decks_for
 
 SUITS = 4
 RED_THREES_PER_DECK = BLACK_THREES_PER_DECK = 2
@@ -55,9 +55,6 @@ class Deck(NamedTuple):
     def books(self) -> int:
         """The most books of 7 the deck's cards can make (3s aside)."""
         return self.cards // BOOK_SIZE
-
-    def naturals(self) -> int:
-        return sum(self.cards_of(rank) for rank in RANKS if rank not in WILD_RANKS)
 
 
 def deck(rules: RuleSet, players: int | None) -> Deck | None:

@@ -152,7 +152,7 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         "first_meld_books",
         "First meld held the books",
         "First meld held the books",
-        "first meld held the books",
+        "first meld's books ticked",
         "flag",
         maximum=1,
         asked_by="first_meld_books",

@@ -419,6 +419,7 @@ def test_new_values_read_and_write_back():
         ({"black_three": "−5"}, "black_three: must be a whole number, or an object"),
         ({"red_threes_all": {"count": 4}}, "red_threes_all.bonus: missing"),
         ({"red_threes_all": {"count": 0, "bonus": 400}}, "red_threes_all.count: must be at least 1"),
+        ({"red_threes_all": {"count": 4, "bonus": 400, "each": 100}}, "red_threes_all.each: not a field"),
         ({"black_three_out": [5]}, "black_three_out:"),
         ({"going_out_concealed": None}, "going_out_concealed:"),
         ({"first_meld_books": {"sevens": 1}}, "first_meld_books.sevens: not a kind of book"),
@@ -430,6 +431,11 @@ def test_new_values_read_and_write_back():
         ({"deal": {"decks": [[4, 5], [2, 3]], "hand": 11, "foot": 11}}, "deal.decks[1]: players must rise"),
         ({"deal": {"decks": "five", "hand": 11, "foot": 11}}, "deal.decks: must be a number of decks"),
         ({"deal": {"decks": {"extra": 1}, "hand": 11, "foot": 11}}, "deal.decks.per_player: missing"),
+        (
+            {"deal": {"decks": {"per_player": 1, "plus": 1}, "hand": 11, "foot": 11}},
+            "deal.decks.plus: not a field",
+        ),
+        ({"deal": {"decks": [[2, 3, 4]], "hand": 11, "foot": 11}}, "deal.decks[0]: must be a pair"),
     ],
 )
 def test_a_wrong_new_value_is_refused_naming_it(change, message):
