@@ -64,6 +64,9 @@ def _entry(rng, rules, number, out):
         books = {kind: needed.get(kind, 0) + rng.choice((0, 0, 1, 1, 2)) for kind in ("clean", "dirty")}
     else:
         books = {kind: rng.randint(0, needed.get(kind, 1)) for kind in ("clean", "dirty")}
+    first_meld = scoring.first_meld_books(rules, number) or {}
+    # a team's first meld holds the books its round asks for (and it ticks so)
+    books = {kind: max(count, first_meld.get(kind, 0)) for kind, count in books.items()}
     books = {kind: count for kind, count in books.items() if count}
     # the books' cards, then a few more melds; the engine counts the points
     melded = scoring.least_meld_points(rules, books) + scoring.card_points(
@@ -88,6 +91,7 @@ def _entry(rng, rules, number, out):
         went_out=out,
         cuts=int(bool(rules.cut_22) and rng.random() < 0.1),
         penalties=int(bool(rules.penalty) and rng.random() < 0.03),
+        first_meld_books=bool(first_meld),
     )
 
 

@@ -1,8 +1,17 @@
 """Template filters: numbers the way a score sheet shows them, times on the household's clock."""
 
 import datetime
+from collections import Counter
+from collections.abc import Mapping
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
+ANY = "any"  # books of any kind (scoring.ANY_BOOK)
+_OUTCOMES = ("went_out", "other_went_out", "nobody_out")  # scoring.OUTCOMES
+_CASE_WORDS = {
+    "went_out": "for the team that went out",
+    "other_went_out": "when another team went out",
+    "nobody_out": "when nobody went out",
+}
 
 
 def number(value):
@@ -17,8 +26,36 @@ def points(value):
 
 
 def books(counts):
-    """{"clean": 5, "dirty": 4} -> "5 clean + 4 dirty"."""
-    return " + ".join(f"{count} {kind.replace('_', ' ')}" for kind, count in counts.items()) or "none"
+    """{"clean": 5, "dirty": 4} -> "5 clean + 4 dirty books"; {"any": 1} -> "1 book of any kind";
+    {"clean": 1, "any": 3} -> "1 clean book, 3 books in all"."""
+    named = {kind: count for kind, count in counts.items() if kind != ANY and count}
+    text = " + ".join(f"{count} {kind.replace('_', ' ')}" for kind, count in named.items())
+    if text:
+        text += " book" if sum(named.values()) == 1 else " books"
+    total = counts.get(ANY, 0)
+    if total:
+        some = f"{total} book{'s' if total != 1 else ''}"
+        return f"{text}, {some} in all" if text else f"{some} of any kind"
+    return text or "no books"
+
+
+def by_outcome(value, unit=""):
+    """A rule value that may depend on how the round ended, in words:
+    100 -> "+100 each"; by outcome -> "−500 each when another team went out, else 0";
+    with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"."""
+    if not isinstance(value, Mapping):
+        return points(value) + unit
+    cases = [(key, value[key]) for key in _OUTCOMES]
+    usual = Counter(v for _, v in cases).most_common(1)[0][0]
+    different = [(key, v) for key, v in cases if v != usual]
+    if different:
+        text = ", ".join(f"{points(v)}{unit} {_CASE_WORDS[key]}" for key, v in different)
+        text += f", else {points(usual)}"
+    else:
+        text = points(usual) + unit
+    if "not_melded" in value:
+        text += f"; {points(value['not_melded'])} for a team that melded nothing"
+    return text
 
 
 def _local(stamp):
@@ -45,4 +82,6 @@ def when(stamp):
 
 
 def init_app(app):
-    app.jinja_env.filters.update(number=number, points=points, books=books, day=day, when=when)
+    app.jinja_env.filters.update(
+        number=number, points=points, books=books, by_outcome=by_outcome, day=day, when=when
+    )

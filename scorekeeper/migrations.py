@@ -249,6 +249,22 @@ def m006_name_keys_and_revisions(db):
 
 
 @migrations()
+def m007_entries_for_every_house(db):
+    # Entries that more houses' rules score (scoring/entries.py ENTRY_FIELDS):
+    # books of red and of black 3s, black 3s melded going out, going out
+    # concealed, and the scorekeeper's tick that a first meld held the books
+    # its round asks for. Rounds saved before hold none of them.
+    for column in (
+        "red_three_books",
+        "black_three_books",
+        "black_threes_out",
+        "went_out_concealed",
+        "first_meld_books",
+    ):
+        db["round_entries"].add_column(column, int, not_null_default=0)
+
+
+@migrations()
 def m009_share_links(db):
     # A game's share link opens a read-only view of it at /s/<token>: a random
     # token, unique, NULL once sharing is stopped (a new one replaces it).

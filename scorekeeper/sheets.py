@@ -48,6 +48,7 @@ class BlankRound:
     meld_minimum: int | None  # printed when it follows the round; by score: see the table
     going_out: int
     books_to_go_out: dict | None
+    first_meld_books: dict | None = None
 
 
 def blank_rounds(rules, count=None):
@@ -60,6 +61,7 @@ def blank_rounds(rules, count=None):
             scoring.meld_minimum(rules, n, 0) if by_round else None,
             scoring.going_out_bonus(rules, n),
             scoring.books_to_go_out(rules, n),
+            scoring.first_meld_books(rules, n),
         )
         for n in range(1, count + 1)
     ]
@@ -72,7 +74,13 @@ def blank_lines(rules):
     for entry in scoring.ENTRY_FIELDS:
         if scoring.asked(rules, entry):
             value = getattr(rules, entry.rule) if entry.kind == "count" else None
-            lines.append((entry.line, value))
+            # a value that depends on who went out is on the cheat sheet
+            lines.append((entry.line, value if isinstance(value, int) else None))
+        if entry.name == "red_threes_melded" and rules.red_threes_all:
+            bonus = rules.red_threes_all["bonus"]
+            lines.append(
+                (f"All {rules.red_threes_all['count']} red 3s", bonus if isinstance(bonus, int) else None)
+            )
     return lines
 
 

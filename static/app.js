@@ -37,12 +37,12 @@
   });
 })();
 
-// Picking a rule set on New game loads its values at once (without
+// Picking a rule set (or its variant) on New game loads its values at once (without
 // JavaScript, its "Use these rules" button does; starting also loads them
 // first when they differ, so a game never starts under the wrong rules).
 document.addEventListener("change", function (event) {
   var load = event.target.form && event.target.form.querySelector("[data-load-rules]");
-  if (load && event.target.name === "rules_key") load.click();
+  if (load && (event.target.name === "rules_key" || event.target.name === "variant")) load.click();
 });
 
 // The installable app: the service worker keeps the static files and shows a

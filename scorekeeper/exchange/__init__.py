@@ -11,4 +11,8 @@
 """
 
 FORMAT = "scorekeeper-history"
-VERSION = 1
+# Version 2 added the entries and house-rules values of issue 15 (books of 3s,
+# going out concealed, values by who went out, the deal…); a version 1 file
+# is a version 2 file without them, so both are read.
+VERSION = 2
+READS = (1, 2)

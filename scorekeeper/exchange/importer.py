@@ -19,12 +19,14 @@ from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..services import games, rulesets
 from ..services.players import player_id
-from . import FORMAT, VERSION
+from . import FORMAT, READS, VERSION
 
-MAX_TEAMS = 4
-MAX_PLAYERS_PER_TEAM = 3
+# the tables the engine scores: 2 to 6 teams of 1 to 4 players
+MAX_TEAMS = scoring.MAX_TEAMS
+MAX_PLAYERS_PER_TEAM = scoring.MAX_PLAYERS_PER_TEAM
 MAX_ROUNDS = scoring.MAX_ROUNDS * 10  # the engine's own bound on a round number
-MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + 6  # "A & B & C" when a team has no name
+# "A & B & C & D" when a team has no name
+MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + len(" & ") * (MAX_PLAYERS_PER_TEAM - 1)
 # What one family's history can hold; a file past these is not one.
 MAX_GAMES = 200_000
 MAX_PLAYERS = 10_000
@@ -195,10 +197,11 @@ def check_history(data):
     version = data["version"]
     if isinstance(version, bool) or not isinstance(version, int):
         _fail("version", f"must be a whole number, not {_short(version)}")
-    if version != VERSION:
+    if version not in READS:
         _fail(
             "version",
-            f"this Scorekeeper reads version {VERSION} files; this file is version {version}"
+            f"this Scorekeeper reads version {' and '.join(map(str, READS))} files; "
+            f"this file is version {version}"
             + (" (update Scorekeeper to import it)" if version > VERSION else ""),
         )
 
@@ -273,7 +276,7 @@ def _check_game(value, where, house_rules_names):
     rules = _rules(value["rules"], f"{where}.rules")
 
     teams, names = [], {}
-    for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=2, high=MAX_TEAMS)):
+    for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=scoring.MIN_TEAMS, high=MAX_TEAMS)):
         at = f"{where}.teams[{t}]"
         _object(team, at, ("name", "players"))
         if not isinstance(team["name"], str) or len(clean_name(team["name"])) > MAX_TEAM_NAME:

@@ -135,6 +135,7 @@ def game_json(game):
         "next_round": result.next_round,
         "next_meld_minimums": result.next_meld_minimums,
         "next_books_to_go_out": result.next_books_to_go_out,
+        "next_first_meld_books": result.next_first_meld_books,
         "finished": result.finished,
         "winners": result.winners,
     }

@@ -43,6 +43,19 @@ class WholeNumberField(IntegerField):
             raise ValidationError(f"At most {self.maximum:,}.")
 
 
+class SignedNumberField(WholeNumberField):
+    """A whole number that may be negative (−100 or -100), or blank (None).
+
+    Typed on the full keyboard (a numeric keypad has no minus key), so the
+    ``field`` macro gives it no numeric input mode; a blank one is allowed.
+    """
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        kwargs.setdefault("minimum", -1_000_000)
+        kwargs.setdefault("maximum", 1_000_000)
+        super().__init__(label, validators, **kwargs)
+
+
 class RevisionField(HiddenField):
     """A hidden whole number the page carries back (a revision, an id).
 

@@ -33,6 +33,8 @@ class TeamFields(Form):
 
 class NewGameForm(FlaskForm):
     rules_key = SelectField("Rule set", choices=[])
+    # a preset's variants (two players, 1 + 1 …), each a rule set of its own
+    variant = SelectField("Variant", choices=[], validate_choice=False)
     # the rule set the values in `rules` were filled from: if the scorekeeper
     # picks another one, its values are loaded before anything starts
     rules_from = HiddenField()

@@ -1,22 +1,30 @@
 """The round form: one fieldset per team, built from the engine's ``ENTRY_FIELDS``."""
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
 
 from .. import scoring
+from ..formatting import books as describe_books
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
 from .fields import RevisionField, WholeNumberField
 
 NOBODY = "nobody"
+CONCEALED = "c"  # "2c": the third team went out concealed
+FIRST_MELD = "first_meld_books"
 
 
-def round_form(game, formdata=None, entries=None):
+def round_form(game, formdata=None, entries=None, number=None):
     """The round form for this game's rules: only the fields its rules ask for.
 
     :param entries: a saved round's ``TeamRound``s, to fix it.
+    :param number: the round's number (what its first meld must hold); the next round when None.
     """
     rules = game.rules
+    number = number or game.standings.next_round
     tiers = scoring.value_tiers(rules)
+    # the helper's counters stop at what the deck holds for this table
+    limits = scoring.tier_limits(rules, game.player_count)
+    first_meld = scoring.first_meld_books(rules, number)
 
     class EntryFields(Form):
         pass
@@ -36,20 +44,25 @@ def round_form(game, formdata=None, entries=None):
             WholeNumberField(entry.label, default=0, maximum=entry.maximum, description=entry.help),
         )
         if entry.counted:  # the card-count helper: how many cards of each value
-            for i, tier in enumerate(tiers):
+            for i, (tier, limit) in enumerate(zip(tiers, limits)):
                 setattr(
                     EntryFields,
                     f"{entry.counted}_count_{i}",
-                    WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=999),
+                    WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=limit or 999),
                 )
+    if first_meld:  # one tick per team: its first meld held the books the round asks for
+        setattr(EntryFields, FIRST_MELD, BooleanField(f"First meld held {describe_books(first_meld)}"))
+
+    choices = []
+    for i, team in enumerate(game.teams):
+        choices.append(SelectChoice(str(i), f"{team.name} went out"))
+        if scoring.in_use(rules.going_out_concealed):
+            choices.append(SelectChoice(f"{i}{CONCEALED}", f"{team.name} went out concealed"))
 
     class RoundForm(FlaskForm):
         teams = FieldList(FormField(EntryFields), min_entries=len(game.teams), max_entries=len(game.teams))
         went_out = RadioField(
-            "Who went out",
-            default=NOBODY,
-            choices=[SelectChoice(str(i), f"{t.name} went out") for i, t in enumerate(game.teams)]
-            + [SelectChoice(NOBODY, "Nobody went out")],
+            "Who went out", default=NOBODY, choices=[*choices, SelectChoice(NOBODY, "Nobody went out")]
         )
         # a digest of the entries the scorekeeper last saw checked, so that
         # "save" saves exactly what was reviewed
@@ -62,17 +75,26 @@ def round_form(game, formdata=None, entries=None):
     if entries is not None:
         data = {
             "teams": [_entry_data(rules, e) for e in entries],
-            "went_out": next((str(i) for i, e in enumerate(entries) if e.went_out), NOBODY),
+            "went_out": next(
+                (
+                    f"{i}{CONCEALED if e.went_out_concealed else ''}"
+                    for i, e in enumerate(entries)
+                    if e.went_out
+                ),
+                NOBODY,
+            ),
         }
     form = RoundForm(formdata=formdata, data=data)
     form.rules = rules
     form.tiers = tiers
+    form.number = number
+    form.first_meld = first_meld
     return form
 
 
 def _entry_data(rules, entry):
     data = {f"book_{kind}": entry.books.get(kind, 0) for kind in rules.books}
-    return data | {f.name: getattr(entry, f.name) for f in ENTRY_FIELDS if f.kind != "flag"}
+    return data | {f.name: getattr(entry, f.name) for f in ENTRY_FIELDS if not f.out_choice}
 
 
 def team_fields(form):
@@ -86,12 +108,23 @@ def _number(fields, name):
     return (f.data or 0) if f is not None else 0
 
 
+def _flag(form, fields, entry, team):
+    """A yes-or-no entry: from the who-went-out choice, or the team's own tick (no tick: no)."""
+    choice = form.went_out.data
+    if entry.name == "went_out":
+        return choice in (str(team), f"{team}{CONCEALED}")
+    if entry.name == "went_out_concealed":
+        return choice == f"{team}{CONCEALED}"
+    f = getattr(fields, entry.name, None)
+    return bool(f.data) if f is not None else False
+
+
 def entries_from(form):
     """The ``TeamRound``s the form holds (blank numbers, and entries not asked, count as 0)."""
     rules, entries = form.rules, []
     for i, fields in team_fields(form):
         values = {
-            f.name: (form.went_out.data == str(i)) if f.kind == "flag" else _number(fields, f.name)
+            f.name: _flag(form, fields, f, i) if f.kind == "flag" else _number(fields, f.name)
             for f in ENTRY_FIELDS
         }
         entries.append(
@@ -111,12 +144,12 @@ def field_for(form, problem):
 
 def leaf_fields(form):
     """Every number field by its HTML name, for the − / + and "add up" buttons."""
-    return {f.name: f for _, fields in team_fields(form) for f in fields}
+    return {f.name: f for _, fields in team_fields(form) for f in fields if isinstance(f, WholeNumberField)}
 
 
 def all_fields(form):
     """Every field a person fills in, in page order (for the error summary)."""
-    return [form.went_out, *leaf_fields(form).values()]
+    return [form.went_out, *(f for _, fields in team_fields(form) for f in fields)]
 
 
 def entry_fields(form, fields):

@@ -4,7 +4,9 @@
 - meld minimum by round: ``50, 90, 120, 150``;
 - meld minimum by score: ``0: 50, 2500: 90`` (or one pair a line);
 - books to go out by round: ``1 clean + 1 dirty; 2 clean + 2 dirty`` (or one
-  round a line; ``none`` for a round that needs none).
+  round a line; ``none`` for a round that needs none); ``1 book`` (or
+  ``1 any``) is a book of any kind; the first meld's books are written so too;
+- decks for the deal: ``5``, ``1 per player + 1``, or by players ``2: 3, 4: 5``.
 
 Commas separate numbers, so a comma between digits ("1,000" or "50,90") is
 refused rather than guessed at: "120,150" could be one number or two. Each
@@ -13,6 +15,19 @@ each ``format_`` function writes what its ``parse_`` reads.
 """
 
 import re
+
+ANY = "any"
+# what a family may write for "books of any kind"
+_ANY_WORDS = {
+    "any",
+    "book",
+    "books",
+    "canasta",
+    "canastas",
+    "any_kind",
+    "book_of_any_kind",
+    "books_of_any_kind",
+}
 
 
 def book_kind(text):
@@ -61,10 +76,40 @@ def _book_counts(line):
         if not match:
             raise ValueError(f"“{part.strip()}”: write a number and a kind of book, like 2 clean.")
         kind = book_kind(match[2])
+        kind = ANY if kind in _ANY_WORDS else kind
         if kind in counts:
             raise ValueError(f"“{line.strip()}”: {kind} is given twice.")
         counts[kind] = int(match[1])
     return counts
+
+
+def parse_decks(text):
+    """ "5" -> 5; "1 per player + 1" -> {"per_player": 1, "extra": 1};
+    "2: 3, 4: 5" (from 2 players 3 decks, from 4 players 5) -> [[2, 3], [4, 5]]; "" -> None."""
+    text = text.strip()
+    if not text:
+        return None
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    match = re.fullmatch(r"(\d+)\s*(?:decks?\s*)?per\s+player(?:\s*\+\s*(\d+))?", text, re.IGNORECASE)
+    if match:
+        return {"per_player": int(match[1]), "extra": int(match[2] or 0)}
+    if ":" in text:
+        return parse_score_steps(text)
+    raise ValueError(
+        f"“{text}”: write a number of decks (5), 1 per player + 1, or by players like 2: 3, 4: 5."
+    )
+
+
+def format_decks(decks):
+    if decks is None:
+        return ""
+    if isinstance(decks, int):
+        return str(decks)
+    if isinstance(decks, dict) or hasattr(decks, "keys"):
+        extra = f" + {decks['extra']}" if decks["extra"] else ""
+        return f"{decks['per_player']} per player{extra}"
+    return ", ".join(f"{players}: {count}" for players, count in decks)
 
 
 def _whole(text):

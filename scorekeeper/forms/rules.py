@@ -17,14 +17,16 @@ from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, Strin
 from wtforms.form import BaseForm
 
 from .. import scoring
-from ..scoring import RuleSet
-from .fields import RevisionField, WholeNumberField
+from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from .fields import RevisionField, SignedNumberField, WholeNumberField
 from .rule_lists import (
     book_kind,
     format_books_by_round,
+    format_decks,
     format_numbers,
     format_score_steps,
     parse_books_by_round,
+    parse_decks,
     parse_numbers,
     parse_score_steps,
 )
@@ -35,6 +37,17 @@ MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
 # key, so each gets a "loses / gains" choice beside a number that is never negative.
 SIGNED = ("red_three", "black_three", "penalty")
 LOSE, GAIN = "lose", "gain"
+# Values that may depend on how the round ended: each has a "<name>_cases"
+# group of optional numbers (blank: the same as the value itself).
+CASES = (
+    "red_three",
+    "black_three",
+    "red_three_melded",
+    "red_three_book",
+    "black_three_book",
+    "red_threes_all",
+)
+CASE_KEYS = (*OUTCOMES, NOT_MELDED)
 
 # Labels of the ranks that are not written as numbers.
 _RANK_NAMES = {"joker": "Joker", "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
@@ -42,6 +55,7 @@ _RANK_NAMES = {"joker": "Joker", "A": "Ace", "K": "King", "Q": "Queen", "J": "Ja
 # Where a list in an engine path ("going_out[2]") is shown as "Round 3";
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
 _PAIR_PARTS = {"0": "score", "1": "minimum"}
+_DECK_PARTS = {"0": "players", "1": "decks"}
 # Engine paths shown by a field of another name (the rest keep the engine's name).
 _FIELD_NAMES = {
     "meld_minimum": "meld_mode",
@@ -50,6 +64,16 @@ _FIELD_NAMES = {
     "end": "end_mode",
     "end.rounds": "end_rounds",
     "end.score": "end_score",
+    "red_threes_all": "red_threes_all_count",
+    "red_threes_all.count": "red_threes_all_count",
+    "red_threes_all.bonus": "red_threes_all",
+    "deal": "deal_decks",
+    "deal.decks": "deal_decks",
+    "deal.decks.per_player": "deal_decks",
+    "deal.decks.extra": "deal_decks",
+    "deal.hand": "deal_hand",
+    "deal.foot": "deal_foot",
+    "deal.jokers": "deal_jokers",
 }
 
 
@@ -82,6 +106,22 @@ class ExtraBookFields(BookFields):
     kind = StringField("Kind of book", description="Like sevens or wild.")
 
 
+class CaseFields(Form):
+    """The value in each case of a round's end, each optional (blank: the usual value).
+
+    Typed on the full keyboard, which has a minus, since one case may count
+    for a team and another against it (Canasta's red 3s)."""
+
+    went_out = SignedNumberField("If this team went out")
+    other_went_out = SignedNumberField("If another team went out")
+    nobody_out = SignedNumberField("If nobody went out")
+    not_melded = SignedNumberField("If this team melded nothing", description="Whoever went out.")
+
+
+def _cases():
+    return FormField(CaseFields, "Depends on who went out")
+
+
 class RulesFields(Form):
     """Every value of a rule set. Read its fields by item (``fields["name"]``):
     on a ``FormField`` that embeds it, ``.name`` is the FormField's own name."""
@@ -99,6 +139,11 @@ class RulesFields(Form):
             SelectChoice("by_round", "By round (below)"),
         ],
     )
+    books_any_to_go_out = _number(
+        "To go out: books in all",
+        maximum=99,
+        description="Of any kind, like Canasta's one canasta; empty if only the kinds above count.",
+    )
     books_by_round = TextAreaField(
         "Books to go out, by round",
         description="A round a line (or split by ;), like 1 clean + 1 dirty. "
@@ -113,12 +158,33 @@ class RulesFields(Form):
     red_three_melded = _number(
         "Red 3 laid down: points each", description="0 if your house does not score them."
     )
+    red_three_cases = _cases()
+    black_three_cases = _cases()
+    red_three_melded_cases = _cases()
+    red_threes_all_count = _number(
+        "All the red 3s: how many",
+        maximum=99,
+        description="A bonus for laying them all down (4 with two decks); 0 if your house has none.",
+    )
+    red_threes_all = _number("Bonus for laying them all down")
+    red_threes_all_cases = _cases()
+    red_three_book = _number("Book of red 3s: bonus each", description="0 if your house has none.")
+    red_three_book_cases = _cases()
+    black_three_book = _number("Book of black 3s: bonus each", description="0 if your house has none.")
+    black_three_book_cases = _cases()
+    black_three_out = _number(
+        "Black 3 melded going out: points each", description="0 if your house does not allow it."
+    )
     cut_22 = _number(
         "Cutting exactly 22 cards: points per player",
         description="0 if your house does not play the cut bonus.",
     )
     going_out = StringField(
         "Going out: points", description="One number, or one per round like 100, 200, 300 (the last repeats)."
+    )
+    going_out_concealed = _number(
+        "Going out concealed: points more",
+        description="On top of going out, for going out in one turn without having melded; 0 if unused.",
     )
     meld_mode = SelectField(
         "First meld minimum",
@@ -136,6 +202,21 @@ class RulesFields(Form):
         description="A pair “score: minimum” a line (or split by commas), the scores rising, "
         "like 0: 50, 2500: 90. A team below the first score gets the first minimum.",
     )
+    first_meld_books = TextAreaField(
+        "First meld must hold these books",
+        description="Like 1 clean + 1 dirty, or 1 book (of any kind); one round a line, the last repeats, "
+        "none for a round without. Empty: no books needed.",
+    )
+    deal_decks = StringField(
+        "Decks",
+        description="Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
+        "from 4 players 5). Empty if your house does not say.",
+    )
+    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.rules.MAX_CARDS_DEALT)
+    deal_foot = _number(
+        "Cards in a foot", maximum=scoring.rules.MAX_CARDS_DEALT, description="0 for a game without a foot."
+    )
+    deal_jokers = _number("Jokers in a deck", maximum=4, default=2)
     end_mode = SelectField(
         "The game ends",
         choices=[
@@ -185,15 +266,29 @@ class DeleteForm(FlaskForm):
 def fields_from_rules(rules: RuleSet) -> dict:
     """The data that fills a ``RulesFields`` with these rules (``RulesFields(data=...)``)."""
     meld = rules.meld_minimum or {}
+    every = rules.red_threes_all or {"count": 0, "bonus": 0}
+    values = {name: getattr(rules, name) for name in CASES if name != "red_threes_all"}
+    values["red_threes_all"] = every["bonus"]
+    usual = {name: _usual(value, signed=name in SIGNED) for name, value in values.items()}
+    deal = rules.deal or {}
     return {
         "name": rules.name,
         "card_values": dict(rules.card_values),
-        **{name: abs(getattr(rules, name)) for name in SIGNED},
-        **{f"{name}_sign": GAIN if getattr(rules, name) > 0 else LOSE for name in SIGNED},
-        "red_three_melded": rules.red_three_melded,
+        **{name: abs(usual.get(name, getattr(rules, name))) for name in SIGNED},
+        **{f"{name}_sign": GAIN if usual.get(name, getattr(rules, name)) > 0 else LOSE for name in SIGNED},
+        **{name: usual[name] for name in CASES if name not in SIGNED},
+        **{f"{name}_cases": _case_data(values[name], usual[name]) for name in CASES},
+        "red_threes_all_count": every["count"],
+        "black_three_out": rules.black_three_out,
         "cut_22": rules.cut_22,
         **_books_data(rules),
         "going_out": format_numbers(rules.going_out),
+        "going_out_concealed": rules.going_out_concealed,
+        "first_meld_books": _format_first_meld(rules.first_meld_books),
+        "deal_decks": format_decks(deal.get("decks")),
+        "deal_hand": deal.get("hand"),
+        "deal_foot": deal.get("foot"),
+        "deal_jokers": deal.get("jokers", 2),
         "meld_mode": next(iter(meld), "none"),
         "meld_by_round": format_numbers(meld.get("by_round", ())),
         "meld_by_score": format_score_steps(meld.get("by_score", ())),
@@ -201,6 +296,31 @@ def fields_from_rules(rules: RuleSet) -> dict:
         "end_rounds": rules.planned_rounds,
         "end_score": rules.target_score,
     }
+
+
+def _usual(value, *, signed):
+    """The value a by-outcome value mostly takes (the field beside its cases);
+    an unsigned field shows the most common value that is not negative."""
+    if not isinstance(value, Mapping):
+        return value
+    cases = [value[key] for key in OUTCOMES]
+    fitting = [v for v in cases if signed or v >= 0] or [0]
+    return max(fitting, key=fitting.count)
+
+
+def _case_data(value, usual):
+    """The cases that differ from the usual value (the rest stay blank)."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        key: value[key] for key in CASE_KEYS if key in value and (key == NOT_MELDED or value[key] != usual)
+    }
+
+
+def _format_first_meld(needed):
+    if needed is None:
+        return ""
+    return format_books_by_round([needed] if isinstance(needed, Mapping) else needed)
 
 
 def _books_data(rules):
@@ -217,6 +337,7 @@ def _books_data(rules):
         "extra_books": [
             {"kind": kind, **book(kind)} for kind in rules.books if kind not in ("clean", "dirty")
         ],
+        "books_any_to_go_out": same.get(scoring.ANY_BOOK),
         "books_mode": mode,
         "books_by_round": format_books_by_round(needed) if mode == "by_round" else "",
     }
@@ -238,17 +359,27 @@ def rules_from_fields(fields) -> RuleSet | None:
     """
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
+    usual = {name: _signed(fields, name) for name in SIGNED}
+    usual["red_three_melded"] = _required(fields["red_three_melded"])
+    # the options added later: blank is 0, unused (a page from before them still saves)
+    usual |= {name: _unused_if_blank(fields[name]) for name in CASES if name not in usual}
+    values = {name: _with_cases(fields, name, usual[name]) for name in CASES}
     data = {
         "name": _named(fields["name"]),
         "card_values": {f.short_name: _required(f) for f in fields["card_values"]},
-        **{name: _signed(fields, name) for name in SIGNED},
-        "red_three_melded": _required(fields["red_three_melded"]),
+        **{name: values[name] for name in CASES if name != "red_threes_all"},
+        "penalty": usual["penalty"],
+        "red_threes_all": _red_threes_all(fields, values["red_threes_all"]),
+        "black_three_out": _unused_if_blank(fields["black_three_out"]),
         "cut_22": _required(fields["cut_22"]),
         "books": _books(rows),
         "going_out": _going_out(fields["going_out"]),
+        "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"]),
         "books_to_go_out": _books_to_go_out(fields, rows),
         "end": _end(fields),
+        "deal": _deal(fields),
     }
     if _has_errors(fields):
         return None
@@ -273,9 +404,48 @@ def _required(field):
     return field.data
 
 
+def _unused_if_blank(field):
+    return 0 if field.data is None and not field.errors else field.data
+
+
 def _signed(fields, name):
     points = _required(fields[name])
     return -points if points and fields[f"{name}_sign"].data == LOSE else points
+
+
+def _with_cases(fields, name, usual):
+    """The value, or an object by outcome when a case is typed (blank cases take the usual value)."""
+    cases = fields[f"{name}_cases"]
+    given = {key: cases[key].data for key in CASE_KEYS if cases[key].data is not None}
+    if not given or usual is None:
+        return usual
+    value = {key: given.get(key, usual) for key in OUTCOMES}
+    return value | ({NOT_MELDED: given[NOT_MELDED]} if NOT_MELDED in given else {})
+
+
+def _red_threes_all(fields, bonus):
+    count = _unused_if_blank(fields["red_threes_all_count"])
+    return {"count": count, "bonus": bonus} if count else None
+
+
+def _first_meld_books(field):
+    if not (field.data or "").strip():
+        return None
+    rounds = _parsed(field, parse_books_by_round)
+    return rounds[0] if rounds and len(rounds) == 1 else rounds
+
+
+def _deal(fields):
+    decks = _parsed(fields["deal_decks"], parse_decks)
+    given = [fields[name] for name in ("deal_hand", "deal_foot") if not _is_blank(fields[name])]
+    if decks is None and not given:
+        return None  # the house does not say
+    return {
+        "decks": decks,
+        "hand": _required(fields["deal_hand"]),
+        "foot": _required(fields["deal_foot"]),
+        "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
+    }
 
 
 def _book_rows(fields):
@@ -321,6 +491,8 @@ def _books_to_go_out(fields, rows):
     if mode != "same":
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
+    if not _is_blank(fields["books_any_to_go_out"]):
+        counts[scoring.ANY_BOOK] = fields["books_any_to_go_out"].data
     if not counts:
         _refuse(
             fields["book_clean"]["to_go_out"],
@@ -370,7 +542,10 @@ def _field_at(fields, path):
     # without list positions: "books_to_go_out[1].sevens" -> "books_to_go_out"
     base = re.sub(r"\[.*", "", path)
     root, _, key = base.partition(".")
+    case = base.rpartition(".")[2]
     try:
+        if root in CASES and case in CASE_KEYS:
+            return fields[f"{root}_cases"][case]
         if base in _FIELD_NAMES:
             return fields[_FIELD_NAMES[base]]
         if root == "books_to_go_out" and "[" in path:
@@ -393,9 +568,12 @@ def _position(path):
     """Which entry of a typed list a path is about: "Round 3", "Pair 2, minimum", "Round 2, sevens"."""
     match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?$", path)
     if not match:
-        return ""
-    entry = "Pair" if ".by_score" in path else "Round"
-    parts = [f"{entry} {int(match[1]) + 1}", _PAIR_PARTS.get(match[2]), match[3]]
+        # the first meld's books typed on one line: which kind
+        return path.partition(".")[2] if path.startswith("first_meld_books.") else ""
+    pairs = ".by_score" in path or ".decks" in path
+    entry = "Pair" if pairs else "Round"
+    part = (_DECK_PARTS if ".decks" in path else _PAIR_PARTS).get(match[2])
+    parts = [f"{entry} {int(match[1]) + 1}", part, match[3]]
     return ", ".join(part for part in parts if part)
 
 

@@ -13,44 +13,70 @@ adds up games and gives the verdict.
 - ``checks``: ``check_round``: errors and warnings before a round is saved
 - ``game``: ``standings`` and the ``verdict``
 - ``cards``: the card-count helper
-- ``presets``: the five written rule sets
+- ``deal``: what the deck holds for a table (the bounds of a round)
+- ``presets``: the written rule sets and their variants
 """
 
-from .cards import Tier, card_points, value_tiers
+from .cards import Tier, card_points, tier_limits, value_tiers
 from .checks import Problem, can_make_points, check_round, least_book_points, least_meld_points
-from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked
-from .game import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS, Standings, Verdict, standings, verdict
-from .minimums import books_to_go_out, going_out_bonus, meld_minimum
-from .presets import RULESETS
-from .rounds import Line, TeamRoundScore, price, score_team_round
+from .deal import Deck, deck
+from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, has_melded
+from .game import Standings, Verdict, standings, verdict
+from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
+from .presets import RULESETS, VARIANTS, Variant, variant_of
+from .rounds import Line, TeamRoundScore, outcome, price, score_round, score_team_round
 from .rules import (
+    ANY_BOOK,
     BOOK_SIZE,
     MAX_CARD_VALUE,
     MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MAX_PLAYERS_PER_TEAM,
     MAX_ROUNDS,
     MAX_RULE_VALUE,
+    MAX_TEAMS,
+    MIN_TEAMS,
     NATURAL_RANKS,
+    NOBODY_OUT,
+    NOT_MELDED,
+    OTHER_WENT_OUT,
+    OUTCOME_VALUES,
+    OUTCOMES,
     RANKS,
+    WENT_OUT,
     WILD_RANKS,
     RuleSet,
+    by_outcome,
+    decks_for,
+    in_use,
 )
 
 __all__ = [
+    "ANY_BOOK",
     "BOOK_SIZE",
     "ENTRY",
     "ENTRY_FIELDS",
     "MAX_BOOKS",
     "MAX_CARD_VALUE",
     "MAX_NAME_LENGTH",
+    "MAX_PLAYERS",
     "MAX_PLAYERS_PER_TEAM",
     "MAX_ROUNDS",
     "MAX_RULE_VALUE",
     "MAX_TEAMS",
     "MIN_TEAMS",
     "NATURAL_RANKS",
+    "NOBODY_OUT",
+    "NOT_MELDED",
+    "OTHER_WENT_OUT",
+    "OUTCOMES",
+    "OUTCOME_VALUES",
     "RANKS",
     "RULESETS",
+    "VARIANTS",
+    "WENT_OUT",
     "WILD_RANKS",
+    "Deck",
     "EntryField",
     "Line",
     "Problem",
@@ -59,19 +85,31 @@ __all__ = [
     "TeamRound",
     "TeamRoundScore",
     "Tier",
+    "Variant",
     "Verdict",
     "asked",
+    "books_short",
     "books_to_go_out",
+    "by_outcome",
     "can_make_points",
     "card_points",
     "check_round",
+    "deck",
+    "decks_for",
+    "first_meld_books",
     "going_out_bonus",
+    "has_melded",
+    "in_use",
     "least_book_points",
     "least_meld_points",
     "meld_minimum",
+    "outcome",
     "price",
+    "score_round",
     "score_team_round",
     "standings",
+    "tier_limits",
     "value_tiers",
+    "variant_of",
     "verdict",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from .deal import deck
 from .rules import RANK_ALIASES, RANKS, RuleSet, whole
 
 # 4 up to K, for naming runs of ranks such as "8–K".
@@ -64,3 +65,13 @@ def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
             raise ValueError(f"{rank}: not a rank; the ranks are {', '.join(RANKS)}")
         total += whole(count, f"{rank}", low=0, high=10_000) * rules.card_values[canonical]
     return total
+
+
+def tier_limits(rules: RuleSet, players: int | None) -> list[int | None]:
+    """The most cards of each value tier (``value_tiers``) the deck holds for this
+    many players, for the helper's counters; None where the rules do not say."""
+    cards = deck(rules, players)
+    return [
+        None if cards is None else sum(cards.cards_of(rank) for rank in tier.ranks)
+        for tier in value_tiers(rules)
+    ]

@@ -9,9 +9,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import join
-from .entries import ENTRY_FIELDS, TeamRound, entry_problems
-from .minimums import books_to_go_out
-from .rules import BOOK_SIZE, MAX_WILDS_IN_BOOK, NATURAL_RANKS, WILD_RANKS, RuleSet, check_round_number
+from .deal import deck
+from .entries import ENTRY_FIELDS, TeamRound, entry_problems, has_melded
+from .minimums import books_short, books_to_go_out, first_meld_books
+from .rules import (
+    ANY_BOOK,
+    BOOK_SIZE,
+    MAX_WILDS_IN_BOOK,
+    NATURAL_RANKS,
+    WILD_RANKS,
+    RuleSet,
+    check_round_number,
+)
 
 
 @dataclass(frozen=True)
@@ -101,11 +110,16 @@ def least_meld_points(rules: RuleSet, books: Mapping[str, int]) -> int:
 
 
 def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
-    """ "5 clean and 4 dirty books", "1 clean book", "no books", in the rules' order."""
+    """ "5 clean and 4 dirty books", "1 clean book", "1 book of any kind", "no books",
+    in the rules' order."""
     parts = [f"{counts[kind]} {kind.replace('_', ' ')}" for kind in rules.books if counts.get(kind)]
-    if not parts:
-        return "no books"
-    return join(parts) + (" book" if sum(counts.values()) == 1 else " books")
+    named = sum(counts.get(kind, 0) for kind in rules.books)
+    text = join(parts) + (" book" if named == 1 else " books") if parts else ""
+    total = counts.get(ANY_BOOK, 0)
+    if total:
+        any_kind = f"{total} book{'s' if total != 1 else ''}"
+        return f"{text} and {any_kind} in all" if text else f"{any_kind} of any kind"
+    return text or "no books"
 
 
 def check_round(
@@ -114,14 +128,18 @@ def check_round(
     round_number: int,
     *,
     team_names: Sequence[str] | None = None,
+    players: int | None = None,
 ) -> list[Problem]:
     """Everything wrong or odd about a round's entries, for the person at the table.
 
     Errors block the save: two teams out, a points total no cards can make,
-    negative or unknown values. Warnings ask for a second look: going out
-    without the books, fewer melded points than the books hold, books with
-    no melded points. A team with an error gets no warnings, which would
-    only repeat the mistake.
+    negative or unknown values, going out concealed or melding black 3s on
+    going out by a team that did not go out. Warnings ask for a second look:
+    going out without the books, fewer melded points than the books hold,
+    books with no melded points, a first meld without the books it must hold,
+    and (given ``players``, when the rules say how the deal goes) more
+    points, 3s or books than the deck holds. A team with an error gets no
+    warnings, which would only repeat the mistake.
     """
     check_round_number(round_number)
     names = list(team_names or []) + [f"Team {i + 1}" for i in range(len(team_names or []), len(entries))]
@@ -139,6 +157,7 @@ def check_round(
         )
     needed = books_to_go_out(rules, round_number)
     when = f"in round {round_number} " if isinstance(rules.books_to_go_out, tuple) else ""
+    first_meld = first_meld_books(rules, round_number)
     g = _smallest_sums(tuple(rules.card_values.values()))[0]
     for team, entry in enumerate(entries):
         name = names[team]
@@ -163,11 +182,25 @@ def check_round(
                     where,
                 )
             )
+        if not errors and entry.went_out_concealed and not entry.went_out:
+            errors.append(
+                Problem(
+                    "error", team, f"{name} went out concealed, but is not marked as going out.", "went_out"
+                )
+            )
+        if not errors and entry.black_threes_out and not entry.went_out:
+            errors.append(
+                Problem(
+                    "error",
+                    team,
+                    f"{name} did not go out: only the team going out melds black 3s as it goes out.",
+                    "black_threes_out",
+                )
+            )
         problems += errors
         if errors:
             continue
-        short = needed is not None and any(entry.books.get(k, 0) < n for k, n in needed.items())
-        if entry.went_out and short:
+        if entry.went_out and books_short(entry.books, needed):
             problems.append(
                 Problem(
                     "warning",
@@ -200,4 +233,92 @@ def check_round(
                     "melded_points",
                 )
             )
+        if first_meld and has_melded(entry, rules):
+            problems += _first_meld_problems(rules, entry, team, name, first_meld)
+    if not any(p.level == "error" for p in problems):
+        problems += _deck_problems(rules, entries, names, players)
+    return problems
+
+
+def _first_meld_problems(rules, entry, team, name, first_meld):
+    """A team that melded with fewer books than its first meld had to hold did not
+    meet it (books stay books); one that has them says so with one tick."""
+    required = _describe_books(rules, first_meld)
+    if books_short(entry.books, first_meld):
+        return [
+            Problem(
+                "warning",
+                team,
+                f"{name} melded with {_describe_books(rules, entry.books)}, but the first meld "
+                f"must hold {required}.",
+                "first_meld_books",
+            )
+        ]
+    if not entry.first_meld_books:
+        return [
+            Problem(
+                "warning",
+                team,
+                f"Did {name}’s first meld hold {required}? Tick “First meld held the books” if it did.",
+                "first_meld_books",
+            )
+        ]
+    return []
+
+
+def _deck_problems(rules, entries, names, players):
+    """More than the deck holds: every card is in one place when a round ends, so what
+    all teams report together can be no more than the deck (``deal.deck``)."""
+    cards = deck(rules, players)
+    if cards is None:
+        return []
+    problems = []
+    points = cards.points(rules)
+    where = f"{cards.decks} deck{'s' if cards.decks != 1 else ''}"
+    for team, entry in enumerate(entries):
+        held = entry.melded_points + entry.unplayed_points
+        if held > points:
+            field = "unplayed_points" if entry.unplayed_points > entry.melded_points else "melded_points"
+            problems.append(
+                Problem(
+                    "warning",
+                    team,
+                    f"{names[team]}: {entry.melded_points:,} points melded and {entry.unplayed_points:,} "
+                    f"left is more than the whole deck holds ({points:,} points of cards in {where}).",
+                    field,
+                )
+            )
+    if not problems and sum(e.melded_points + e.unplayed_points for e in entries) > points:
+        problems.append(
+            Problem(
+                "warning",
+                None,
+                f"The teams melded and hold {sum(e.melded_points + e.unplayed_points for e in entries):,} "
+                f"points of cards together, more than the whole deck holds ({points:,} in {where}).",
+                "melded_points",
+            )
+        )
+    red = sum(e.red_threes + e.red_threes_melded + BOOK_SIZE * e.red_three_books for e in entries)
+    black = sum(e.black_threes + e.black_threes_out + BOOK_SIZE * e.black_three_books for e in entries)
+    for colour, count, most in (("red", red, cards.red_threes), ("black", black, cards.black_threes)):
+        if count > most:
+            problems.append(
+                Problem(
+                    "warning",
+                    None,
+                    f"The teams report {count} {colour} 3s in all, but {where} hold {most}.",
+                    f"{colour}_threes",
+                )
+            )
+    books = sum(sum(e.books.values()) for e in entries)
+    if books > cards.books():
+        problems.append(
+            Problem(
+                "warning",
+                None,
+                f"The teams report {books} books in all, but the {cards.cards:,} cards of {where} "
+                f"make at most {cards.books()}.",
+                None,
+            )
+        )
     return problems

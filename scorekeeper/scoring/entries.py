@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, make_dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .rules import RuleSet
+from .rules import RuleSet, in_use
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,8 @@ class EntryField:
 
     :param kind: ``"points"``, card points as counted (``sign`` says whether
         they count for or against the team); ``"count"``, how many, each worth
-        the rule value ``rule``; ``"flag"``, yes or no (one team at most), worth
-        ``rule`` once.
+        the rule value ``rule``; ``"flag"``, yes or no, worth ``rule`` once
+        (no line when ``rule`` is None: a fact the checks read).
     """
 
     name: str  # the TeamRound attribute, the database column, the JSON and CSV key
@@ -38,6 +38,10 @@ class EntryField:
     help: str = ""
     always: bool = False  # asked even when the rules give it no points
     counted: str | None = None  # the card-count helper's name for it, when it can add it up
+    # a flag set by the round's one choice of who went out (and how), not per team
+    out_choice: bool = False
+    # the RuleSet value that makes the form ask it, when that is not ``rule``
+    asked_by: str | None = None
 
 
 ENTRY_FIELDS: tuple[EntryField, ...] = (
@@ -85,7 +89,54 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         rule="red_three_melded",
     ),
     EntryField(
-        "went_out", "Went out", "Went out", "went out", "flag", rule="going_out", maximum=1, always=True
+        "red_three_books",
+        "Books of red 3s",
+        "Books of red 3s",
+        "books of red 3s",
+        "count",
+        rule="red_three_book",
+        maximum=9,
+        help="Seven red 3s; they are not counted again as red 3s laid down.",
+    ),
+    EntryField(
+        "black_three_books",
+        "Books of black 3s",
+        "Books of black 3s",
+        "books of black 3s",
+        "count",
+        rule="black_three_book",
+        maximum=9,
+        help="Seven black 3s; they are not counted again as black 3s melded going out.",
+    ),
+    EntryField(
+        "black_threes_out",
+        "Black 3s melded going out",
+        "Black 3s melded going out",
+        "black 3s melded going out",
+        "count",
+        rule="black_three_out",
+        help="Only the team that went out melds them.",
+    ),
+    EntryField(
+        "went_out",
+        "Went out",
+        "Went out",
+        "went out",
+        "flag",
+        rule="going_out",
+        maximum=1,
+        always=True,
+        out_choice=True,
+    ),
+    EntryField(
+        "went_out_concealed",
+        "Went out concealed",
+        "Went out concealed",
+        "went out concealed",
+        "flag",
+        rule="going_out_concealed",
+        maximum=1,
+        out_choice=True,
     ),
     EntryField(
         "cuts",
@@ -97,6 +148,15 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         maximum=3,
     ),
     EntryField("penalties", "Penalties", "Penalties", "penalties", "count", rule="penalty"),
+    EntryField(
+        "first_meld_books",
+        "First meld held the books",
+        "First meld held the books",
+        "first meld's books ticked",
+        "flag",
+        maximum=1,
+        asked_by="first_meld_books",
+    ),
 )
 ENTRY = {f.name: f for f in ENTRY_FIELDS}
 #: the most books of one kind a team can report in a round
@@ -105,10 +165,34 @@ MAX_BOOKS = 99
 
 def asked(rules: RuleSet, entry: EntryField) -> bool:
     """Whether the round form asks for this entry under these rules."""
-    if entry.always or entry.rule is None:
+    name = entry.asked_by or entry.rule
+    if entry.always or name is None:
         return True
-    value = getattr(rules, entry.rule)
-    return bool(value if not isinstance(value, tuple) else any(value))
+    value = getattr(rules, name)
+    # a requirement (the first meld's books) is in use when it asks for any book
+    if name == "first_meld_books":
+        return value is not None and any(v for counts in _per_round(value) for v in counts.values())
+    return in_use(value)
+
+
+def _per_round(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+def has_melded(entry: TeamRound, rules: RuleSet | None = None) -> bool:
+    """Whether the team laid down any meld this round (red 3s laid down are not melds).
+
+    Given the rules, an entry for an option they leave off (a book of 3s where
+    the house has none) is no meld: an option left off changes nothing.
+    """
+    return bool(
+        entry.melded_points
+        or any(entry.books.values())
+        or any(
+            getattr(entry, field.name) and (rules is None or in_use(getattr(rules, field.rule)))
+            for field in (ENTRY["red_three_books"], ENTRY["black_three_books"], ENTRY["black_threes_out"])
+        )
+    )
 
 
 class _TeamRoundBase:

@@ -6,14 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .entries import TeamRound
-from .minimums import books_to_go_out, meld_minimum
-from .rounds import TeamRoundScore, score_team_round
-from .rules import RuleSet
+from .minimums import books_to_go_out, first_meld_books, meld_minimum
+from .rounds import TeamRoundScore, score_round
+from .rules import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS, RuleSet
 
-#: The tables a game can be played at: teams (a player alone is a team of one).
-MIN_TEAMS = 2
-MAX_TEAMS = 4
-MAX_PLAYERS_PER_TEAM = 3
+__all__ = ["MAX_PLAYERS_PER_TEAM", "MAX_TEAMS", "MIN_TEAMS", "Standings", "Verdict", "standings", "verdict"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +53,7 @@ class Standings:
     next_round: int
     next_meld_minimums: list[int | None]
     next_books_to_go_out: dict[str, int] | None
+    next_first_meld_books: dict[str, int] | None  # the books the next round's first meld must hold
     verdict: Verdict
     ended_after: int | None  # the round after which the rules ended the game, if they did
 
@@ -91,7 +89,7 @@ def standings(
     ended_after = None
     for number, entries in enumerate(rounds, start=1):
         minimums.append([meld_minimum(rules, number, total) for total in totals])
-        scores = [score_team_round(rules, entry, number) for entry in entries]
+        scores = score_round(rules, entries, number)
         totals = [total + score.total for total, score in zip(totals, scores)]
         round_scores.append(scores)
         running.append(list(totals))
@@ -110,6 +108,7 @@ def standings(
         next_round=next_round,
         next_meld_minimums=[meld_minimum(rules, next_round, total) for total in totals],
         next_books_to_go_out=books_to_go_out(rules, next_round),
+        next_first_meld_books=first_meld_books(rules, next_round),
         verdict=verdict(totals, finished, len(rounds)),
         ended_after=ended_after,
     )

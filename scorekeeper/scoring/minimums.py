@@ -1,8 +1,11 @@
-"""What the rules ask of a round: its going-out bonus, books to go out, meld minimums."""
+"""What the rules ask of a round: its going-out bonus, books to go out, meld minimums,
+the books a first meld must hold."""
 
 from __future__ import annotations
 
-from .rules import RuleSet, check_round_number, per_round, whole
+from collections.abc import Mapping
+
+from .rules import ANY_BOOK, RuleSet, check_round_number, per_round, whole
 
 
 def going_out_bonus(rules: RuleSet, round_number: int) -> int:
@@ -13,13 +16,32 @@ def going_out_bonus(rules: RuleSet, round_number: int) -> int:
     return rules.going_out
 
 
-def books_to_go_out(rules: RuleSet, round_number: int) -> dict[str, int] | None:
-    """The books a team needs before it may go out in a round, or None."""
+def _round_books(needed, round_number: int) -> dict[str, int] | None:
     check_round_number(round_number)
-    needed = rules.books_to_go_out
     if isinstance(needed, tuple):
         needed = per_round(needed, round_number)
     return None if needed is None else dict(needed)
+
+
+def books_to_go_out(rules: RuleSet, round_number: int) -> dict[str, int] | None:
+    """The books a team needs before it may go out in a round, or None."""
+    return _round_books(rules.books_to_go_out, round_number)
+
+
+def first_meld_books(rules: RuleSet, round_number: int) -> dict[str, int] | None:
+    """The books a team's first meld must hold in a round, or None (no such requirement)."""
+    needed = _round_books(rules.first_meld_books, round_number)
+    return needed if needed and any(needed.values()) else None
+
+
+def books_short(books: Mapping[str, int], needed: Mapping[str, int] | None) -> bool:
+    """Whether these books fall short of a requirement (``any`` counts books of every kind)."""
+    if not needed:
+        return False
+    return any(
+        (sum(books.values()) if kind == ANY_BOOK else books.get(kind, 0)) < count
+        for kind, count in needed.items()
+    )
 
 
 def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | None:

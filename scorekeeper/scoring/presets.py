@@ -1,11 +1,19 @@
-"""The five written rule sets, as presets.
+"""The written rule sets, as presets, with the variants some of them carry.
 
-Where a written set is silent about books to go out, the tablet game takes
-the last column's requirement (2 clean + 2 dirty); docs/decisions.md says
-why. 0 means "this rule set does not use it".
+The five Hand and Foot sets, and classic Canasta (docs/decisions.md cites the
+rule book its values come from). Where a written set is silent about books to
+go out, the tablet game takes the last column's requirement (2 clean + 2
+dirty); docs/decisions.md says why. 0 means "this rule set does not use it".
+
+A variant (two players, 1 + 1 books to go out) is an ordinary rule set of
+its own in ``RULESETS``, under its own key and name; ``VARIANTS`` groups them
+under their preset so that a game's start offers them together.
 """
 
 from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
 
 from .rules import RuleSet
 
@@ -26,19 +34,37 @@ _STANDARD_VALUES = {
 }
 _LOW_NINES_VALUES = {**_STANDARD_VALUES, "9": 5, "8": 5}  # Roth and forfeits: 8s and 9s are 5
 _BOOKS = {"clean": 500, "dirty": 300}
+_ELEVEN = {"hand": 11, "foot": 11}
+
+_FRIENDS_FAMILY = RuleSet(
+    name="Friends & Family online edition",
+    card_values=_STANDARD_VALUES,
+    black_three=-5,
+    # "if the other player/team goes out and you have a Red 3 in your hand or foot"
+    red_three={"went_out": 0, "other_went_out": -500, "nobody_out": 0},
+    books=_BOOKS,
+    going_out=100,
+    meld_minimum={"by_round": [50, 90, 120, 150]},
+    # four players; the two-player and 1 + 1 requirements are its variants
+    books_to_go_out={"clean": 4, "dirty": 5},
+    end={"rounds": 4},
+    # "three to five decks … depending on the number of players and canastas":
+    # the most, so that the deck's bounds never warn about a legal round
+    deal={"decks": 5, **_ELEVEN},
+)
 
 RULESETS: dict[str, RuleSet] = {
-    "friends-family": RuleSet(
-        name="Friends & Family online edition",
-        card_values=_STANDARD_VALUES,
-        black_three=-5,
-        red_three=-500,
-        books=_BOOKS,
-        going_out=100,
-        meld_minimum={"by_round": [50, 90, 120, 150]},
-        # the four-player requirement; 3 + 4 for two players is a setup choice
-        books_to_go_out={"clean": 4, "dirty": 5},
-        end={"rounds": 4},
+    "friends-family": _FRIENDS_FAMILY,
+    "friends-family-2p": dataclasses.replace(
+        _FRIENDS_FAMILY,
+        name="Friends & Family online edition, two players",
+        books_to_go_out={"clean": 3, "dirty": 4},
+        deal={"decks": 5, "hand": 15, "foot": 15},
+    ),
+    "friends-family-1-1": dataclasses.replace(
+        _FRIENDS_FAMILY,
+        name="Friends & Family online edition, 1 + 1 books",
+        books_to_go_out={"clean": 1, "dirty": 1},
     ),
     "partnership": RuleSet(
         name="Partnership rules (22-card cut)",
@@ -50,8 +76,10 @@ RULESETS: dict[str, RuleSet] = {
         cut_22=100,
         # no points minimum: the first meld must hold a clean and a dirty book
         meld_minimum=None,
+        first_meld_books={"clean": 1, "dirty": 1},
         books_to_go_out={"clean": 3, "dirty": 4},
         end=None,
+        deal={"decks": {"per_player": 1, "extra": 1}, **_ELEVEN},  # "number of players plus one deck"
     ),
     "tablet": RuleSet(
         name="Tablet game (5 hands)",
@@ -63,6 +91,7 @@ RULESETS: dict[str, RuleSet] = {
         meld_minimum={"by_round": [50, 75, 100, 125, 150]},
         books_to_go_out={"clean": 2, "dirty": 2},
         end={"rounds": 5},
+        deal={"decks": 5, **_ELEVEN},
     ),
     "roth": RuleSet(
         name="Roth family house rules (to 10,000)",
@@ -76,6 +105,7 @@ RULESETS: dict[str, RuleSet] = {
         meld_minimum={"by_score": [[0, 50], [2500, 90], [5000, 120], [7500, 150]]},
         books_to_go_out={"clean": 5, "dirty": 4},
         end={"score": 10000},
+        deal={"decks": {"per_player": 1, "extra": 0}, **_ELEVEN},  # "one per player"
     ),
     "forfeit": RuleSet(
         name="Five hands with forfeits",
@@ -87,5 +117,51 @@ RULESETS: dict[str, RuleSet] = {
         meld_minimum={"by_round": [60, 90, 120, 150, 180]},
         books_to_go_out={"clean": 2, "dirty": 2},
         end={"rounds": 5},
+        deal={"decks": None, **_ELEVEN},  # how many decks is not stated
+    ),
+    # Classic Canasta: values from the rule books cited in docs/decisions.md
+    "canasta": RuleSet(
+        name="Canasta (classic)",
+        card_values=_STANDARD_VALUES,
+        black_three=-5,  # a black 3 left in hand is a 5-point card against its holder
+        red_three=-500,  # one left in hand when the play ends (it is laid down at once)
+        # 100 each, 800 for all four, and as much against a side that has not melded
+        red_three_melded={"went_out": 100, "other_went_out": 100, "nobody_out": 100, "not_melded": -100},
+        red_threes_all={
+            "count": 4,
+            "bonus": {"went_out": 400, "other_went_out": 400, "nobody_out": 400, "not_melded": -400},
+        },
+        black_three_out=5,  # black 3s melded only when going out: 5 points each as cards
+        books={"clean": 500, "dirty": 300},  # natural and mixed canastas
+        going_out=100,
+        going_out_concealed=100,  # 200 in all
+        # the minimum count by the side's score: negative 15, 0 50, 1,500 90, 3,000 120
+        meld_minimum={"by_score": [[-1, 15], [0, 50], [1500, 90], [3000, 120]]},
+        books_to_go_out={"any": 1},  # a canasta, natural or mixed
+        end={"score": 5000},
+        deal={"decks": 2, "hand": 11, "foot": 0},  # two packs and four jokers; no foot
     ),
 }
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play a preset, chosen when a game starts."""
+
+    key: str  # its own rule set's key in RULESETS
+    label: str  # how the game's start names it
+
+
+#: preset key -> its variants, the preset itself first
+VARIANTS: dict[str, tuple[Variant, ...]] = {
+    "friends-family": (
+        Variant("friends-family", "Four players: 4 clean + 5 dirty books"),
+        Variant("friends-family-2p", "Two players: 3 clean + 4 dirty books, 15 cards"),
+        Variant("friends-family-1-1", "1 clean + 1 dirty book to go out"),
+    ),
+}
+
+
+def variant_of(key: str) -> str | None:
+    """The preset whose variant this rule set key is (the preset's own key included), or None."""
+    return next((preset for preset, variants in VARIANTS.items() if key in {v.key for v in variants}), None)

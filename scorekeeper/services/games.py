@@ -102,6 +102,11 @@ class Game:
         return self.finished_at is None
 
     @property
+    def player_count(self):
+        """Everyone at the table (the deal's decks follow it)."""
+        return sum(len(team.players) for team in self.teams)
+
+    @property
     def seats(self):
         """Players around the table: partners sit apart, teams take turns."""
         longest = max(len(team.players) for team in self.teams)

@@ -50,17 +50,17 @@ def _refused(conflict):
 
 @bp.route("/new", methods=["GET", "POST"])
 def new():
-    """Start a game: rule set (adjusted for this game if need be), teams, who deals first."""
+    """Start a game: rule set and its variant (adjusted for this game if need be), teams, who deals first."""
     db = get_db()
     entries = rulesets.list_rule_sets(db)
     by_key = {e.key: e for e in entries}
     if request.method == "GET":
         entry = by_key.get(request.args.get("rules", ""), entries[0])
-        return _new_game_page(_with_rules_of(NewGameForm(data={"rules_key": entry.key}), entry), entries)
+        return _new_game_page(_with_rules_of(NewGameForm(formdata=None), entry), entries)
     form = NewGameForm()
-    entry = by_key.get(form.rules_key.data)
+    entry = by_key.get(_chosen(form))
     if entry is None or request.form.get("action") == "load" or form.rules_from.data != entry.key:
-        # another rule set was picked (or none known): show its values, start nothing yet
+        # another rule set or variant was picked (or none known): show its values, start nothing yet
         entry = entry or entries[0]
         return _new_game_page(_with_rules_of(form, entry), entries, loaded=entry)
     form.rules_key.choices = _choices(entries)
@@ -73,21 +73,35 @@ def new():
     return _to_game(game.id)
 
 
+def _chosen(form):
+    """The rule set key the form picks: the preset's variant when it has variants."""
+    variants = scoring.VARIANTS.get(form.rules_key.data, ())
+    keys = [v.key for v in variants]
+    if form.variant.data in keys:
+        return form.variant.data
+    return form.rules_key.data
+
+
 def _choices(entries):
-    return [SelectChoice(e.key, e.rules.name) for e in entries]
+    """Presets and house rules; a preset's variants are its own second choice."""
+    return [SelectChoice(e.key, e.rules.name) for e in entries if scoring.variant_of(e.key) in (None, e.key)]
 
 
 def _with_rules_of(form, entry):
     """The form with its rule values replaced by this rule set's (teams kept)."""
     fresh = NewGameForm(formdata=None, data={"rules": fields_from_rules(entry.rules)})
     form._fields["rules"] = form.rules = fresh.rules
-    form.rules_key.data = form.rules_from.data = entry.key
+    form.rules_key.data = scoring.variant_of(entry.key) or entry.key
+    form.variant.data = form.rules_from.data = entry.key
     return form
 
 
 def _new_game_page(form, entries, status=200, loaded=None):
     form.rules_key.choices = _choices(entries)
-    entry = next(e for e in entries if e.key == form.rules_key.data)
+    form.variant.choices = [
+        SelectChoice(v.key, v.label) for v in scoring.VARIANTS.get(form.rules_key.data, ())
+    ]
+    entry = next(e for e in entries if e.key == form.rules_from.data)
     return render_template(
         "games/new.html",
         form=form,
@@ -192,13 +206,13 @@ def _round_editor(game, played):
     the round number and the revision the review showed, so "save" saves
     exactly what was reviewed, under the number and scores shown.
     """
+    number = played.number if played else game.standings.next_round
     if request.method == "GET":
-        form = round_form(game, entries=played.entries if played else None)
+        form = round_form(game, entries=played.entries if played else None, number=number)
         form.revision.data = game.revision
         form.round_id.data = played.id if played else None
         return _render_round(game, played, form)
-    form = round_form(game, formdata=request.form)
-    number = played.number if played else game.standings.next_round
+    form = round_form(game, formdata=request.form, number=number)
     action = request.form.get("action", "check")
     if "step" in request.form:
         name, _, delta = request.form["step"].rpartition(":")
@@ -225,7 +239,9 @@ def _round_editor(game, played):
     if not form.validate():
         return _render_round(game, played, form, number, status=REFUSED)
     entries = entries_from(form)
-    problems = scoring.check_round(game.rules, entries, number, team_names=[t.name for t in game.teams])
+    problems = scoring.check_round(
+        game.rules, entries, number, team_names=[t.name for t in game.teams], players=game.player_count
+    )
     errors = [p for p in problems if p.level == "error"]
     for problem in errors:
         field_for(form, problem).errors.append(problem.message)
@@ -286,6 +302,7 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
         tiers=form.tiers,
         minimums=minimums,
         books_needed=scoring.books_to_go_out(game.rules, number),
+        first_meld=form.first_meld,
         dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
         totals_after=s.running_totals[number - 1] if review is not None else None,

@@ -57,7 +57,26 @@ def show(key):
         rules=rules,
         tiers=scoring.value_tiers(rules),
         schedule=_round_rules(rules),
+        deals=_deals(rules),
+        max_teams=scoring.MAX_TEAMS,
+        variants=_variants(entry.key),
     )
+
+
+# the tables the rules page shows the deck for
+_TABLES = (2, 3, 4, 6)
+
+
+def _deals(rules):
+    """(players, the engine's deck) for a few tables, when the rules say how many decks."""
+    decks = [(players, scoring.deck(rules, players)) for players in _TABLES]
+    return [(players, cards) for players, cards in decks if cards is not None]
+
+
+def _variants(key):
+    """The variants of the preset this rule set is (or is a variant of), with their keys."""
+    preset = scoring.variant_of(key)
+    return scoring.VARIANTS.get(preset, ())
 
 
 @bp.get("/<key>.json")
@@ -197,6 +216,9 @@ def _round_rules(rules):
     if isinstance(rules.books_to_go_out, tuple):
         columns.append("books_to_go_out")
         lengths.append(len(rules.books_to_go_out))
+    if isinstance(rules.first_meld_books, tuple):
+        columns.append("first_meld_books")
+        lengths.append(len(rules.first_meld_books))
     if not columns:
         return [], []
     rows = [
@@ -205,6 +227,7 @@ def _round_rules(rules):
             "meld_minimum": scoring.meld_minimum(rules, number, 0),
             "going_out": scoring.going_out_bonus(rules, number),
             "books_to_go_out": scoring.books_to_go_out(rules, number),
+            "first_meld_books": scoring.first_meld_books(rules, number),
         }
         for number in range(1, (rules.planned_rounds or max(lengths)) + 1)
     ]

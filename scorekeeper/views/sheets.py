@@ -38,6 +38,7 @@ def _game_sheet(game_id, pdf=False):
         game=game,
         pages=sheets.game_pages(game),
         tiers=scoring.value_tiers(game.rules),
+        deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
         paper_name=sheets.PAPERS[paper],
         pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id),
     )
@@ -78,6 +79,7 @@ def _blank_sheet(key, pdf=False):
         rounds=sheets.blank_rounds(rules, rounds),
         lines=sheets.blank_lines(rules),
         tiers=scoring.value_tiers(rules),
+        deck=None,
         paper_name=sheets.PAPERS[paper],
         pdf_links=_pdf_links("sheets.blank_pdf", key=key, team=names, rounds=rounds or None),
     )

@@ -19,8 +19,8 @@ MINUS = "\u2212"
 # --- what the table played ---------------------------------------------------------------
 
 
-def team(clean=0, dirty=0, melded=0, left=0, red=0, black=0, cuts=0, penalties=0, out=False):
-    """One team's round, as counted at the table."""
+def team(clean=0, dirty=0, melded=0, left=0, red=0, black=0, cuts=0, penalties=0, out=False, first=False):
+    """One team's round, as counted at the table (``first``: its first meld held the round's books)."""
     return TeamRound(
         books={"clean": clean, "dirty": dirty},
         melded_points=melded,
@@ -30,6 +30,7 @@ def team(clean=0, dirty=0, melded=0, left=0, red=0, black=0, cuts=0, penalties=0
         cuts=cuts,
         penalties=penalties,
         went_out=out,
+        first_meld_books=first,
     )
 
 
@@ -63,10 +64,15 @@ GAMES = {
     "partnership": dict(
         teams=PAIRS,
         first_dealer="Cy",
-        rounds=[  # no end: the table ends it
-            Round((team(3, 4, 1100, cuts=1, out=True), team(2, 2, 900, 150)), steppers=True, typo=1),
+        rounds=[  # no end: the table ends it; every first meld holds a clean and a dirty book
             Round(
-                (team(1, 1, 800, 50), team(2, 3, 1200, out=True)), count=(0, "left", (0, 1, 2, 2))
+                (team(3, 4, 1100, cuts=1, out=True, first=True), team(2, 2, 900, 150, first=True)),
+                steppers=True,
+                typo=1,
+            ),
+            Round(
+                (team(1, 1, 800, 50, first=True), team(2, 3, 1200, out=True, first=True)),
+                count=(0, "left", (0, 1, 2, 2)),
             ),  # warning
         ],
     ),
@@ -86,14 +92,15 @@ GAMES = {
     ),
     "roth": dict(
         teams=PAIRS,
-        rounds=[  # first to 10,000: big rounds
+        # first to 10,000: big rounds, in books (four players, four decks: 2,160 points of cards)
+        rounds=[
             Round(
-                (team(5, 4, 2150, cuts=1, out=True), team(3, 2, 1315, 140, red=1, penalties=1)),
+                (team(7, 4, 1200, cuts=1, out=True), team(3, 2, 700, 140, red=1, penalties=1)),
                 steppers=True,
                 count=(1, "left", CARDS),
                 typo=0,
             ),
-            Round((team(4, 3, 1650, 35), team(4, 4, 1830, out=True))),  # warning: 5 clean + 4 dirty needed
+            Round((team(6, 3, 1000, 35), team(4, 4, 1100, out=True))),  # warning: 5 clean + 4 dirty needed
         ],
     ),
     "forfeit": dict(
@@ -210,6 +217,8 @@ def fill_team(group, rules, entry, *, steppers=False, melded=None):
     """Type (or step) one team's round into its fieldset; numbers left at 0 are not touched."""
     counts = [(rules.book_label(kind), entry.books.get(kind, 0)) for kind in rules.books]
     counts += [("Red 3s caught", entry.red_threes), ("Black 3s caught", entry.black_threes)]
+    if entry.first_meld_books:  # one tick: the first meld held the books the round asks for
+        group.get_by_label("First meld held").check()
     if rules.cut_22:
         counts.append(("Players who cut exactly 22", entry.cuts))
     if rules.penalty:
@@ -262,8 +271,16 @@ def expect_refused_37(page, names, rules, entries, typo):
     expect(page.get_by_role("button", name=re.compile("^Save"))).to_have_count(0)
 
 
-def check_and_save(page, rules, names, played, entries, number_, *, screenshot=None, shot=None):
-    """Check round N, compare the review with the engine, then save (anyway, if it warned)."""
+def seated(teams):
+    return sum(len(players) for _, players in teams)
+
+
+def check_and_save(page, rules, names, played, entries, number_, *, screenshot=None, shot=None, players=None):
+    """Check round N, compare the review with the engine, then save (anyway, if it warned).
+
+    :param players: at the table (the deck the checks know); these tests seat teams of two.
+    """
+    players = players or 2 * len(names)
     page.get_by_role("button", name=f"Check round {number_}").click()
     review = page.get_by_role("region", name="Check before saving")
     expect(review).to_be_visible()
@@ -275,7 +292,9 @@ def check_and_save(page, rules, names, played, entries, number_, *, screenshot=N
         rows = review.get_by_role("row").filter(has=page.get_by_role("rowheader", name=label, exact=True))
         expect(rows.get_by_role("cell")).to_have_text(values)
     warnings = [
-        p.message for p in check_round(rules, entries, number_, team_names=names) if p.level == "warning"
+        p.message
+        for p in check_round(rules, entries, number_, team_names=names, players=players)
+        if p.level == "warning"
     ]
     fits_the_phone(page)
     if shot:
@@ -320,7 +339,8 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
         screenshot(page, f"game-{preset}-error")
         group = page.get_by_role("group", name=names[plan.typo], exact=True)
         group.get_by_label("Points melded", exact=True).fill(str(plan.entries[plan.typo].melded_points))
-    odd = check_round(rules, plan.entries, number_, team_names=names)  # the round with the warning
+    # the round with the warning
+    odd = check_round(rules, plan.entries, number_, team_names=names, players=2 * len(names))
     warned = check_and_save(
         page,
         rules,
@@ -354,8 +374,12 @@ def expect_game_screen(page, rules, names, played, ended=False):
     of = f" of {rules.planned_rounds}" if rules.planned_rounds else ""
     expect(next_round.get_by_role("heading")).to_have_text(f"Round {s.next_round}{of}")
     if s.next_books_to_go_out:
-        books = " + ".join(f"{n} {kind}" for kind, n in s.next_books_to_go_out.items())
-        expect(next_round).to_contain_text(f"Going out takes {books} books.")
+        needed = dict(s.next_books_to_go_out)
+        if list(needed) == ["any"]:  # Canasta: a canasta of any kind
+            books = f"{needed['any']} book{'s' if needed['any'] != 1 else ''} of any kind"
+        else:
+            books = " + ".join(f"{n} {kind}" for kind, n in needed.items()) + " books"
+        expect(next_round).to_contain_text(f"Going out takes {books}.")
     return s
 
 
@@ -373,7 +397,9 @@ def test_a_whole_game_on_a_phone(page, live_server, screenshot, preset):
     teams, names = plan["teams"], team_names(plan["teams"])
     # the plan itself: one warning per game, and the helper's counts add up
     warned = [
-        r for n, r in enumerate(plan["rounds"], 1) if check_round(rules, r.entries, n, team_names=names)
+        r
+        for n, r in enumerate(plan["rounds"], 1)
+        if check_round(rules, r.entries, n, team_names=names, players=seated(teams))
     ]
     assert len(warned) == 1, "each game should have exactly one round the engine warns about"
 

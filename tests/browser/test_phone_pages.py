@@ -13,6 +13,8 @@ PAGES = (
     {"home": "/", "rules": "/rules"}
     | {f"rules-{key}": f"/rules/{key}" for key in RULESETS}
     | {"rules-new": "/rules/new?from=roth", "rules-import": "/rules/import"}
+    # every value by who went out is shown, unfolded
+    | {"rules-new-canasta": "/rules/new?from=canasta", "new-game": "/games/new?rules=friends-family-2p"}
 )
 
 # Every visible control, with its size and whether it sits inline in running text.

@@ -51,6 +51,11 @@ SCHEMA = {
         "cuts": int,
         "penalties": int,
         "score": int,
+        "red_three_books": int,
+        "black_three_books": int,
+        "black_threes_out": int,
+        "went_out_concealed": int,
+        "first_meld_books": int,
     },
     "revisions": {
         "id": int,
@@ -79,6 +84,7 @@ MIGRATIONS = [
     "m004_team_totals",
     "m005_round_ids_never_reused",
     "m006_name_keys_and_revisions",
+    "m007_entries_for_every_house",
     "m009_share_links",
 ]
 

@@ -114,7 +114,7 @@ def csrf_token(client, url):
 def test_export_holds_inputs_and_the_engines_scores(db):
     ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
-    assert export["format"] == "scorekeeper-history" and export["version"] == 1
+    assert export["format"] == "scorekeeper-history" and export["version"] == 2
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
@@ -250,8 +250,8 @@ def change(export, path, value=None, *, delete=False):
 
 BAD = {
     "bad version": (
-        ("version", 2),
-        "version: this Scorekeeper reads version 1 files; this file is version 2",
+        ("version", 3),
+        "version: this Scorekeeper reads version 1 and 2 files; this file is version 3",
     ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
     "malformed rule set": (
@@ -388,9 +388,14 @@ def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
         "red_threes",
         "black_threes",
         "red_threes_melded",
+        "red_three_books",
+        "black_three_books",
+        "black_threes_out",
         "went_out",
+        "went_out_concealed",
         "cuts",
         "penalties",
+        "first_meld_books",
         "round_score",
         "total",
     ]
@@ -696,7 +701,7 @@ def test_cli_export_and_import(runner, db, tmp_path, other):
     bad.write_text(json.dumps(change(json.loads(path.read_text()), "version", 7)))
     result = other_runner.invoke(args=["import", str(bad)])
     assert result.exit_code == 1
-    assert "refused, nothing imported: version: this Scorekeeper reads version 1 files" in result.output
+    assert "refused, nothing imported: version: this Scorekeeper reads version 1 and 2 files" in result.output
 
 
 def test_cli_backup_and_restore(app, runner, db, tmp_path):

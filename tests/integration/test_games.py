@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.scoring import RULESETS, RuleSet, TeamRound, standings
+from scorekeeper.scoring import RULESETS, VARIANTS, RuleSet, TeamRound, standings, variant_of
 from scorekeeper.services import games, players, rulesets
 
 from ..helpers import posted, text
@@ -77,7 +77,14 @@ def stored(db, game_id):
 def test_new_game_page_offers_every_rule_set(client):
     page = text(client.get("/games/new"))
     for key, rules in RULESETS.items():
-        assert f'value="{key}"' in page and rules.name in page
+        if variant_of(key) in (None, key):  # a variant is offered with its preset (below)
+            assert f'value="{key}"' in page and rules.name in page
+    # the first preset is chosen, and its variants are the second choice
+    for variant in VARIANTS["friends-family"]:
+        assert (
+            f'<option {"selected " if variant.key == "friends-family" else ""}value="{variant.key}">' in page
+        )
+        assert variant.label in page
     assert 'list="player-names"' in page
 
 
@@ -135,7 +142,7 @@ def test_game_screen_before_the_first_round(client):
     assert "Ann & Bo vs Cy & Di" in page
     assert page.count('<p class="big-total" aria-label="Total">0</p>') == 2
     assert page.count("Meld minimum: <strong>50</strong>") == 2
-    assert "Going out takes <strong>5 clean + 4 dirty</strong> books" in page
+    assert "Going out takes <strong>5 clean + 4 dirty books</strong>" in page
     assert "First to 10,000 ends the game" in page
     assert f'href="/games/{game_id}/rounds/new"' in page
 
@@ -175,7 +182,9 @@ def test_a_round_is_checked_then_saved(client, db):
         assert page.count(f">{label}</label>") == 2, label
     assert "Red 3s laid down" not in page  # Roth does not score them
     assert page.count('inputmode="numeric"') >= 16
-    a = {"book_clean": 5, "book_dirty": 4, "melded_points": 1800, "cuts": 1}
+    # Roth deals one deck per player: 4 decks hold 2,160 points of cards, so
+    # melded and left over both teams stay under that (else a warning)
+    a = {"book_clean": 5, "book_dirty": 4, "melded_points": 1300, "cuts": 1}
     b = {
         "book_clean": 2,
         "book_dirty": 1,
@@ -189,18 +198,18 @@ def test_a_round_is_checked_then_saved(client, db):
     review = client.post(url, data={**data, "action": "check"})
     page = text(review)
     assert "Check before saving" in page and "Save round 1" in page
-    assert '<th scope="row">Round 1</th><td>+5,700</td>' in page
+    assert '<th scope="row">Round 1</th><td>+5,200</td>' in page
     assert '<th scope="row">Round 1</th><td>+1,095</td>' in page
     assert '<th scope="row">Red 3s caught\u00a0×\u00a01</th><td>\u2212500</td>' in page
     assert db["rounds"].count == 0  # checking writes nothing
     saved = client.post(url, data={**data, "action": "save", "checked": hidden(review, "checked")})
     assert saved.headers["Location"].endswith(f"/games/{game_id}")  # the top: totals first
     game = stored(db, game_id)
-    assert game.standings.totals == [5700, 1095]
+    assert game.standings.totals == [5200, 1095]
     assert game.rounds[0].entries[0] == TeamRound(
-        books={"clean": 5, "dirty": 4}, melded_points=1800, cuts=1, went_out=True
+        books={"clean": 5, "dirty": 4}, melded_points=1300, cuts=1, went_out=True
     )
-    assert [r["score"] for r in db.query("SELECT score FROM round_entries ORDER BY team_id")] == [5700, 1095]
+    assert [r["score"] for r in db.query("SELECT score FROM round_entries ORDER BY team_id")] == [5200, 1095]
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 1 saved." in page
     assert "Meld minimum: <strong>120</strong>" in page and "Meld minimum: <strong>50</strong>" in page
@@ -420,14 +429,22 @@ def test_a_game_ends_by_its_rules_and_can_be_reopened(client, db):
 
 def test_a_game_reaching_the_target_ends_after_that_round(client, db):
     game_id = start(client, "roth")
-    enter(client, game_id, {"book_clean": 9, "book_dirty": 9, "melded_points": 4000}, {"melded_points": 50})
+    # 4,000 points is more than Roth's four decks hold: the engine asks, the table saves anyway
+    enter(
+        client,
+        game_id,
+        {"book_clean": 9, "book_dirty": 9, "melded_points": 4000},
+        {"melded_points": 50},
+        expect_warnings=True,
+    )
     game = stored(db, game_id)
     assert game.standings.totals == [4500 + 2700 + 4000, 50] and game.finished
 
 
 def test_the_table_ends_a_game_by_hand_and_a_tie_is_announced(client, db):
     game_id = start(client, "partnership")
-    enter(client, game_id, {"melded_points": 100}, {"melded_points": 100})
+    # melding without books: the partnership's first meld must hold a clean and a dirty book
+    enter(client, game_id, {"melded_points": 100}, {"melded_points": 100}, expect_warnings=True)
     page = text(client.get(f"/games/{game_id}/end"))
     assert "These rules leave the end to the table" in page
     client.post(f"/games/{game_id}/end", data={"revision": str(stored(db, game_id).revision)})
@@ -441,7 +458,8 @@ def test_the_table_ends_a_game_by_hand_and_a_tie_is_announced(client, db):
 def test_ending_from_a_stale_page_is_refused(client, db):
     game_id = start(client, "partnership")
     seen = stored(db, game_id).revision
-    enter(client, game_id, {"melded_points": 100}, {"melded_points": 5})  # meanwhile, another phone
+    # meanwhile, another phone (melding without the first meld's books: saved anyway)
+    enter(client, game_id, {"melded_points": 100}, {"melded_points": 5}, expect_warnings=True)
     client.post(f"/games/{game_id}/end", data={"revision": str(seen)})
     assert not stored(db, game_id).finished
     assert "changed this game on another phone" in text(client.get(f"/games/{game_id}"))
@@ -453,7 +471,7 @@ def test_ending_from_a_stale_page_is_refused(client, db):
 def test_home_lists_games_in_progress_then_finished(client, db):
     playing = start(client, "tablet")
     done = start(client, "partnership")
-    enter(client, done, {"melded_points": 300}, {"melded_points": 100})
+    enter(client, done, {"melded_points": 300}, {"melded_points": 100}, expect_warnings=True)
     client.post(f"/games/{done}/end", data={"revision": str(stored(db, done).revision)})
     page = text(client.get("/"))
     assert page.index("In progress") < page.index(f'href="/games/{playing}"') < page.index("Recent games")

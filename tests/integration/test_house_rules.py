@@ -174,6 +174,8 @@ def test_edit_every_value(client, db, roth_copy):
         "meld_minimum": {"by_round": [50, 90, 120]},
         "books_to_go_out": {"clean": 2, "dirty": 1, "sevens": 1},
         "end": {"rounds": 6},
+        # Roth's deal, as the copy had it: one deck per player
+        "deal": {"decks": {"per_player": 1, "extra": 0}, "hand": 11, "foot": 11, "jokers": 2},
     }
     assert "Saved your changes to “Roth 2027”." in text(client.get("/rules/house-1"))
     # and the editor shows them back as they were typed

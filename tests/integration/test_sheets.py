@@ -193,7 +193,8 @@ def test_a_blank_sheet_for_every_rule_set(client, key):
         for minimum in rules.meld_minimum["by_round"]:
             assert f"meld minimum {minimum}" in text
     if rules.meld_minimum and "by_score" in rules.meld_minimum:
-        assert "Meld minimum by the team's score before the round: 50 below 2,500" in text
+        (_, first), (second, _) = rules.meld_minimum["by_score"][:2]  # Roth: 50 below 2,500
+        assert f"Meld minimum by the team's score before the round: {first} below {second:,}" in text
     for kind, value in rules.books.items():
         assert f"{rules.book_label(kind)} × {value}" in text
     assert f"Page {len(reader.pages)} of {len(reader.pages)}" in text
@@ -215,3 +216,94 @@ def test_every_rule_set_offers_its_blank_sheet(client):
     page = client.get("/rules/roth").get_data(as_text=True)
     assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
     assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
+
+
+# --- the extremes of a table: six teams, two players alone -------------------------------------
+
+SIX_TEAMS = tuple(
+    (name, players)
+    for name, players in (
+        ("", ["Ann", "Bo"]),
+        ("", ["Cy", "Di"]),
+        ("", ["Eve", "Fay"]),
+        ("", ["Gus", "Hal"]),
+        ("", ["Ivy", "Jo"]),
+        ("The Long-Named Cousins", ["Kit", "Lou"]),
+    )
+)
+
+
+def _printed_rounds(text):
+    return re.findall(r"Round ([+−]?[\d,]+)\s+Total (−?[\d,]+)", text)
+
+
+def _engine_rounds(game):
+    s = game.standings
+    return [
+        (formatting.points(score.total), formatting.number(total))
+        for scores, totals in zip(s.round_scores, s.running_totals)
+        for score, total in zip(scores, totals)
+    ]
+
+
+@pytest.mark.parametrize("paper", SIZES)
+def test_six_teams_print_on_one_page(make_game, client, paper):
+    # six busy rounds, every line used by every team
+    game = make_game("partnership", [_busy_round(n, teams=6) for n in range(6)], teams=SIX_TEAMS, end=True)
+    data = pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}")
+    keep_png(data, f"game-six-teams-{paper}")
+    reader, text = read(data)
+    assert len(reader.pages) == 1 and "Page 1 of 1" in text
+    assert _printed_rounds(text) == _engine_rounds(game)
+    flowing = re.sub(r"-\s+", "-", " ".join(text.split()))  # a long name wraps in its column
+    for team in game.teams:
+        assert team.name in flowing
+    final = re.search(r"Final" + r"\s+(−?[\d,]+)" * 6, text)
+    assert [final[i] for i in range(1, 7)] == [formatting.number(t) for t in game.standings.totals]
+
+
+def test_two_players_alone_at_canasta_print(make_game, client):
+    rounds = [
+        [
+            TeamRound(
+                books={"clean": 1},
+                melded_points=215,
+                red_threes_melded=3,
+                went_out=True,
+                went_out_concealed=True,
+            ),
+            TeamRound(unplayed_points=85, red_threes_melded=1, black_threes=1),
+        ],
+        [
+            TeamRound(books={"dirty": 1}, melded_points=180, unplayed_points=25),
+            TeamRound(
+                books={"clean": 1, "dirty": 1},
+                melded_points=420,
+                red_threes_melded=4,
+                black_threes_out=3,
+                went_out=True,
+            ),
+        ],
+    ]
+    game = make_game("canasta", rounds, teams=(("", ["Ann"]), ("", ["Cy"])))
+    data = pdf(client, f"/games/{game.id}/sheet.pdf")
+    _, text = read(data)
+    assert _printed_rounds(text) == _engine_rounds(game)
+    # the lines a Canasta round can have, and the cheat sheet's Canasta values
+    for line in ("Went out concealed ×1", "All 4 red 3s laid down ×1", "Black 3s melded going out ×3"):
+        assert line in text, line
+    assert "Red 3s laid down ×1 −100" in text  # Cy melded nothing: his red 3 counts against him
+    flowing = " ".join(text.split())
+    assert "red 3 laid down +100; −100 for a team that melded nothing" in flowing
+    assert "all 4 +400 more; −400 for a team that melded nothing" in flowing
+    assert "Canasta (classic)" in text and "In progress: 2 rounds played." in text
+    keep_png(data, "game-two-alone-canasta")
+
+
+def test_a_blank_sheet_for_six_teams(client):
+    names = "&".join(f"team=Team+{n}" for n in range(1, 7))
+    data = pdf(client, f"/rules/tablet/blank.pdf?{names}")
+    text = read(data)[1]
+    for n in range(1, 7):
+        assert f"Team {n}" in text
+    keep_png(data, "blank-six-teams")

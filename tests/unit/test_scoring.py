@@ -99,31 +99,48 @@ GAMES = {
         next_minimum=150,
     ),
     "partnership": dict(
+        # every first meld held a clean and a dirty book, as these rules ask (first_meld_books)
         rounds=[
             # A: 3×500 + 4×300 + 1210 + out 100 + one 22-card cut 100 = 4110
             # B: 500 + 600 + 480 − 140 − 2 red×100 − 3 black×5 = 1225
             (
-                TR(3, 4, melded_points=1210, went_out=True, cuts=1),
+                TR(3, 4, melded_points=1210, went_out=True, cuts=1, first_meld_books=True),
                 4110,
-                TR(1, 2, melded_points=480, unplayed_points=140, red_threes=2, black_threes=3),
+                TR(
+                    1,
+                    2,
+                    melded_points=480,
+                    unplayed_points=140,
+                    red_threes=2,
+                    black_threes=3,
+                    first_meld_books=True,
+                ),
                 1225,
             ),
             # A: 1000 + 300 + 455 − 75 − 100 = 1580;  B: 1500 + 1500 + 1340 + 100 + 2 cuts×100 = 4640
             (
-                TR(2, 1, melded_points=455, unplayed_points=75, red_threes=1),
+                TR(2, 1, melded_points=455, unplayed_points=75, red_threes=1, first_meld_books=True),
                 1580,
-                TR(3, 5, melded_points=1340, went_out=True, cuts=2),
+                TR(3, 5, melded_points=1340, went_out=True, cuts=2, first_meld_books=True),
                 4640,
             ),
-            # A: 2000 + 1200 + 1500 + 100 = 4800;  B: 300 + 150 − 260 − 100 − 5 = 85
+            # A: 2000 + 1200 + 1500 + 100 = 4800;  B: 500 + 300 + 150 − 260 − 100 − 5 = 585
             (
-                TR(4, 4, melded_points=1500, went_out=True),
+                TR(4, 4, melded_points=1500, went_out=True, first_meld_books=True),
                 4800,
-                TR(0, 1, melded_points=150, unplayed_points=260, red_threes=1, black_threes=1),
-                85,
+                TR(
+                    1,
+                    1,
+                    melded_points=150,
+                    unplayed_points=260,
+                    red_threes=1,
+                    black_threes=1,
+                    first_meld_books=True,
+                ),
+                585,
             ),
         ],
-        totals=[10490, 5950],
+        totals=[10490, 6450],
         finished=False,
         winners=[],
         minimums=[None] * 3,
@@ -388,7 +405,8 @@ def test_round_number_must_be_one_or_more():
 def test_two_teams_out_is_an_error_naming_both():
     problems = check_round(
         RULESETS["partnership"],
-        [TR(3, 4, melded_points=1000, went_out=True), TR(3, 4, melded_points=1000, went_out=True)],
+        # both first melds held the clean and dirty book these rules ask for
+        [TR(3, 4, melded_points=1000, went_out=True, first_meld_books=True)] * 2,
         1,
         team_names=["Ann & Bo", "Cy & Di"],
     )
@@ -657,7 +675,8 @@ def test_the_issue_example_file_reads_and_writes_back_unchanged():
     rules = RuleSet.from_dict(ROTH_EXAMPLE)
     assert rules.to_dict() == ROTH_EXAMPLE
     assert json.loads(rules.to_json()) == ROTH_EXAMPLE
-    assert rules == dataclasses.replace(RULESETS["roth"], name="Roth family")
+    # the preset also says how the deal goes (one deck per player), which the file leaves out
+    assert rules == dataclasses.replace(RULESETS["roth"], name="Roth family", deal=None)
 
 
 @pytest.mark.parametrize("key", RULESETS)
@@ -677,7 +696,14 @@ def test_presets_match_rules_md():
         assert rules.books == {"clean": 500, "dirty": 300}
         assert (rules.card_values["joker"], rules.card_values["2"], rules.card_values["A"]) == (50, 20, 20)
     assert [r.black_three for r in (ff, pa, ta, ro, fo)] == [-5, -5, -5, 0, -5]
-    assert [r.red_three for r in (ff, pa, ta, ro, fo)] == [-500, -100, -100, -500, -100]
+    # 000: red 3s count against a side "if the other player/team goes out"
+    assert [r.red_three for r in (ff, pa, ta, ro, fo)] == [
+        {"went_out": 0, "other_went_out": -500, "nobody_out": 0},
+        -100,
+        -100,
+        -500,
+        -100,
+    ]
     assert [r.going_out for r in (ff, pa, ta, ro, fo)] == [100, 100, 200, 100, 1000]
     assert [r.cut_22 for r in (ff, pa, ta, ro, fo)] == [0, 100, 0, 100, 0]
     assert [r.penalty for r in (ff, pa, ta, ro, fo)] == [0, 0, 0, -100, 0]

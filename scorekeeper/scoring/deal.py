@@ -1,0 +1,69 @@
+"""The deal: what the deck holds for a table, and so the most a round can hold.
+
+A rule set's ``deal`` says how many decks for how many players and how many
+cards go in a hand and a foot. Every card of the deck is, when a round ends,
+in exactly one place: melded by one team, in one player's hand or foot, in
+the stock or in the discard pile. So whatever teams report together can never
+be more than the deck holds: its points (3s have no card value), its red and
+black 3s, its cards for books. Those are the bounds ``checks`` warns past.
+They are not the deal's cards (11 in a hand, 11 in a foot): a player who
+picks up the discard pile holds more than was dealt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from .rules import BOOK_SIZE, RANKS, RuleSet, decks_for
+
+SUITS = 4
+RED_THREES_PER_DECK = BLACK_THREES_PER_DECK = 2
+
+
+class Deck(NamedTuple):
+    """What the deck of a table holds."""
+
+    decks: int
+    players: int
+    jokers: int  # per deck
+    hand: int  # cards dealt to each player's hand
+    foot: int  # ... and foot (0: no foot)
+
+    def cards_of(self, rank: str) -> int:
+        """How many cards of a rank (3s are not ranks: see ``red_threes``)."""
+        return self.decks * (self.jokers if rank == "joker" else SUITS)
+
+    @property
+    def red_threes(self) -> int:
+        return self.decks * RED_THREES_PER_DECK
+
+    @property
+    def black_threes(self) -> int:
+        return self.decks * BLACK_THREES_PER_DECK
+
+    @property
+    def cards(self) -> int:
+        """The cards that can be melded in books (every rank but the 3s)."""
+        return sum(self.cards_of(rank) for rank in RANKS)
+
+    def points(self, rules: RuleSet) -> int:
+        """Every card's points under these rules: the most all teams together can
+        meld and hold in a round."""
+        return sum(self.cards_of(rank) * rules.card_values[rank] for rank in RANKS)
+
+    def books(self) -> int:
+        """The most books of 7 the deck's cards can make (3s aside)."""
+        return self.cards // BOOK_SIZE
+
+
+def deck(rules: RuleSet, players: int | None) -> Deck | None:
+    """The deck these rules deal for this many players, or None when the rules
+    (or the caller) do not say."""
+    if players is None or not isinstance(rules.deal, Mapping):
+        return None
+    decks = decks_for(rules, players)
+    if decks is None:
+        return None
+    deal = rules.deal
+    return Deck(decks, players, deal["jokers"], deal["hand"], deal["foot"])
