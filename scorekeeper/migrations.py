@@ -246,3 +246,68 @@ def m006_name_keys_and_revisions(db):
     db.execute("ALTER TABLE revisions ADD COLUMN revision INTEGER")
     for note in notes:
         log.warning(note)
+
+
+@migrations()
+def m008_player_summaries(db):
+    # Each player's record as rows kept up to date with every change to a game
+    # (services/summaries.py), so a player's page and the leaderboard read a
+    # few rows whatever the size of the archive. One row per player per game
+    # (its figures once the game counts), and the sums of those rows.
+    db["player_games"].create(
+        {
+            "player_id": int,
+            "game_id": int,
+            "team_id": int,
+            "created_at": str,
+            "counted_at": str,  # the game's finished_at, while the game counts
+            "won": int,
+            "total": int,
+            "rounds": int,
+            "points": int,
+            "best_round": int,
+            "went_out": int,
+            "books": str,  # JSON {kind: books}
+        },
+        pk=("player_id", "game_id"),
+        foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id"), ("team_id", "teams", "id")],
+        not_null={"team_id", "created_at", "won", "total", "rounds", "points", "went_out"},
+    )
+    db.execute("CREATE INDEX idx_player_games_game_id ON player_games (game_id)")
+    db.execute("CREATE INDEX idx_player_games_team_id ON player_games (team_id)")
+    # a player's latest games; their latest finished games; their best round
+    db.execute("CREATE INDEX idx_player_games_created ON player_games (player_id, created_at, game_id)")
+    db.execute("""CREATE INDEX idx_player_games_counted ON player_games (player_id, counted_at, game_id)
+                  WHERE counted_at IS NOT NULL""")
+    db.execute("""CREATE INDEX idx_player_games_best ON player_games (player_id, best_round)
+                  WHERE counted_at IS NOT NULL""")
+    figures = ("played", "games", "wins", "rounds", "points", "went_out")
+    db["player_stats"].create(
+        {"player_id": int, **dict.fromkeys(figures, int)},
+        pk="player_id",
+        foreign_keys=[("player_id", "players", "id")],
+        not_null=set(figures),
+    )
+    db["player_books"].create(
+        {"player_id": int, "kind": str, "books": int},
+        pk=("player_id", "kind"),
+        foreign_keys=[("player_id", "players", "id")],
+        not_null={"books"},
+    )
+    db["partnerships"].create(
+        {"player_id": int, "partner_id": int, "games": int, "wins": int},
+        pk=("player_id", "partner_id"),
+        foreign_keys=[("player_id", "players", "id"), ("partner_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
+    db["rivalries"].create(
+        {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
+        pk=("player_id", "rival_id"),
+        foreign_keys=[("player_id", "players", "id"), ("rival_id", "players", "id")],
+        not_null={"games", "wins", "losses", "ties"},
+    )
+    # the summaries of the games already played, from their stored scores and
+    # totals; a later migration that changes these tables rebuilds them again
+    from .services.summaries import rebuild
+
+    rebuild(db)

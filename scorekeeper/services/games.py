@@ -22,7 +22,7 @@ from .. import scoring
 from ..db import snapshot, transaction
 from ..names import clean_name, name_key
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
-from . import Conflict, NotFound
+from . import Conflict, NotFound, summaries
 from .players import Player, player_id
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
@@ -249,6 +249,7 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
     dealer_id = None
+    seated = []
     for position, (name, player_names) in enumerate(teams):
         ids = [player_id(db, player, stamp) for player in player_names]
         team_name = clean_name(name) or " & ".join(clean_name(p) for p in player_names)
@@ -259,10 +260,12 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
             "INSERT INTO team_players (team_id, player_id, position) VALUES (?, ?, ?)",
             [(team_id, member, seat) for seat, member in enumerate(ids)],
         )
+        seated.append((team_id, ids))
         for member, player in zip(ids, player_names):
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
+    summaries.started(db, game_id, stamp, seated)
     return game_id
 
 
@@ -309,13 +312,20 @@ def _settled(db, before, after, *, round_number, action, summary, log_before=Non
                   WHERE id = ?""",
         [revision, stamp, int(after.ended_by_hand), finished_at, after.id],
     )
-    write_totals(db, after)
+    settled = dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+    write_totals(db, settled)
     _log(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
-    return dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+    return settled
 
 
 def write_totals(db, game):
-    """Store each team's total and whether it won, from the engine's standings."""
+    """Store each team's total and whether it won, from the engine's standings,
+    and bring the players' summaries up to date with the game."""
+    _store_totals(db, game)
+    summaries.refresh(db, game)
+
+
+def _store_totals(db, game):
     s = game.standings
     db.conn.executemany(
         "UPDATE teams SET total = ?, won = ? WHERE id = ?",
@@ -516,14 +526,16 @@ def reopen_game(db, game_id, revision, *, loaded=None):
 
 
 def recompute_scores(db):
-    """Rewrite every stored round score and team total from the inputs with the engine; return how many."""
+    """Rewrite every stored round score and team total from the inputs with the engine,
+    then the players' summaries from those; return how many round scores."""
     count = 0
     with transaction(db):
         for (game_id,) in db.execute("SELECT id FROM games").fetchall():
             game = load_game(db, game_id)
             _write_scores(db, game)
-            write_totals(db, game)
+            _store_totals(db, game)
             count += len(game.rounds) * len(game.teams)
+        summaries.rebuild(db)
     return count
 
 
