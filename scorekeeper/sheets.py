@@ -7,6 +7,9 @@ only arranges them into pages, and turns the HTML into a PDF with WeasyPrint.
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
+import queue
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -76,6 +79,22 @@ def blank_lines(rules):
     return lines
 
 
+def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
+    """The HTML of a game's sheet (inside an app context; ``pdf`` leaves out the toolbar)."""
+    from flask import render_template
+
+    return render_template(
+        "sheets/game.html",
+        pdf=pdf,
+        game=game,
+        pages=game_pages(game),
+        tiers=scoring.value_tiers(game.rules),
+        paper_name=PAPERS[paper],
+        pdf_links=pdf_links,
+        back_url=back_url,
+    )
+
+
 # --- PDF ------------------------------------------------------------------------
 
 _render_lock = threading.Lock()
@@ -91,7 +110,18 @@ def cache_info():
         return dict(_counts)
 
 
-def _fonts_and_style(css_path):
+def clear_cache():
+    with _render_lock:
+        _cache.clear()
+
+
+def css_path():
+    from . import resource_folder
+
+    return os.path.join(resource_folder("static"), "sheet.css")
+
+
+def fonts_and_style():
     """One font configuration and one parsed stylesheet for every render:
     building them per PDF is slow, and a PDF then fetches nothing."""
     global _style
@@ -100,30 +130,144 @@ def _fonts_and_style(css_path):
         from weasyprint.text.fonts import FontConfiguration
 
         fonts = FontConfiguration()
-        with open(css_path, encoding="utf-8") as file:  # CSS(filename=) leaves it open
+        with open(css_path(), encoding="utf-8") as file:  # CSS(filename=) leaves it open
             _style = fonts, CSS(string=file.read(), font_config=fonts)
     return _style
 
 
-def pdf_from_html(html, css_path):
+def _refuse(url):
+    raise ValueError(f"a sheet fetches nothing (asked for {url})")
+
+
+def pdf_from_html(html):
     """The PDF of a sheet's HTML (rendered without its <link>), in this process.
 
     Cached by the HTML itself: printing an unchanged sheet twice costs one
     hash, and any change (a round, a name, the paper) prints fresh. Renders
-    take turns: one WeasyPrint at a time keeps memory flat on a small machine.
+    take turns: one WeasyPrint at a time keeps memory flat on a small machine,
+    and a request for a sheet being rendered in the background waits for it
+    and takes it from the cache.
     """
-    from flask_weasyprint import HTML  # resolves any URL inside the app: never HTTP
-
     key = hashlib.sha256(html.encode()).hexdigest()
     with _render_lock:
         if key in _cache:
             _cache.move_to_end(key)
             _counts["hits"] += 1
             return _cache[key]
-        fonts, style = _fonts_and_style(css_path)
-        pdf = HTML(string=html).write_pdf(stylesheets=[style], font_config=fonts)
+        from weasyprint import HTML
+
+        fonts, style = fonts_and_style()
+        # the sheet's HTML names no file, image or stylesheet: nothing to fetch
+        pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
         _counts["renders"] += 1
         _cache[key] = pdf
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return pdf
+
+
+# --- in the background ----------------------------------------------------------------
+#
+# With SHEETS_IN_BACKGROUND (on unless TESTING), the app imports WeasyPrint
+# and renders a small page with the sheets' fonts as it starts (about a
+# second the first "Print" no longer waits for), and each change to a game
+# queues its sheet, so that "Print" finds it in the cache. One daemon thread
+# does the work, a job at a time, and ends when idle; a job for a game
+# changed again since is skipped. ``wait_for_background`` lets a test wait.
+
+_jobs: queue.Queue = queue.Queue()
+_worker = None
+_worker_lock = threading.Lock()
+_latest: dict[int, int] = {}  # game id -> the newest revision queued
+
+WARM_UP_HTML = (
+    '<table class="sheet"><thead><tr><th>Round</th><th colspan="2"><b>Ann 🃏</b></th></tr></thead>'
+    '<tbody><tr><th>1</th><td class="what">Melded<br></td><td class="pts">+100<br></td></tr>'
+    '<tr class="sums"><td colspan="3">Round <b>+100</b> Total <b>100</b></td></tr></tbody></table>'
+)
+
+
+IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
+
+
+def _work():
+    global _worker
+    while True:
+        try:
+            job = _jobs.get(timeout=IDLE_SECONDS)
+        except queue.Empty:
+            with _worker_lock:
+                if _jobs.empty():
+                    _worker = None
+                    return
+            continue
+        try:
+            job()
+        except Exception:  # a sheet that fails here fails again, visibly, when asked for
+            logging.getLogger(__name__).exception("background sheet failed")
+        finally:
+            _jobs.task_done()
+
+
+def _submit(job):
+    global _worker
+    with _worker_lock:
+        _jobs.put(job)
+        if _worker is None:
+            _worker = threading.Thread(target=_work, name="scorekeeper-sheets", daemon=True)
+            _worker.start()
+
+
+def _warm_up():
+    with _render_lock:
+        from weasyprint import HTML
+
+        fonts, style = fonts_and_style()
+        HTML(string=WARM_UP_HTML, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+
+
+def render_later(app, game):
+    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it."""
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
+
+    def job():
+        if _latest.get(game.id, -1) > game.revision:
+            return  # changed again since: that change's job prints it
+        with app.app_context():
+            pdf_from_html(game_sheet_html(game, app.config["PAPER"], pdf=True))
+
+    _submit(job)
+
+
+def wait_for_background():
+    """Return once every queued sheet (and the warm-up) is done."""
+    _jobs.join()
+
+
+_warmed = []
+
+
+def warm_up():
+    """Import WeasyPrint and render a small page with the sheets' fonts, in the
+    background, once per process."""
+    with _worker_lock:
+        if _warmed:
+            return
+        _warmed.append(True)
+    _submit(_warm_up)
+
+
+def init_app(app):
+    """With SHEETS_IN_BACKGROUND, warm WeasyPrint up as the server starts (a CLI
+    command never does: it prints nothing), or else on the first request."""
+    app.config.setdefault("SHEETS_IN_BACKGROUND", not app.testing)
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    import click
+
+    if click.get_current_context(silent=True) is None:
+        warm_up()
+    else:
+        app.before_request(warm_up)

@@ -215,3 +215,71 @@ def test_every_rule_set_offers_its_blank_sheet(client):
     page = client.get("/rules/roth").get_data(as_text=True)
     assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
     assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
+
+
+# --- in the background --------------------------------------------------------------
+
+
+@pytest.fixture
+def background_app(instance_path, tmp_path):
+    """The app with SHEETS_IN_BACKGROUND on (off under TESTING), CSRF off for posting."""
+    from scorekeeper import create_app
+    from scorekeeper.db import migrate
+
+    database = tmp_path / "background.db"
+    migrate(database)
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(database), "WTF_CSRF_ENABLED": False, "SHEETS_IN_BACKGROUND": True}
+    )
+    sheets.wait_for_background()  # the warm-up
+    yield app
+    sheets.wait_for_background()
+
+
+def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(background_app):
+    from scorekeeper.db import connect
+
+    from .test_games import enter
+
+    client = background_app.test_client()
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
+    finally:
+        db.close()
+    for number, melded in ((1, 100), (2, 250)):
+        enter(client, game.id, {"melded_points": melded}, {"melded_points": 50})
+        sheets.wait_for_background()
+        before = sheets.cache_info()
+        data = pdf(client, f"/games/{game.id}/sheet.pdf")
+        # "Print" takes the sheet the background rendered: a hit, no render
+        assert sheets.cache_info() == {**before, "hits": before["hits"] + 1}
+        assert f"Total {100 if number == 1 else 350}" in read(data)[1]
+
+
+def test_the_background_skips_a_sheet_changed_again_since(background_app):
+    from scorekeeper.db import connect
+
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+        first = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
+        second = games.update_round(
+            db, game.id, first.revision, first.rounds[0].id, [TeamRound(melded_points=90), TeamRound()]
+        )
+    finally:
+        db.close()
+    before = sheets.cache_info()
+    sheets.render_later(background_app, second)
+    sheets.render_later(background_app, first)  # older than what is queued: skipped
+    sheets.wait_for_background()
+    assert sheets.cache_info()["renders"] == before["renders"] + 1
+
+
+def test_without_the_background_nothing_is_queued(make_game, app, client, db):
+    assert app.config["SHEETS_IN_BACKGROUND"] is False  # TESTING turns it off
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound()]])
+    before = sheets.cache_info()
+    sheets.render_later(app, game)
+    sheets.wait_for_background()
+    assert sheets.cache_info() == before
