@@ -37,10 +37,11 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import cli, db, formatting, views
+    from . import assets, cli, db, formatting, views
     from .views import exchange, games, history, home, players, rules, sheets
 
     db.init_app(app)
+    assets.init_app(app)
     formatting.init_app(app)
     cli.init_app(app)
     views.init_app(app)

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import json
+import threading
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -120,8 +123,25 @@ class Game:
 # --- reading --------------------------------------------------------------------
 
 
+# A game's rules, rounds and standings as of one revision, read and scored once:
+# a game's rules and rounds change only with a new revision (and updated_at),
+# so a page that lists the same games again (history, home) does not read and
+# score them again. Kept per database file, and only as committed (read
+# outside a write); the uid in the key guards against an id used again after
+# a rolled-back insert. Names come from the database on every load.
+_MEMO: OrderedDict = OrderedDict()
+_MEMO_SIZE = 512
+_memo_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text):
+    return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
+
+
 def load_game(db, game_id, *, changes=False):
     """The game with its teams, players and rounds (and its change log), or None."""
+    committed = not getattr(db, "writing", False)
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
@@ -144,26 +164,22 @@ def load_game(db, game_id, *, changes=False):
             if pid is not None:
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
-        positions = {team.id: team.position for team in teams}
-        entries = {}
-        for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
-            entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
-        rounds = tuple(
-            Round(
-                round_id,
-                number,
-                tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
-            )
-            for round_id, number in db.execute(
-                "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
-            )
-        )
+        (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision) = row
+        where = getattr(db, "memo_key", None)
+        key = (where, gid, uid, revision, updated) if where and committed else None
+        with _memo_lock:
+            memo = _MEMO.get(key) if key else None
+            if memo:
+                _MEMO.move_to_end(key)
+        if memo:
+            rounds, standings = memo
+        else:
+            rounds, standings = _read_rounds(db, game_id, teams), None
         log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
-    (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision) = row
-    return Game(
+    game = Game(
         id=gid,
         uid=uid,
-        rules=RuleSet.from_json(rules),
+        rules=_rules(rules),
         rules_key=rules_key,
         teams=teams,
         rounds=rounds,
@@ -174,6 +190,31 @@ def load_game(db, game_id, *, changes=False):
         updated_at=updated,
         revision=revision,
         changes=log,
+    )
+    if standings is not None:
+        vars(game)["standings"] = standings  # the engine's, for this very revision
+    elif key:
+        with _memo_lock:
+            _MEMO[key] = (rounds, game.standings)
+            while len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+    return game
+
+
+def _read_rounds(db, game_id, teams):
+    positions = {team.id: team.position for team in teams}
+    entries = {}
+    for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
+        entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
+    return tuple(
+        Round(
+            round_id,
+            number,
+            tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
+        )
+        for round_id, number in db.execute(
+            "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
+        )
     )
 
 
@@ -313,6 +354,8 @@ def _settled(db, before, after, *, round_number, action, summary, log_before=Non
         [revision, stamp, int(after.ended_by_hand), finished_at, after.id],
     )
     settled = dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+    if "standings" in vars(after):  # they do not depend on the fields replaced: not worked out again
+        vars(settled)["standings"] = after.standings
     write_totals(db, settled)
     _log(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
     return settled
