@@ -130,7 +130,7 @@ class Game:
 # outside a write); the uid in the key guards against an id used again after
 # a rolled-back insert. Names come from the database on every load.
 _MEMO: OrderedDict = OrderedDict()
-_MEMO_SIZE = 512
+_MEMO_SIZE = 200  # a page of history, the home page's lists, the games being played
 _memo_lock = threading.Lock()
 
 
@@ -139,9 +139,14 @@ def _rules(text):
     return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
 
 
-def load_game(db, game_id, *, changes=False):
-    """The game with its teams, players and rounds (and its change log), or None."""
-    committed = not getattr(db, "writing", False)
+def load_game(db, game_id, *, changes=False, remember=False):
+    """The game with its teams, players and rounds (and its change log), or None.
+
+    :param remember: for pages: use, and keep, what is remembered of the game
+        at its revision (a bulk reader such as an export leaves it false, so
+        that it holds one game at a time).
+    """
+    committed = remember and not getattr(db, "writing", False)
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
@@ -194,11 +199,31 @@ def load_game(db, game_id, *, changes=False):
     if standings is not None:
         vars(game)["standings"] = standings  # the engine's, for this very revision
     elif key:
-        with _memo_lock:
-            _MEMO[key] = (rounds, game.standings)
-            while len(_MEMO) > _MEMO_SIZE:
-                _MEMO.popitem(last=False)
+        _remember(db, game)
     return game
+
+
+def _remember(db, game):
+    """Keep a game as a change just committed it, for the page that shows it next."""
+    where = getattr(db, "memo_key", None)
+    if not where or getattr(db, "writing", False):
+        return
+    with _memo_lock:
+        _MEMO[(where, game.id, game.uid, game.revision, game.updated_at)] = (game.rounds, game.standings)
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+
+
+def _remembered(change):
+    """A change to a game whose result (returned once committed) is remembered."""
+
+    @functools.wraps(change)
+    def changed(db, *args, **kwargs):
+        game = change(db, *args, **kwargs)
+        _remember(db, game)
+        return game
+
+    return changed
 
 
 def _read_rounds(db, game_id, teams):
@@ -260,7 +285,11 @@ def list_games(db, playing_limit=10, finished_limit=20):
                 [finished_limit],
             )
         ]
-        return ([load_game(db, i) for i in playing], playing_count, [load_game(db, i) for i in finished])
+        return (
+            [load_game(db, i, remember=True) for i in playing],
+            playing_count,
+            [load_game(db, i, remember=True) for i in finished],
+        )
 
 
 # --- starting a game ----------------------------------------------------------------
@@ -427,6 +456,7 @@ def _must_be_open(game):
         raise Conflict("This game is finished: reopen it to change a round.")
 
 
+@_remembered
 def add_round(db, game_id, revision, number, entries, *, loaded=None):
     """Save the next round, if the game is still as the phone saw it; return the game."""
     entries = tuple(entries)
@@ -465,6 +495,7 @@ def _round_of(game, round_id):
     return played
 
 
+@_remembered
 def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
     """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
     entries = tuple(entries)
@@ -498,6 +529,7 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
         )
 
 
+@_remembered
 def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
     """Delete a round; later rounds move up one (their meld minimums and scores follow)."""
     with transaction(db):
@@ -535,6 +567,7 @@ def delete_round(db, game_id, revision, round_id, *, loaded=None, action="delete
         )
 
 
+@_remembered
 def end_game(db, game_id, revision, *, loaded=None):
     """The table ends the game by hand."""
     with transaction(db):
@@ -547,6 +580,7 @@ def end_game(db, game_id, revision, *, loaded=None):
         )
 
 
+@_remembered
 def reopen_game(db, game_id, revision, *, loaded=None):
     """Reopen a finished game to fix a round; saving a round settles it again."""
     with transaction(db):

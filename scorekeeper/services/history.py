@@ -75,7 +75,7 @@ def find_games(db, filters, page=1):
             f"SELECT g.id FROM {source} ORDER BY {order} LIMIT ? OFFSET ?",
             [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
         ).fetchall()
-        return [load_game(db, row[0]) for row in rows], count
+        return [load_game(db, row[0], remember=True) for row in rows], count
 
 
 def rule_set_names(db):

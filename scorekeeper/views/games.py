@@ -32,7 +32,8 @@ REFUSED = 422
 
 
 def _game_or_404(game_id, **options):
-    return found(games.load_game(get_db(), game_id, **options), f"There is no game {game_id}.")
+    game = games.load_game(get_db(), game_id, remember=True, **options)
+    return found(game, f"There is no game {game_id}.")
 
 
 def _to_game(game_id, anchor=None):
