@@ -2,7 +2,8 @@
 
 - **Compression** (Flask-Compress): HTML, CSS, JavaScript, SVG and JSON go
   out as Brotli or gzip, whichever the browser takes (a round-entry page of
-  15 KB is about 2 KB on the wire). PDFs are compressed already.
+  15 KB is about 2 KB on the wire). PDFs are compressed already. CSS and
+  JavaScript are sent minified (rcssmin, rjsmin), a fifth less to parse.
 - **Versioned static URLs**: ``url_for('static', filename=...)`` adds
   ``?v=`` and the first 12 hex digits of the file's sha256, so a changed file
   has a new URL. A request with the current version is answered with
@@ -11,9 +12,12 @@
   version, or an old one) is answered as before, with ``no-cache``.
 """
 
+import functools
 import hashlib
 import os
 
+import rcssmin
+import rjsmin
 from flask import request
 from flask_compress import Compress
 
@@ -33,6 +37,16 @@ def _version(app, filename, versions):
         with open(path, "rb") as file:
             versions[key] = hashlib.sha256(file.read()).hexdigest()[:12]
     return versions[key]
+
+
+@functools.lru_cache(maxsize=32)
+def _minified(filename, data):
+    """CSS and JavaScript without their comments and spaces (the files keep theirs)."""
+    if filename.endswith(".css"):
+        return rcssmin.cssmin(data.decode()).encode()
+    if filename.endswith(".js"):
+        return rjsmin.jsmin(data.decode()).encode()
+    return data
 
 
 def init_app(app):
@@ -56,13 +70,14 @@ def init_app(app):
         whole (not streamed) so that they are compressed like pages."""
         if request.endpoint != "static" or response.status_code != 200:
             return response
+        filename = (request.view_args or {}).get("filename", "")
         if response.direct_passthrough:
             source = response.response  # the open file
             response.direct_passthrough = False
-            response.set_data(response.get_data())
+            data = response.get_data()
             if hasattr(source, "close"):
                 source.close()
-        filename = (request.view_args or {}).get("filename", "")
+            response.set_data(_minified(filename, data))
         version = request.args.get("v")
         if version and version == _version(app, filename, versions):
             response.cache_control.public = True

@@ -39,6 +39,21 @@ def test_pages_css_and_js_are_compressed_and_decompress_to_the_same_bytes(client
         assert decompress(compressed) == plain.get_data(), url
 
 
+def test_css_and_js_are_sent_minified_and_still_whole(app, client):
+    for name, keep in (
+        ("style.css", "@media"),
+        ("app.js", "addEventListener"),
+        ("sheet.css", "counter(pages)"),
+    ):
+        with open(f"{app.static_folder}/{name}", encoding="utf-8") as file:
+            source = file.read()
+        with client.get(f"/static/{name}") as response:
+            sent = response.get_data(as_text=True)
+        assert len(sent) < len(source) * 0.9, name
+        assert "/*" not in sent and "\n  " not in sent and keep in sent, name
+        assert response.headers["Content-Length"] == str(len(response.get_data())), name
+
+
 def test_a_pdf_is_not_compressed_again(client, game):
     response = client.get(f"/games/{game.id}/sheet.pdf", headers={"Accept-Encoding": "gzip, br"})
     assert "Content-Encoding" not in response.headers and response.data.startswith(b"%PDF")
@@ -71,12 +86,12 @@ def test_a_changed_static_file_gets_a_new_url(app, client, tmp_path):
     before = current()
     assert before.startswith("/static/app.js?v=")
     assert current() == before  # the same file, the same URL
-    (static / "app.js").write_text((static / "app.js").read_text() + "\n// changed\n")
+    (static / "app.js").write_text((static / "app.js").read_text() + "\nwindow.changed = 1;\n")
     after = current()
     assert after != before and after.startswith("/static/app.js?v=")
     with client.get(after) as response:
         assert "immutable" in response.headers["Cache-Control"]
-        assert response.get_data(as_text=True).endswith("// changed\n")
+        assert "window.changed=1" in response.get_data(as_text=True).replace(" ", "")
     with client.get(before) as response:  # the old version's URL is no longer kept a year
         assert "immutable" not in response.headers.get("Cache-Control", "")
 
