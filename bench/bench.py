@@ -25,13 +25,14 @@ per HTTP figure. ``--only save,pages,sheets,bytes`` runs some sections.
 """
 
 import argparse
+import glob
 import os
 import platform
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
+import tempfile
 import time
 
 import common  # bench/common.py: the scripts run as `python bench/NAME.py`
@@ -305,6 +306,7 @@ def main():
     print(f" python bench/bench.py {' '.join(sys.argv[1:])}".rstrip())
     table = Table()
     notes = []
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "*")))
     with common.folder("scorekeeper-bench-") as work:
         environ = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": os.path.join(work, "instance-build")}
         tens = {}
@@ -321,10 +323,8 @@ def main():
     table.print()
     for note in notes:
         print("note:", note)
-    leftovers = subprocess.run(
-        ["sh", "-c", "ls -d /tmp/scorekeeper-bench-* 2>/dev/null"], capture_output=True, text=True
-    ).stdout
-    print("temporary folders left behind:", leftovers.strip() or "none")
+    left = sorted(set(glob.glob(os.path.join(tempfile.gettempdir(), "*"))) - before)
+    print(f"left behind in {tempfile.gettempdir()}:", ", ".join(left) or "nothing")
 
 
 if __name__ == "__main__":
