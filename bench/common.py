@@ -22,12 +22,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # --- timings ---------------------------------------------------------------------------
 
 
-def timings_ms(action, runs, warm_up=1):
-    """Wall times of ``action`` in milliseconds, after ``warm_up`` untimed calls."""
+def timings_ms(action, runs, warm_up=1, between=None):
+    """Wall times of ``action`` in milliseconds, after ``warm_up`` untimed calls
+    (``between``, untimed, before each)."""
     for _ in range(warm_up):
         action()
     times = []
     for _ in range(runs):
+        if between:
+            between()
         start = time.perf_counter()
         action()
         times.append((time.perf_counter() - start) * 1000)

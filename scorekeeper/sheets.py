@@ -11,6 +11,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -180,13 +181,6 @@ _worker = None
 _worker_lock = threading.Lock()
 _latest: dict[int, int] = {}  # game id -> the newest revision queued
 
-WARM_UP_HTML = (
-    '<table class="sheet"><thead><tr><th>Round</th><th colspan="2"><b>Ann 🃏</b></th></tr></thead>'
-    '<tbody><tr><th>1</th><td class="what">Melded<br></td><td class="pts">+100<br></td></tr>'
-    '<tr class="sums"><td colspan="3">Round <b>+100</b> Total <b>100</b></td></tr></tbody></table>'
-)
-
-
 IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
 
 
@@ -218,21 +212,60 @@ def _submit(job):
             _worker.start()
 
 
-def _warm_up():
-    with _render_lock:
-        from weasyprint import HTML
+def _sample_game(teams):
+    """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
+    from .scoring import RULESETS, TeamRound
+    from .services.games import Game, Player, Round, Team
 
-        fonts, style = fonts_and_style()
-        HTML(string=WARM_UP_HTML, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+    return Game(
+        id=0,
+        uid="warm-up",
+        rules=RULESETS["tablet"],
+        rules_key="tablet",
+        # an emoji (its font), and a team name apart from its players (their line)
+        teams=tuple(
+            Team(t, t, f"Team {t} 🃏", (Player(2 * t, "Ann"), Player(2 * t + 1, "Bo"))) for t in range(teams)
+        ),
+        rounds=(Round(1, 1, tuple(TeamRound(books={"clean": 1}, melded_points=100) for _ in range(teams))),),
+        first_dealer=None,
+        ended_by_hand=True,  # a result line and final totals, in their own sizes
+        finished_at="2026-01-01T00:00:00+00:00",
+        created_at="2026-01-01T00:00:00+00:00",
+        updated_at="2026-01-01T00:00:00+00:00",
+        revision=1,
+    )
+
+
+def _warm_up(app):
+    """Import WeasyPrint, load the sheets' fonts (emoji too), compile the sheet's
+    template and lay one out for each number of teams (the CSS matcher learns
+    each table's classes): what the first "Print" would otherwise wait for."""
+    from .scoring import MAX_TEAMS, MIN_TEAMS
+
+    for teams in range(MIN_TEAMS, MAX_TEAMS + 1):
+        with app.app_context():
+            html = game_sheet_html(_sample_game(teams), app.config["PAPER"], pdf=True)
+        with _render_lock:
+            from weasyprint import HTML
+
+            fonts, style = fonts_and_style()
+            HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
 
 
 def render_later(app, game):
-    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it."""
+    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it.
+
+    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later: after the game page
+    the phone asks for next, and after any quick second change (only the
+    newest is printed).
+    """
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
     _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
+    delay = app.config["SHEETS_BACKGROUND_DELAY"]
 
     def job():
+        time.sleep(delay)
         if _latest.get(game.id, -1) > game.revision:
             return  # changed again since: that change's job prints it
         with app.app_context():
@@ -249,25 +282,25 @@ def wait_for_background():
 _warmed = []
 
 
-def warm_up():
-    """Import WeasyPrint and render a small page with the sheets' fonts, in the
-    background, once per process."""
+def warm_up(app):
+    """Get WeasyPrint ready in the background, once per process."""
     with _worker_lock:
         if _warmed:
             return
         _warmed.append(True)
-    _submit(_warm_up)
+    _submit(lambda: _warm_up(app))
 
 
 def init_app(app):
     """With SHEETS_IN_BACKGROUND, warm WeasyPrint up as the server starts (a CLI
     command never does: it prints nothing), or else on the first request."""
     app.config.setdefault("SHEETS_IN_BACKGROUND", not app.testing)
+    app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
     import click
 
     if click.get_current_context(silent=True) is None:
-        warm_up()
+        warm_up(app)
     else:
-        app.before_request(warm_up)
+        app.before_request(lambda: warm_up(app))
