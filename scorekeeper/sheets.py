@@ -262,10 +262,10 @@ def render_later(app, game):
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
     _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
-    delay = app.config["SHEETS_BACKGROUND_DELAY"]
+    start = time.monotonic() + app.config["SHEETS_BACKGROUND_DELAY"]
 
     def job():
-        time.sleep(delay)
+        time.sleep(max(0.0, start - time.monotonic()))
         if _latest.get(game.id, -1) > game.revision:
             return  # changed again since: that change's job prints it
         with app.app_context():

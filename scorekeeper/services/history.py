@@ -63,19 +63,38 @@ def find_games(db, filters, page=1):
     """
     source, params = _where(filters)
     # pg.created_at is its game's: the same order, from the player's own index
-    order = "pg.created_at DESC, pg.game_id DESC" if filters.player else "g.created_at DESC, g.id DESC"
-    counted = source
-    if filters.player and filters == Filters(player=filters.player):
-        counted = "player_games pg WHERE pg.player_id = ?"  # their index alone: no game to look up
+    order = "pg.created_at {0}, pg.game_id {0}" if filters.player else "g.created_at {0}, g.id {0}"
     with snapshot(db):
-        (count,) = db.execute(f"SELECT COUNT(*) FROM {counted}", params).fetchone()
+        count = _count(db, filters, source, params)
         if page > max(1, -(-count // PAGE_SIZE)):
             return [], count
-        rows = db.execute(
-            f"SELECT g.id FROM {source} ORDER BY {order} LIMIT ? OFFSET ?",
-            [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
-        ).fetchall()
+        offset = (page - 1) * PAGE_SIZE
+        if offset > count // 2:
+            # past the middle, count from the oldest end: a deep page skips as
+            # few rows as a near one (the last page is as quick as the first)
+            size = min(PAGE_SIZE, count - offset)
+            rows = db.execute(
+                f"SELECT g.id FROM {source} ORDER BY {order.format('ASC')} LIMIT ? OFFSET ?",
+                [*params, size, count - offset - size],
+            ).fetchall()[::-1]
+        else:
+            rows = db.execute(
+                f"SELECT g.id FROM {source} ORDER BY {order.format('DESC')} LIMIT ? OFFSET ?",
+                [*params, PAGE_SIZE, offset],
+            ).fetchall()
         return [load_game(db, row[0], remember=True) for row in rows], count
+
+
+def _count(db, filters, source, params):
+    """How many games match, by the cheapest index that answers exactly."""
+    if filters.player and filters == Filters(player=filters.player):
+        source = "player_games pg WHERE pg.player_id = ?"  # their index alone: no game to look up
+    elif filters == Filters(status="finished"):
+        # the games in progress are few: all games less those (one small index range)
+        (total,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+        (playing,) = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NULL").fetchone()
+        return total - playing
+    return db.execute(f"SELECT COUNT(*) FROM {source}", params).fetchone()[0]
 
 
 def rule_set_names(db):
