@@ -10,6 +10,9 @@
 - **Pages**: every history, player and leaderboard page, from the same server.
   The floor is again the static file; the goal is absolute (≤ 50 ms at 10,000
   games) and, at 100,000 games, ≤ 1.5× the page's own 10,000-game figure.
+  One server per size runs at once and they are asked in turn (one request
+  to each, then again), so that a busy moment of the machine falls on every
+  size alike and the ratios between sizes hold.
 - **Sheets**: a fresh 5-round 4-team sheet against WeasyPrint's one-line page
   in the same process (same font configuration); an unchanged sheet again;
   and the first sheet of a freshly started server: its game page opened
@@ -27,6 +30,7 @@ per HTTP figure. ``--only save,pages,sheets,bytes`` runs some sections.
 """
 
 import argparse
+import contextlib
 import glob
 import os
 import platform
@@ -111,59 +115,98 @@ def players_of_note(database):
     return busiest, quietest, max(1, -(-count // 20))
 
 
-def serve_and_measure(table, work, database, games, sections, tens):
-    """The save, page and byte figures for one database size, from one server."""
-    copy = os.path.join(work, f"run-{games}.db")
-    shutil.copy(database, copy)
-    save_games = prepare_save_games(copy, RUNS + 3) if sections & {"save", "bytes"} else []
-    two_teams = prepare_two_team_game(copy) if "bytes" in sections else None
-    busiest, quietest, last = players_of_note(copy)
-    instance = os.path.join(work, f"instance-{games}")
-    with common.server(instance, copy) as (port, _):
-        client = Client(port)
-        home = client.get("/")
+def interleaved(actions, runs, warm_up=2):
+    """{size: wall times in ms} of one action per size, taking turns (one of each,
+    then again), so that every size sees the machine as busy as the others."""
+    for _ in range(warm_up):
+        for action in actions.values():
+            action()
+    times = {size: [] for size in actions}
+    for _ in range(runs):
+        for size, action in actions.items():
+            start = time.perf_counter()
+            action()
+            times[size].append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def serve_and_measure(table, work, databases, sections):
+    """The save, page and byte figures, from one server per size, all running at
+    once and asked in turn."""
+    sizes = list(databases)
+    prepared = {}
+    for games, database in databases.items():
+        copy = os.path.join(work, f"run-{games}.db")
+        shutil.copy(database, copy)
+        save_games = prepare_save_games(copy, RUNS + 3) if sections & {"save", "bytes"} else []
+        two_teams = prepare_two_team_game(copy) if "bytes" in sections else None
+        prepared[games] = (copy, save_games, two_teams, *players_of_note(copy))
+    with contextlib.ExitStack() as stack:
+        ports = {
+            games: stack.enter_context(common.server(os.path.join(work, f"instance-{games}"), copy))[0]
+            for games, (copy, *_) in prepared.items()
+        }
+        clients = {games: Client(port) for games, port in ports.items()}
+        plain = {games: Client(port, gzip=False) for games, port in ports.items()}
+        for client in [*clients.values(), *plain.values()]:
+            stack.callback(client.close)
+        for client in plain.values():
+            # blocks until the server's background warm-up of WeasyPrint is done
+            # (it holds the render lock), so that nothing timed competes with it
+            assert client.request("GET", "/rules/tablet/blank.pdf")[0] == 200
+        home = clients[sizes[0]].get("/")
         static = next(url for url in _assets(home) if url.endswith(".css") or ".css?" in url)
         # the floor: the static file as it is stored (no compression), the cheapest answer there is
-        plain = Client(port, gzip=False)
-        static_times = timings_ms(lambda: plain.request("GET", static), RUNS * 2, warm_up=3)
-        plain.close()
-        floor = statistics.median(static_times)
-        table.add(f"static file ({static.split('?')[0]})", games, static_times, None, "the floor")
+        floors = interleaved({g: lambda c=c: c.request("GET", static) for g, c in plain.items()}, RUNS * 2, 3)
+        floor = {games: statistics.median(times) for games, times in floors.items()}
+        rows = {
+            games: [(f"static file ({static.split('?')[0]})", floors[games], None, "the floor")]
+            for games in sizes
+        }
         if "pages" in sections:
-            pages = [
-                ("/history", "/history"),
-                ("/history, last page", f"/history?page={last}"),
-                ("/history?player= (busiest)", f"/history?player={busiest}"),
-                ("/history?status=finished", "/history?status=finished"),
-                ("/players (leaderboard)", "/players"),
-                ("/players/<busiest>", f"/players/{busiest}"),
-                ("/players/<quietest>", f"/players/{quietest}"),
-            ]
-            for label, url in pages:
-                times = timings_ms(lambda url=url: client.get(url), RUNS, warm_up=2)
-                median = statistics.median(times)
-                if games == 10_000:
-                    tens[label] = median
-                goal = "≤ 50 ms"
-                if games > 10_000 and label in tens:
-                    goal = f"≤ 50 ms at 10k; {median / tens[label]:.2f}× its 10k (≤ 1.5×)"
-                table.add(label, games, times, floor, goal)
-        if "bytes" in sections:
-            page_bytes(table, port, two_teams, games, "2 teams")
-            page_bytes(table, port, save_games[-1], games, "4 teams")
+            for label, url in (
+                ("/history", lambda busiest, quietest, last: "/history"),
+                ("/history, last page", lambda busiest, quietest, last: f"/history?page={last}"),
+                ("/history?player= (busiest)", lambda busiest, quietest, last: f"/history?player={busiest}"),
+                ("/history?status=finished", lambda busiest, quietest, last: "/history?status=finished"),
+                ("/players (leaderboard)", lambda busiest, quietest, last: "/players"),
+                ("/players/<busiest>", lambda busiest, quietest, last: f"/players/{busiest}"),
+                ("/players/<quietest>", lambda busiest, quietest, last: f"/players/{quietest}"),
+            ):
+                urls = {games: url(*prepared[games][3:]) for games in sizes}
+                actions = {games: (lambda c=clients[games], u=urls[games]: c.get(u)) for games in sizes}
+                times = interleaved(actions, RUNS)
+                for games in sizes:
+                    goal = "≤ 50 ms"
+                    if games > 10_000 and 10_000 in times:
+                        ratio = statistics.median(times[games]) / statistics.median(times[10_000])
+                        goal = f"≤ 50 ms at 10k; {ratio:.2f}× its 10k (≤ 1.5×)"
+                    rows[games].append((label, times[games], floor[games], goal))
         if "save" in sections:  # last: the server prints each saved game's sheet in the background
-            forms = [(game_id, checked_form(client, game_id)) for game_id in save_games[:-1]]
-            it = iter(forms)
+            forms = {
+                games: iter([(g, checked_form(clients[games], g)) for g in prepared[games][1][:-1]])
+                for games in sizes
+            }
 
-            def save():
-                game_id, values = next(it)
-                page = client.post_and_follow(f"/games/{game_id}/rounds/new", values)
+            def save(games):
+                game_id, values = next(forms[games])
+                page = clients[games].post_and_follow(f"/games/{game_id}/rounds/new", values)
                 assert "Round 4 saved." in page, page[:500]
 
             # back to back, as the static file is measured; the sheets they queue
             # start printing 0.3 s after each save (SHEETS_BACKGROUND_DELAY)
-            table.add("save a round (POST → 303 → GET game)", games, timings_ms(save, RUNS, 2), floor, "≤ 3×")
-        client.close()
+            times = interleaved({games: (lambda g=games: save(g)) for games in sizes}, RUNS)
+            for games in sizes:
+                rows[games].append(
+                    ("save a round (POST → 303 → GET game)", times[games], floor[games], "≤ 3×")
+                )
+        for games in sizes:
+            for label, times, row_floor, goal in rows[games]:
+                table.add(label, games, times, row_floor, goal)
+        if "bytes" in sections:
+            games = sizes[0]
+            page_bytes(table, ports[games], prepared[games][2], games, "2 teams")
+            page_bytes(table, ports[games], prepared[games][1][-1], games, "4 teams")
 
 
 def _assets(page):
@@ -314,14 +357,13 @@ def main():
     before = set(glob.glob(mine))
     with common.folder("scorekeeper-bench-") as work:
         environ = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": os.path.join(work, "instance-build")}
-        tens = {}
         if sections & {"save", "pages", "bytes"}:
+            databases = {}
             for games in sizes:
-                database, seconds = common.demo_database(work, games, environ)
+                databases[games], seconds = common.demo_database(work, games, environ)
                 if seconds:
                     notes.append(f"{games:,} demo games built in {seconds:.0f} s")
-                serve_and_measure(table, work, database, games, sections, tens)
-                sections.discard("bytes")  # the same at every size: once is enough
+            serve_and_measure(table, work, databases, sections)
         if "sheets" in sections:
             sheets(table, work)
     print()
