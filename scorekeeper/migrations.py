@@ -260,6 +260,7 @@ def m008_player_summaries(db):
             "game_id": int,
             "team_id": int,
             "created_at": str,
+            "finished": int,  # the game is finished (it counts if it has a round, too)
             "counted_at": str,  # the game's finished_at, while the game counts
             "won": int,
             "total": int,
@@ -271,7 +272,7 @@ def m008_player_summaries(db):
         },
         pk=("player_id", "game_id"),
         foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id"), ("team_id", "teams", "id")],
-        not_null={"team_id", "created_at", "won", "total", "rounds", "points", "went_out"},
+        not_null={"team_id", "created_at", "finished", "won", "total", "rounds", "points", "went_out"},
     )
     db.execute("CREATE INDEX idx_player_games_game_id ON player_games (game_id)")
     db.execute("CREATE INDEX idx_player_games_team_id ON player_games (team_id)")
@@ -306,6 +307,9 @@ def m008_player_summaries(db):
         foreign_keys=[("player_id", "players", "id"), ("rival_id", "players", "id")],
         not_null={"games", "wins", "losses", "ties"},
     )
+    # how many games there are, finished (1) and not (0): the history's page count
+    # without a pass over every game
+    db["game_counts"].create({"finished": int, "games": int}, pk="finished", not_null={"games"})
     # the summaries of the games already played, from their stored scores and
     # totals; a later migration that changes these tables rebuilds them again
     from .services.summaries import rebuild

@@ -11,7 +11,9 @@ Two kinds of table (m008):
   summary row. Indexed for "their latest games" and "their best round".
 - the sums over those rows, one row per player (``player_stats``), per player
   and kind of book (``player_books``), per pair of partners
-  (``partnerships``) and per pair of opponents (``rivalries``).
+  (``partnerships``) and per pair of opponents (``rivalries``); and how many
+  games there are, finished and not (``game_counts``, for the history's
+  page count).
 
 Every number is the engine's: a row is made from ``scoring.standings`` of
 the game as saved (the same totals and verdict ``teams.total`` and
@@ -37,6 +39,7 @@ _COLUMNS = (
     "game_id",
     "team_id",
     "created_at",
+    "finished",
     "counted_at",
     "won",
     "total",
@@ -59,6 +62,7 @@ class Row:
     game_id: int
     team_id: int
     created_at: str
+    finished: int  # 1 when the game is finished (it may still not count: no round)
     counted_at: str | None  # the game's finished_at, when the game counts
     won: int = 0
     total: int = 0
@@ -96,7 +100,8 @@ def rows_for(game, standings=None):
             )
         else:
             figures = dict(counted_at=None)
-        rows += [Row(p.id, game.id, team.id, game.created_at, **figures) for p in team.players]
+        finished = int(game.finished_at is not None)
+        rows += [Row(p.id, game.id, team.id, game.created_at, finished, **figures) for p in team.players]
     return rows
 
 
@@ -144,6 +149,8 @@ def _sums(rows: Iterable[Row]):
         "player_books": {key: (n,) for key, n in books.items()},
         "partnerships": partners,
         "rivalries": rivals,
+        # how many games there are, finished or not (the history's page count)
+        "game_counts": {rows[0].finished: (1,)} if rows else {},
     }
 
 
@@ -153,12 +160,14 @@ _TABLES = {
     "player_books": (("player_id", "kind"), ("books",)),
     "partnerships": (("player_id", "partner_id"), ("games", "wins")),
     "rivalries": (("player_id", "rival_id"), ("games", "wins", "losses", "ties")),
+    "game_counts": (("finished",), ("games",)),
 }
 # a row of these that sums to nothing is removed, as rebuild() never makes one
 _EMPTY = {
     "player_books": "books = 0",
     "partnerships": "games = 0",
     "rivalries": "games = 0",
+    "game_counts": "games = 0",
 }
 
 
@@ -232,9 +241,11 @@ def started(db, game_id, created_at, teams):
 
     :param teams: (team id, [player ids]) per team.
     """
-    rows = [Row(p, game_id, team_id, created_at, None) for team_id, members in teams for p in members]
+    rows = [Row(p, game_id, team_id, created_at, 0, None) for team_id, members in teams for p in members]
     db.conn.executemany(_UPSERT_GAME, [r.values() for r in rows])
-    _add(db, "player_stats", _sums(rows)["player_stats"])
+    sums = _sums(rows)
+    for table in ("player_stats", "game_counts"):
+        _add(db, table, sums[table])
 
 
 # --- every row again, from what is stored -------------------------------------------------
@@ -245,6 +256,7 @@ REBUILD = (
     "DELETE FROM player_books",
     "DELETE FROM partnerships",
     "DELETE FROM rivalries",
+    "DELETE FROM game_counts",
     # each team's figures in a game that counts (finished, with a round), from
     # the scores and totals the engine stored
     """
@@ -266,9 +278,9 @@ REBUILD = (
             GROUP BY e.team_id, b.key HAVING made != 0 ORDER BY e.team_id, b.key
         ) GROUP BY team_id
     )
-    INSERT INTO player_games (player_id, game_id, team_id, created_at, counted_at, won, total, rounds,
-                              points, best_round, went_out, books)
-    SELECT tp.player_id, g.id, t.id, g.created_at,
+    INSERT INTO player_games (player_id, game_id, team_id, created_at, finished, counted_at, won, total,
+                              rounds, points, best_round, went_out, books)
+    SELECT tp.player_id, g.id, t.id, g.created_at, g.finished_at IS NOT NULL,
            CASE WHEN c.id IS NOT NULL THEN g.finished_at END,
            CASE WHEN c.id IS NOT NULL THEN t.won ELSE 0 END,
            CASE WHEN c.id IS NOT NULL THEN t.total ELSE 0 END,
@@ -281,6 +293,8 @@ REBUILD = (
     LEFT JOIN team_rounds tr ON tr.team_id = t.id
     LEFT JOIN team_books tb ON tb.team_id = t.id
     """,
+    """INSERT INTO game_counts (finished, games)
+       SELECT finished_at IS NOT NULL, COUNT(*) FROM games GROUP BY 1""",
     """
     INSERT INTO player_stats (player_id, played, games, wins, rounds, points, went_out)
     SELECT player_id, COUNT(*), COUNT(counted_at), SUM(won), SUM(rounds), SUM(points), SUM(went_out)

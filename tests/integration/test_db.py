@@ -68,6 +68,7 @@ SCHEMA = {
         "game_id": int,
         "team_id": int,
         "created_at": str,
+        "finished": int,
         "counted_at": str,
         "won": int,
         "total": int,
@@ -89,6 +90,7 @@ SCHEMA = {
     "player_books": {"player_id": int, "kind": str, "books": int},
     "partnerships": {"player_id": int, "partner_id": int, "games": int, "wins": int},
     "rivalries": {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
+    "game_counts": {"finished": int, "games": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
