@@ -20,14 +20,17 @@ import rcssmin
 import rjsmin
 from flask import request
 from flask_compress import Compress
+from werkzeug.security import safe_join
 
 YEAR = 365 * 24 * 3600
 MIMETYPES = ["text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml"]
 
 
 def _version(app, filename, versions):
-    """The file's version: from its content, read once (again in debug mode, where files change)."""
-    path = os.path.join(app.static_folder, filename)
+    """The file's version, from its content: read again only when its size or time changes."""
+    path = safe_join(app.static_folder, filename)
+    if path is None:
+        return None
     try:
         stat = os.stat(path)
     except OSError:
