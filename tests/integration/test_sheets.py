@@ -283,3 +283,16 @@ def test_without_the_background_nothing_is_queued(make_game, app, client, db):
     sheets.render_later(app, game)
     sheets.wait_for_background()
     assert sheets.cache_info() == before
+
+
+def test_six_teams_fit_a_page_with_every_count(make_game, client, db):
+    """Up to six teams a game (house rules may allow them): six rounds still fit a
+    page, and every line keeps its count."""
+    teams = tuple(("", [name]) for name in ("Ann", "Bo", "Cy", "Di", "Eve", "Flo"))
+    game = make_game("partnership", [_busy_round(n, teams=6) for n in range(6)], teams=teams)
+    reader, text = read(pdf(client, f"/games/{game.id}/sheet.pdf"))
+    assert len(reader.pages) == 1
+    assert text.count("Clean (red) books ×2") == 36 and text.count("Black 3s caught ×2") == 36
+    printed = re.findall(r"Round ([+−]?[\d,]+)\s+Total\s+(−?[\d,]+)", text)
+    assert len(printed) == 36
+    keep_png(pdf(client, f"/games/{game.id}/sheet.pdf"), "game-six-teams")
