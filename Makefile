@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test bench init-db system-packages system-packages-test clean
+.PHONY: run test bench bench-large init-db system-packages system-packages-test clean
 
 system-packages:
 	@PYTHON=$(PYTHON) scripts/system-packages run
@@ -43,9 +43,14 @@ test: system-packages-test $(VENV)/.installed-test
 	$(PY) -m coverage run -m pytest $(PYTEST_ARGS)
 	$(PY) -m coverage report
 
+# every figure of issue 14 at 1,000 and 10,000 games (a few minutes; docs/PERFORMANCE.md)
 bench: system-packages-test $(VENV)/.installed-test
-	$(PY) bench/sheets.py
-	$(PY) bench/pages.py
+	$(PY) bench/bench.py
+
+# the saves and pages at 10,000 and 100,000 games (building 100,000 takes minutes;
+# BENCH_CACHE=folder keeps the databases for the next run)
+bench-large: system-packages-test $(VENV)/.installed-test
+	BENCH_GAMES=10000,100000 $(PY) bench/bench.py --only save,pages
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-output build dist

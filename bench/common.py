@@ -1,16 +1,240 @@
-"""What the benchmarks share: a median of repeated timings after a warm-up."""
+"""What the benchmarks share: timings, the app served by waitress in its own
+process, a small keep-alive HTTP client, and demo databases.
 
+Nothing here is a test: the figures go to the terminal and docs/PERFORMANCE.md.
+"""
+
+import contextlib
+import http.client
+import os
+import re
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from html.parser import HTMLParser
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def median_ms(action, runs):
-    """The median wall time of ``action`` in milliseconds, after one warm-up call
-    (imports, fonts, templates and SQLite's page cache are not what we measure)."""
-    action()
+# --- timings ---------------------------------------------------------------------------
+
+
+def timings_ms(action, runs, warm_up=1, between=None):
+    """Wall times of ``action`` in milliseconds, after ``warm_up`` untimed calls
+    (``between``, untimed, before each)."""
+    for _ in range(warm_up):
+        action()
     times = []
     for _ in range(runs):
+        if between:
+            between()
         start = time.perf_counter()
         action()
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return times
+
+
+def median_ms(action, runs):
+    return statistics.median(timings_ms(action, runs))
+
+
+def p95(times):
+    """The 95th percentile (nearest rank): with 20 runs, the second slowest."""
+    ordered = sorted(times)
+    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
+
+
+class Table:
+    """Rows of figures, printed as one table at the end."""
+
+    HEADER = f"{'figure':<44} {'games':>8} {'median':>9} {'p95':>9} {'floor':>9} {'ratio':>7}  goal"
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, figure, games, times, floor, goal, *, unit="ms", ratio=None):
+        median = statistics.median(times) if isinstance(times, list) else times
+        high = p95(times) if isinstance(times, list) else None
+        if ratio is None and floor:
+            ratio = median / floor
+        self.rows.append((figure, games, median, high, floor, ratio, goal, unit))
+        return median
+
+    def print(self, out=sys.stdout):
+        print(self.HEADER, file=out)
+        print("-" * len(self.HEADER), file=out)
+        for figure, games, median, high, floor, ratio, goal, unit in self.rows:
+
+            def fmt(value, unit=unit):
+                if value is None:
+                    return "—"
+                return f"{value:.1f} ms" if unit == "ms" else f"{value / 1024:.1f} KB"
+
+            ratio_text = f"{ratio:.2f}×" if ratio is not None else "—"
+            print(
+                f"{figure:<44} {games or '':>8} {fmt(median):>9} {fmt(high):>9} "
+                f"{fmt(floor):>9} {ratio_text:>7}  {goal}",
+                file=out,
+            )
+
+
+@contextlib.contextmanager
+def folder(prefix):
+    """A temporary folder for the run, removed at the end (BENCH_CACHE keeps databases)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+# --- databases -------------------------------------------------------------------------
+
+
+def demo_database(folder, games, environ):
+    """A database of ``games`` demo games (demo-data --seed 1): (path, seconds to build, or 0 if kept)."""
+    cache = os.environ.get("BENCH_CACHE")
+    where = cache or folder
+    os.makedirs(where, exist_ok=True)
+    path = os.path.join(where, f"games-{games}.db")
+    if os.path.exists(path):
+        return path, 0.0
+    partial = path + ".building"
+    for leftover in (partial, partial + "-wal", partial + "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(leftover)
+    start = time.perf_counter()
+    subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "flask"), "--app", "scorekeeper", "demo-data"]
+        + ["--games", str(games), "--seed", "1"],
+        env={**environ, "SCOREKEEPER_DATABASE": partial},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    seconds = time.perf_counter() - start
+    import sqlite3
+
+    conn = sqlite3.connect(partial)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial + suffix)
+    os.rename(partial, path)
+    return path, seconds
+
+
+# --- the app served by waitress, in its own process ----------------------------------------
+
+
+@contextlib.contextmanager
+def server(instance, database, extra_env=None):
+    """`python -m scorekeeper.serve` on a free loopback port (what `make run` starts);
+    yields (port, seconds from start until it answered)."""
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": instance,
+        "SCOREKEEPER_DATABASE": database,
+        **(extra_env or {}),
+    }
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"localhost:(\d+)/", line)
+        if not match:
+            raise RuntimeError(f"the server did not start: {line!r}")
+        yield int(match[1]), time.perf_counter() - start
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stdout.close()
+
+
+class Client:
+    """One keep-alive connection, as a phone holds one, with its cookies."""
+
+    def __init__(self, port, gzip=True):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookies = {}
+        self.gzip = gzip
+
+    def close(self):
+        self.connection.close()
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, headers as a dict of lower-case names, body bytes, wire bytes)."""
+        sent = {"Accept-Encoding": "gzip" if self.gzip else "identity", **(headers or {})}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        self.connection.request(method, path, body=body, headers=sent)
+        response = self.connection.getresponse()
+        data = response.read()
+        received = {k.lower(): v for k, v in response.getheaders()}
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        wire = len(data)
+        if received.get("content-encoding") == "gzip":
+            import gzip
+
+            data = gzip.decompress(data)
+        return response.status, received, data, wire
+
+    def get(self, path, **options):
+        status, _, data, _ = self.request("GET", path, **options)
+        if status != 200:
+            raise RuntimeError(f"GET {path}: {status}")
+        return data.decode()
+
+    def post_and_follow(self, path, fields):
+        """POST a form; follow its 303 with a GET, as a browser does. Returns the page."""
+        from urllib.parse import urlencode
+
+        status, headers, data, _ = self.request("POST", path, body=urlencode(fields))
+        if status == 303:
+            from urllib.parse import urlsplit
+
+            location = urlsplit(headers["location"])
+            return self.get(location.path + (f"?{location.query}" if location.query else ""))
+        if status != 200:
+            raise RuntimeError(f"POST {path}: {status} {data[:300]!r}")
+        return data.decode()
+
+
+class _Form(HTMLParser):
+    """What a browser would post from a page's POST form, as the page fills it."""
+
+    def __init__(self):
+        super().__init__()
+        self.values, self._in_post = {}, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._in_post = a.get("method") == "post"
+        elif self._in_post and tag == "input" and a.get("type") not in ("submit", "button", "file"):
+            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.values[a["name"]] = a.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in_post = False
+
+
+def form_values(page):
+    parser = _Form()
+    parser.feed(page)
+    return parser.values

@@ -46,11 +46,12 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import cli, db, formatting, security, views
+    from . import assets, cli, db, formatting, security, views
     from .views import auth, exchange, games, history, home, players, rules, share, sheets, webapp
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
+    assets.init_app(app)
     formatting.init_app(app)
     cli.init_app(app)
     views.init_app(app)

@@ -13,6 +13,7 @@ transaction per user action.
 """
 
 import contextlib
+import os
 import sqlite3
 import threading
 
@@ -36,7 +37,10 @@ def connect(path):
     # against a crash of the app (a power cut may lose the last commit, never corrupt)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
-    return Database(conn, execute_plugins=False)
+    database = Database(conn, execute_plugins=False)
+    # which file: what services.games remembers of a game is kept per file
+    database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
+    return database
 
 
 def get_db():
@@ -67,12 +71,15 @@ def transaction(db):
     if db.conn.in_transaction:
         raise RuntimeError("a transaction is already open: one user action is one transaction")
     db.conn.execute("BEGIN IMMEDIATE")
+    db.writing = True  # what is read now may yet be rolled back (services.games.load_game)
     try:
         yield db
     except BaseException:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
+    finally:
+        db.writing = False
     db.conn.execute("COMMIT")
 
 
@@ -92,10 +99,16 @@ def snapshot(db):
 
 def migrate(path):
     """Apply pending migrations; return the names applied."""
+    from .migrations import REBUILDS_SUMMARIES
+    from .services.summaries import rebuild
+
     db = connect(path)
     try:
         pending = [m.name for m in migrations.pending(db)]
         migrations.apply(db)
+        if REBUILDS_SUMMARIES & set(pending):
+            with transaction(db):
+                rebuild(db)
         return pending
     finally:
         db.close()

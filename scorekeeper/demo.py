@@ -9,8 +9,9 @@ every entry), and its rows are bulk-inserted, a batch of games per
 transaction. It never goes through the services' ``add_round`` (one load
 per round would take hours at 100,000 games), but every stored
 ``round_entries.score`` is still the engine's, exactly as ``add_round``
-would have written it; ``flask --app scorekeeper recompute-scores`` leaves
-them unchanged.
+would have written it, and so are the players' summaries (``summaries.rows_for``
+of each game, as ``add_round`` would refresh them); ``flask --app scorekeeper
+recompute-scores`` leaves them all unchanged.
 
 Ids are handed out here (max id + 1) inside each batch's transaction, after a
 no-op write has taken SQLite's write lock, so a phone saving a round at the
@@ -26,9 +27,9 @@ import uuid
 from . import scoring
 from .db import transaction
 from .scoring import RULESETS, TeamRound
-from .services import games
+from .services import games, summaries
 from .services.games import INSERT_ENTRY
-from .services.players import player_id
+from .services.players import Player, player_id
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
 # how often a family picks each preset (the tablet game and Roth's are the favourites)
@@ -149,7 +150,7 @@ def generate(db, count, seed=None, *, now=None):
     while made < count:
         batch = min(BATCH, count - made)
         rows = {"games": [], "teams": [], "team_players": [], "rounds": [], "revisions": []}
-        entry_values = []
+        entry_values, summary_rows = [], []
         with transaction(db):  # BEGIN IMMEDIATE: the ids below stay ours
             ids = _Ids(db)
             for i in range(made, made + batch):
@@ -186,7 +187,7 @@ def generate(db, count, seed=None, *, now=None):
                         "created_at": _stamp(began),
                     }
                 )
-                team_ids = []
+                team_ids, round_ids = [], []
                 for position, players in enumerate(teams):
                     team_id = ids.take("teams")
                     team_ids.append(team_id)
@@ -206,6 +207,7 @@ def generate(db, count, seed=None, *, now=None):
                     ]
                 for number, (entries, scores) in enumerate(zip(rounds, result.round_scores), start=1):
                     round_id = ids.take("rounds")
+                    round_ids.append(round_id)
                     stamp = _stamp(began + datetime.timedelta(minutes=20 * number))
                     rows["rounds"].append(
                         {
@@ -218,8 +220,33 @@ def generate(db, count, seed=None, *, now=None):
                     )
                     entry_values += games.entry_rows(round_id, team_ids, entries, scores)
                 rounds_made += len(rounds)
+                game = rows["games"][-1]
+                summary_rows += summaries.rows_for(
+                    games.Game(
+                        id=game_id,
+                        uid=game["uid"],
+                        rules=rules,
+                        rules_key=key,
+                        teams=tuple(
+                            games.Team(team_id, position, "", tuple(Player(p, names[p]) for p in players))
+                            for position, (team_id, players) in enumerate(zip(team_ids, teams))
+                        ),
+                        rounds=tuple(
+                            games.Round(round_id, number, tuple(entries))
+                            for number, (round_id, entries) in enumerate(zip(round_ids, rounds), start=1)
+                        ),
+                        first_dealer=game["first_dealer"],
+                        ended_by_hand=ended,
+                        finished_at=game["finished_at"],
+                        created_at=game["created_at"],
+                        updated_at=game["updated_at"],
+                        revision=0,
+                    ),
+                    result,
+                )
             for table, table_rows in rows.items():
                 db[table].insert_all(table_rows, batch_size=500)
             db.conn.executemany(INSERT_ENTRY, entry_values)
+            summaries.add_new(db, summary_rows)
         made += batch
     return rounds_made

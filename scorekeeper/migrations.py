@@ -10,6 +10,9 @@ from sqlite_utils.migrations import Migrations
 migrations = Migrations("scorekeeper")
 # what a migration has to tell the family (flask init-db prints it)
 log = logging.getLogger(__name__)
+# migrations after which the players' summaries are made again from the stored
+# scores (db.migrate does it once all pending migrations have run)
+REBUILDS_SUMMARIES = {"m008_player_summaries"}
 
 
 @migrations()
@@ -262,6 +265,73 @@ def m007_entries_for_every_house(db):
         "first_meld_books",
     ):
         db["round_entries"].add_column(column, int, not_null_default=0)
+
+
+@migrations()
+def m008_player_summaries(db):
+    # Each player's record as rows kept up to date with every change to a game
+    # (services/summaries.py), so a player's page and the leaderboard read a
+    # few rows whatever the size of the archive. One row per player per game
+    # (its figures once the game counts), and the sums of those rows.
+    db["player_games"].create(
+        {
+            "player_id": int,
+            "game_id": int,
+            "team_id": int,
+            "created_at": str,
+            "finished": int,  # the game is finished (it counts if it has a round, too)
+            "counted_at": str,  # the game's finished_at, while the game counts
+            "won": int,
+            "total": int,
+            "rounds": int,
+            "points": int,
+            "best_round": int,
+            "went_out": int,
+            "books": str,  # JSON {kind: books}
+        },
+        pk=("player_id", "game_id"),
+        foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id"), ("team_id", "teams", "id")],
+        not_null={"team_id", "created_at", "finished", "won", "total", "rounds", "points", "went_out"},
+    )
+    db.execute("CREATE INDEX idx_player_games_game_id ON player_games (game_id)")
+    db.execute("CREATE INDEX idx_player_games_team_id ON player_games (team_id)")
+    # a player's latest games; their latest finished games; their best round
+    db.execute("CREATE INDEX idx_player_games_created ON player_games (player_id, created_at, game_id)")
+    db.execute("""CREATE INDEX idx_player_games_counted ON player_games (player_id, counted_at, game_id)
+                  WHERE counted_at IS NOT NULL""")
+    db.execute("""CREATE INDEX idx_player_games_best ON player_games (player_id, best_round)
+                  WHERE counted_at IS NOT NULL""")
+    figures = ("played", "games", "wins", "rounds", "points", "went_out")
+    db["player_stats"].create(
+        {"player_id": int, **dict.fromkeys(figures, int)},
+        pk="player_id",
+        foreign_keys=[("player_id", "players", "id")],
+        not_null=set(figures),
+    )
+    db["player_books"].create(
+        {"player_id": int, "kind": str, "books": int},
+        pk=("player_id", "kind"),
+        foreign_keys=[("player_id", "players", "id")],
+        not_null={"books"},
+    )
+    db["partnerships"].create(
+        {"player_id": int, "partner_id": int, "games": int, "wins": int},
+        pk=("player_id", "partner_id"),
+        foreign_keys=[("player_id", "players", "id"), ("partner_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
+    db["rivalries"].create(
+        {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
+        pk=("player_id", "rival_id"),
+        foreign_keys=[("player_id", "players", "id"), ("rival_id", "players", "id")],
+        not_null={"games", "wins", "losses", "ties"},
+    )
+    # how many games there are, finished (1) and not (0): the history's page count
+    # without a pass over every game
+    db["game_counts"].create({"finished": int, "games": int}, pk="finished", not_null={"games"})
+    # the summaries of the games already played are made from their stored
+    # scores and totals by db.migrate once every migration has run (see
+    # REBUILDS_SUMMARIES), so the code that makes them always meets the newest schema
 
 
 @migrations()

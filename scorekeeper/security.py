@@ -6,17 +6,15 @@
   ``instance/config.py``. A page elsewhere that points its own name at this
   machine (DNS rebinding) gets a plain 400 and nothing else.
 - **Headers.** Every response says: scripts, styles, images, fonts, forms
-  and frames come from this origin only, never inline (an inline ``<style>``
-  needs the request's nonce, ``csp_nonce()`` in a template); no framing by
+  and frames come from this origin only, never inline; no framing by
   anyone; no content-type sniffing; the referrer only to this origin, which
   keeps Flask-WTF's referer check working.
 """
 
 import functools
-import secrets
 import socket
 
-from flask import g, request
+from flask import request
 from werkzeug.exceptions import SecurityError
 from werkzeug.wrappers import Response
 
@@ -25,7 +23,7 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1")
 # One policy for every response, a page or not (a PDF, a download, an SVG).
 # No object-src 'none': Chromium's PDF viewer is a plugin on the PDF's own page.
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'{nonce}; img-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
     "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
@@ -68,13 +66,6 @@ def machine_names():
     return tuple(lan_addresses()), socket.gethostname()
 
 
-def csp_nonce():
-    """This response's nonce for an inline ``<style>`` (the policy names it only when used)."""
-    if "csp_nonce" not in g:
-        g.csp_nonce = secrets.token_urlsafe(16)
-    return g.csp_nonce
-
-
 def _refuse_unknown_host():
     # Flask stored the Host check's failure as the routing exception; answer it
     # before any other hook runs (they would build URLs, which needs a trusted host).
@@ -84,8 +75,7 @@ def _refuse_unknown_host():
 
 
 def _add_headers(response):
-    nonce = g.get("csp_nonce")
-    response.headers["Content-Security-Policy"] = CSP.format(nonce=f" 'nonce-{nonce}'" if nonce else "")
+    response.headers["Content-Security-Policy"] = CSP
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     return response
@@ -98,4 +88,3 @@ def init_app(app):
         app.config["TRUSTED_HOSTS"] = served_as(*machine_names(), app.config.get("EXTRA_HOSTS", ()))
     app.before_request(_refuse_unknown_host)
     app.after_request(_add_headers)
-    app.add_template_global(csp_nonce)

@@ -7,7 +7,11 @@ only arranges them into pages, and turns the HTML into a PDF with WeasyPrint.
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
+import queue
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -84,6 +88,23 @@ def blank_lines(rules):
     return lines
 
 
+def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
+    """The HTML of a game's sheet (inside an app context; ``pdf`` leaves out the toolbar)."""
+    from flask import render_template
+
+    return render_template(
+        "sheets/game.html",
+        pdf=pdf,
+        game=game,
+        pages=game_pages(game),
+        tiers=scoring.value_tiers(game.rules),
+        deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
+        paper_name=PAPERS[paper],
+        pdf_links=pdf_links,
+        back_url=back_url,
+    )
+
+
 # --- PDF ------------------------------------------------------------------------
 
 _render_lock = threading.Lock()
@@ -99,7 +120,18 @@ def cache_info():
         return dict(_counts)
 
 
-def _fonts_and_style(css_path):
+def clear_cache():
+    with _render_lock:
+        _cache.clear()
+
+
+def css_path():
+    from . import resource_folder
+
+    return os.path.join(resource_folder("static"), "sheet.css")
+
+
+def fonts_and_style():
     """One font configuration and one parsed stylesheet for every render:
     building them per PDF is slow, and a PDF then fetches nothing."""
     global _style
@@ -108,30 +140,176 @@ def _fonts_and_style(css_path):
         from weasyprint.text.fonts import FontConfiguration
 
         fonts = FontConfiguration()
-        with open(css_path, encoding="utf-8") as file:  # CSS(filename=) leaves it open
+        with open(css_path(), encoding="utf-8") as file:  # CSS(filename=) leaves it open
             _style = fonts, CSS(string=file.read(), font_config=fonts)
     return _style
 
 
-def pdf_from_html(html, css_path):
+def _refuse(url):
+    raise ValueError(f"a sheet fetches nothing (asked for {url})")
+
+
+def pdf_from_html(html):
     """The PDF of a sheet's HTML (rendered without its <link>), in this process.
 
     Cached by the HTML itself: printing an unchanged sheet twice costs one
     hash, and any change (a round, a name, the paper) prints fresh. Renders
-    take turns: one WeasyPrint at a time keeps memory flat on a small machine.
+    take turns: one WeasyPrint at a time keeps memory flat on a small machine,
+    and a request for a sheet being rendered in the background waits for it
+    and takes it from the cache.
     """
-    from flask_weasyprint import HTML  # resolves any URL inside the app: never HTTP
-
     key = hashlib.sha256(html.encode()).hexdigest()
     with _render_lock:
         if key in _cache:
             _cache.move_to_end(key)
             _counts["hits"] += 1
             return _cache[key]
-        fonts, style = _fonts_and_style(css_path)
-        pdf = HTML(string=html).write_pdf(stylesheets=[style], font_config=fonts)
+        from weasyprint import HTML
+
+        fonts, style = fonts_and_style()
+        # the sheet's HTML names no file, image or stylesheet: nothing to fetch
+        pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
         _counts["renders"] += 1
         _cache[key] = pdf
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return pdf
+
+
+# --- in the background ----------------------------------------------------------------
+#
+# With SHEETS_IN_BACKGROUND (on unless TESTING), the app imports WeasyPrint
+# and renders a small page with the sheets' fonts as it starts (about a
+# second the first "Print" no longer waits for), and each change to a game
+# queues its sheet, so that "Print" finds it in the cache. One daemon thread
+# does the work, a job at a time, and ends when idle; a job for a game
+# changed again since is skipped. ``wait_for_background`` lets a test wait.
+
+_jobs: queue.Queue = queue.Queue()
+_worker = None
+_worker_lock = threading.Lock()
+_latest: dict[int, int] = {}  # game id -> the newest revision queued
+
+IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
+
+
+def _work():
+    global _worker
+    while True:
+        try:
+            job = _jobs.get(timeout=IDLE_SECONDS)
+        except queue.Empty:
+            with _worker_lock:
+                if _jobs.empty():
+                    _worker = None
+                    return
+            continue
+        try:
+            job()
+        except Exception:  # a sheet that fails here fails again, visibly, when asked for
+            logging.getLogger(__name__).exception("background sheet failed")
+        finally:
+            _jobs.task_done()
+
+
+def _submit(job):
+    global _worker
+    with _worker_lock:
+        _jobs.put(job)
+        if _worker is None:
+            _worker = threading.Thread(target=_work, name="scorekeeper-sheets", daemon=True)
+            _worker.start()
+
+
+def _sample_game(teams):
+    """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
+    from .scoring import RULESETS, TeamRound
+    from .services.games import Game, Player, Round, Team
+
+    return Game(
+        id=0,
+        uid="warm-up",
+        rules=RULESETS["tablet"],
+        rules_key="tablet",
+        # an emoji (its font), and a team name apart from its players (their line)
+        teams=tuple(
+            Team(t, t, f"Team {t} 🃏", (Player(2 * t, "Ann"), Player(2 * t + 1, "Bo"))) for t in range(teams)
+        ),
+        rounds=(Round(1, 1, tuple(TeamRound(books={"clean": 1}, melded_points=100) for _ in range(teams))),),
+        first_dealer=None,
+        ended_by_hand=True,  # a result line and final totals, in their own sizes
+        finished_at="2026-01-01T00:00:00+00:00",
+        created_at="2026-01-01T00:00:00+00:00",
+        updated_at="2026-01-01T00:00:00+00:00",
+        revision=1,
+    )
+
+
+def _warm_up(app):
+    """Import WeasyPrint, load the sheets' fonts (emoji too), compile the sheet's
+    template and lay one out for each number of teams (the CSS matcher learns
+    each table's classes): what the first "Print" would otherwise wait for."""
+    from .scoring import MAX_TEAMS, MIN_TEAMS
+
+    for teams in range(MIN_TEAMS, MAX_TEAMS + 1):
+        with app.app_context():
+            html = game_sheet_html(_sample_game(teams), app.config["PAPER"], pdf=True)
+        with _render_lock:
+            from weasyprint import HTML
+
+            fonts, style = fonts_and_style()
+            HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+
+
+def render_later(app, game):
+    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it.
+
+    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later: after the game page
+    the phone asks for next, and after any quick second change (only the
+    newest is printed).
+    """
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
+    start = time.monotonic() + app.config["SHEETS_BACKGROUND_DELAY"]
+
+    def job():
+        time.sleep(max(0.0, start - time.monotonic()))
+        if _latest.get(game.id, -1) > game.revision:
+            return  # changed again since: that change's job prints it
+        with app.app_context():
+            pdf_from_html(game_sheet_html(game, app.config["PAPER"], pdf=True))
+
+    _submit(job)
+
+
+def wait_for_background():
+    """Return once every queued sheet (and the warm-up) is done."""
+    _jobs.join()
+
+
+_warmed = []
+
+
+def warm_up(app):
+    """Get WeasyPrint ready in the background, once per process."""
+    with _worker_lock:
+        if _warmed:
+            return
+        _warmed.append(True)
+    _submit(lambda: _warm_up(app))
+
+
+def init_app(app):
+    """With SHEETS_IN_BACKGROUND, warm WeasyPrint up as the server starts (a CLI
+    command never does: it prints nothing), or else on the first request."""
+    app.config.setdefault("SHEETS_IN_BACKGROUND", not app.testing)
+    app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    import click
+
+    if click.get_current_context(silent=True) is None:
+        warm_up(app)
+    else:
+        app.before_request(lambda: warm_up(app))

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import json
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,7 +27,7 @@ from .. import scoring
 from ..db import snapshot, transaction
 from ..names import clean_name, name_key
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
-from . import Conflict, NotFound
+from . import Conflict, NotFound, summaries
 from .players import Player, player_id
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
@@ -129,8 +132,30 @@ class Game:
 # --- reading --------------------------------------------------------------------
 
 
-def load_game(db, game_id, *, changes=False):
-    """The game with its teams, players and rounds (and its change log), or None."""
+# A game's rules, rounds and standings as of one revision, read and scored once:
+# a game's rules and rounds change only with a new revision (and updated_at),
+# so a page that lists the same games again (history, home) does not read and
+# score them again. Kept per database file, and only as committed (read
+# outside a write); the uid in the key guards against an id used again after
+# a rolled-back insert. Names come from the database on every load.
+_MEMO: OrderedDict = OrderedDict()
+_MEMO_SIZE = 200  # a page of history, the home page's lists, the games being played
+_memo_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text):
+    return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
+
+
+def load_game(db, game_id, *, changes=False, remember=False):
+    """The game with its teams, players and rounds (and its change log), or None.
+
+    :param remember: for pages: use, and keep, what is remembered of the game
+        at its revision (a bulk reader such as an export leaves it false, so
+        that it holds one game at a time).
+    """
+    committed = remember and not getattr(db, "writing", False)
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
@@ -153,26 +178,22 @@ def load_game(db, game_id, *, changes=False):
             if pid is not None:
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
-        positions = {team.id: team.position for team in teams}
-        entries = {}
-        for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
-            entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
-        rounds = tuple(
-            Round(
-                round_id,
-                number,
-                tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
-            )
-            for round_id, number in db.execute(
-                "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
-            )
-        )
+        gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, token = row
+        where = getattr(db, "memo_key", None)
+        key = (where, gid, uid, revision, updated) if where and committed else None
+        with _memo_lock:
+            memo = _MEMO.get(key) if key else None
+            if memo:
+                _MEMO.move_to_end(key)
+        if memo:
+            rounds, standings = memo
+        else:
+            rounds, standings = _read_rounds(db, game_id, teams), None
         log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
-    (gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, token) = row
-    return Game(
+    game = Game(
         id=gid,
         uid=uid,
-        rules=RuleSet.from_json(rules),
+        rules=_rules(rules),
         rules_key=rules_key,
         teams=teams,
         rounds=rounds,
@@ -184,6 +205,51 @@ def load_game(db, game_id, *, changes=False):
         revision=revision,
         changes=log,
         share_token=token,
+    )
+    if standings is not None:
+        vars(game)["standings"] = standings  # the engine's, for this very revision
+    elif key:
+        _remember(db, game)
+    return game
+
+
+def _remember(db, game):
+    """Keep a game as a change just committed it, for the page that shows it next."""
+    where = getattr(db, "memo_key", None)
+    if not where or getattr(db, "writing", False):
+        return
+    with _memo_lock:
+        _MEMO[(where, game.id, game.uid, game.revision, game.updated_at)] = (game.rounds, game.standings)
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+
+
+def _remembered(change):
+    """A change to a game whose result (returned once committed) is remembered."""
+
+    @functools.wraps(change)
+    def changed(db, *args, **kwargs):
+        game = change(db, *args, **kwargs)
+        _remember(db, game)
+        return game
+
+    return changed
+
+
+def _read_rounds(db, game_id, teams):
+    positions = {team.id: team.position for team in teams}
+    entries = {}
+    for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
+        entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
+    return tuple(
+        Round(
+            round_id,
+            number,
+            tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
+        )
+        for round_id, number in db.execute(
+            "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
+        )
     )
 
 
@@ -244,7 +310,11 @@ def list_games(db, playing_limit=10, finished_limit=20):
                 [finished_limit],
             )
         ]
-        return ([load_game(db, i) for i in playing], playing_count, [load_game(db, i) for i in finished])
+        return (
+            [load_game(db, i, remember=True) for i in playing],
+            playing_count,
+            [load_game(db, i, remember=True) for i in finished],
+        )
 
 
 # --- starting a game ----------------------------------------------------------------
@@ -274,6 +344,7 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
     dealer_id = None
+    seated = []
     for position, (name, player_names) in enumerate(teams):
         ids = [player_id(db, player, stamp) for player in player_names]
         team_name = clean_name(name) or " & ".join(clean_name(p) for p in player_names)
@@ -284,10 +355,12 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
             "INSERT INTO team_players (team_id, player_id, position) VALUES (?, ?, ?)",
             [(team_id, member, seat) for seat, member in enumerate(ids)],
         )
+        seated.append((team_id, ids))
         for member, player in zip(ids, player_names):
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
+    summaries.started(db, game_id, stamp, seated)
     return game_id
 
 
@@ -334,13 +407,22 @@ def _settled(db, before, after, *, round_number, action, summary, log_before=Non
                   WHERE id = ?""",
         [revision, stamp, int(after.ended_by_hand), finished_at, after.id],
     )
-    write_totals(db, after)
+    settled = dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+    if "standings" in vars(after):  # they do not depend on the fields replaced: not worked out again
+        vars(settled)["standings"] = after.standings
+    write_totals(db, settled)
     _log(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
-    return dataclasses.replace(after, revision=revision, updated_at=stamp, finished_at=finished_at)
+    return settled
 
 
 def write_totals(db, game):
-    """Store each team's total and whether it won, from the engine's standings."""
+    """Store each team's total and whether it won, from the engine's standings,
+    and bring the players' summaries up to date with the game."""
+    _store_totals(db, game)
+    summaries.refresh(db, game)
+
+
+def _store_totals(db, game):
     s = game.standings
     db.conn.executemany(
         "UPDATE teams SET total = ?, won = ? WHERE id = ?",
@@ -399,6 +481,7 @@ def _must_be_open(game):
         raise Conflict("This game is finished: reopen it to change a round.")
 
 
+@_remembered
 def add_round(db, game_id, revision, number, entries, *, loaded=None):
     """Save the next round, if the game is still as the phone saw it; return the game."""
     entries = tuple(entries)
@@ -437,6 +520,7 @@ def _round_of(game, round_id):
     return played
 
 
+@_remembered
 def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
     """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
     entries = tuple(entries)
@@ -470,6 +554,7 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
         )
 
 
+@_remembered
 def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
     """Delete a round; later rounds move up one (their meld minimums and scores follow)."""
     with transaction(db):
@@ -507,6 +592,7 @@ def delete_round(db, game_id, revision, round_id, *, loaded=None, action="delete
         )
 
 
+@_remembered
 def end_game(db, game_id, revision, *, loaded=None):
     """The table ends the game by hand."""
     with transaction(db):
@@ -519,6 +605,7 @@ def end_game(db, game_id, revision, *, loaded=None):
         )
 
 
+@_remembered
 def reopen_game(db, game_id, revision, *, loaded=None):
     """Reopen a finished game to fix a round; saving a round settles it again."""
     with transaction(db):
@@ -579,14 +666,16 @@ def _set_share_token(db, game, token, action, summary):
 
 
 def recompute_scores(db):
-    """Rewrite every stored round score and team total from the inputs with the engine; return how many."""
+    """Rewrite every stored round score and team total from the inputs with the engine,
+    then the players' summaries from those; return how many round scores."""
     count = 0
     with transaction(db):
         for (game_id,) in db.execute("SELECT id FROM games").fetchall():
             game = load_game(db, game_id)
             _write_scores(db, game)
-            write_totals(db, game)
+            _store_totals(db, game)
             count += len(game.rounds) * len(game.teams)
+        summaries.rebuild(db)
     return count
 
 

@@ -1,12 +1,12 @@
-"""Players' statistics: SQL over what the engine stored.
+"""Players' statistics: read from the players' summaries.
 
 The engine writes, in the same transaction as every change, each round's
-score (``round_entries.score``) and each team's total and whether it won
-(``teams.total``, ``teams.won``, from ``scoring.standings``);
-``recompute-scores`` rewrites them all. So the numbers here are the engine's:
-these queries count and average them, reading one row per team for games and
-wins, and the player's own rounds for round figures. Game screens, sheets and
-exports still ask ``scoring.standings``.
+score, each team's total and whether it won (``scoring.standings``), and the
+players' summaries made from them (``summaries.refresh``: one row per player
+per game, and their sums per player, per pair of partners and per pair of
+opponents); ``recompute-scores`` rewrites them all. So the numbers here are
+the engine's, and a page reads a few rows, however many games there are.
+Game screens, sheets and exports still ask ``scoring.standings``.
 
 What counts (the same rule everywhere below):
 
@@ -41,41 +41,6 @@ RECENT_GAMES = 10
 PLAYERS_PER_PAGE = 50
 HEAD_TO_HEAD_LIMIT = 50
 
-# The player's teams in finished games (with a round), then every team in
-# those games with its stored total, the game's best total and the player's
-# own team's total beside it. Window functions put those on each row, so no
-# query below joins a CTE to itself (SQLite would nest-loop the two).
-# {limit} lets a caller take only the player's latest finished games.
-_RESULTS = """
-WITH mine AS (
-    SELECT tp.team_id, t.game_id
-    FROM team_players tp
-    JOIN teams t ON t.id = tp.team_id
-    JOIN games g ON g.id = t.game_id
-    WHERE tp.player_id = :player AND g.finished_at IS NOT NULL
-      AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)  -- a game with no rounds has no winner
-    {limit}
-),
-totals AS (
-    SELECT t.game_id, t.id AS team_id, t.total, t.won, t.id IN (SELECT team_id FROM mine) AS is_mine
-    FROM mine m
-    JOIN teams t ON t.game_id = m.game_id
-),
-results AS (
-    SELECT game_id, team_id, total, won, is_mine,
-           MAX(total) OVER game AS best,
-           MAX(CASE WHEN is_mine THEN total END) OVER game AS my_total
-    FROM totals
-    WINDOW game AS (PARTITION BY game_id)
-)
-"""
-
-
-def _results(limit=None):
-    if limit is None:
-        return _RESULTS.format(limit="")
-    return _RESULTS.format(limit="ORDER BY g.finished_at DESC, g.id DESC LIMIT :limit")
-
 
 def _rate(wins, games):
     return wins / games if games else None
@@ -105,72 +70,42 @@ class Record:
 
 
 def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD_TO_HEAD_LIMIT):
-    """Everything on a player's page but the chart and recent games, finished games only.
-
-    The games, the partnerships and the head-to-head records come from one
-    statement, so the teams' totals (the costly part) are added up once.
-    """
+    """Everything on a player's page but the chart and recent games, finished games only."""
     params = {"player": player_id}
-    rows = db.execute(
-        _results()
-        + """
-        SELECT 'all', NULL, NULL, COUNT(*), COALESCE(SUM(won), 0), NULL, NULL
-        FROM results WHERE is_mine
-        UNION ALL
-        SELECT 'partner', p.id, p.name, COUNT(*), SUM(r.won), NULL, NULL
-        FROM results r
-        JOIN team_players tp ON tp.team_id = r.team_id AND tp.player_id != :player
-        JOIN players p ON p.id = tp.player_id
-        WHERE r.is_mine
-        GROUP BY p.id
-        UNION ALL
-        SELECT 'rival', p.id, p.name, COUNT(*),
-               SUM(r.my_total > r.total), SUM(r.my_total < r.total), SUM(r.my_total = r.total)
-        FROM results r
-        JOIN team_players tp ON tp.team_id = r.team_id
-        JOIN players p ON p.id = tp.player_id
-        WHERE NOT r.is_mine
-        GROUP BY p.id""",
-        params,
-    ).fetchall()
-    partners, opponents = [], []
-    for kind, pid, name, count, won, lost, tied in rows:
-        if kind == "all":
-            games, wins = count, won
-        elif kind == "partner" and count >= min_together:
-            partners.append(
-                {"id": pid, "name": name, "games": count, "wins": won, "win_rate": _rate(won, count)}
-            )
-        elif kind == "rival":
-            opponents.append(
-                {"id": pid, "name": name, "games": count, "wins": won, "losses": lost, "ties": tied}
-            )
-    # a family is a dozen people: these sorts are over a dozen rows at most
-    partners.sort(key=lambda p: (-p["wins"] / p["games"], -p["games"], p["name"].casefold()))
-    opponents.sort(key=lambda o: (-o["games"], o["name"].casefold()))
-
-    # the player's own rounds (their team's), in finished games
-    rounds, points, best, went_out = db.execute(
-        """
-        SELECT COUNT(*), COALESCE(SUM(e.score), 0), MAX(e.score), COALESCE(SUM(e.went_out), 0)
-        FROM team_players tp
-        JOIN teams t ON t.id = tp.team_id
-        JOIN games g ON g.id = t.game_id
-        JOIN round_entries e ON e.team_id = t.id
-        WHERE tp.player_id = :player AND g.finished_at IS NOT NULL""",
+    row = db.execute(
+        "SELECT games, wins, rounds, points, went_out FROM player_stats WHERE player_id = :player", params
+    ).fetchone()
+    games, wins, rounds, points, went_out = row or (0, 0, 0, 0, 0)
+    (best,) = db.execute(
+        """SELECT MAX(best_round) FROM player_games
+           WHERE player_id = :player AND counted_at IS NOT NULL""",
         params,
     ).fetchone()
     books = db.execute(
-        """
-        SELECT b.key, SUM(b.value) AS made
-        FROM team_players tp
-        JOIN teams t ON t.id = tp.team_id
-        JOIN games g ON g.id = t.game_id
-        JOIN round_entries e ON e.team_id = t.id, json_each(e.books) b
-        WHERE tp.player_id = :player AND g.finished_at IS NOT NULL
-        GROUP BY b.key HAVING made > 0 ORDER BY made DESC, b.key""",
+        """SELECT kind, books FROM player_books WHERE player_id = :player AND books > 0
+           ORDER BY books DESC, kind""",
         params,
     ).fetchall()
+    partners = [
+        {"id": pid, "name": name, "games": count, "wins": won, "win_rate": _rate(won, count)}
+        for pid, name, count, won in db.execute(
+            """SELECT p.id, p.name, s.games, s.wins FROM partnerships s JOIN players p ON p.id = s.partner_id
+               WHERE s.player_id = :player AND s.games >= :least""",
+            {**params, "least": max(min_together, 1)},
+        )
+    ]
+    opponents = [
+        {"id": pid, "name": name, "games": count, "wins": won, "losses": lost, "ties": tied}
+        for pid, name, count, won, lost, tied in db.execute(
+            """SELECT p.id, p.name, s.games, s.wins, s.losses, s.ties
+               FROM rivalries s JOIN players p ON p.id = s.rival_id
+               WHERE s.player_id = :player AND s.games > 0""",
+            params,
+        )
+    ]
+    # a family is a dozen people: these sorts are over a dozen rows at most
+    partners.sort(key=lambda p: (-p["wins"] / p["games"], -p["games"], p["name"].casefold()))
+    opponents.sort(key=lambda o: (-o["games"], o["name"].casefold()))
     stats = PlayerStats(
         games=games,
         wins=wins,
@@ -191,13 +126,12 @@ def timeline(db, player_id, limit=TIMELINE_GAMES):
         best (the winning total) and won.
     """
     rows = db.execute(
-        _results(limit)
-        + """
-        SELECT g.id, g.finished_at, g.rules_name, r.total, r.best, r.won
-        FROM results r
-        JOIN games g ON g.id = r.game_id
-        WHERE r.is_mine
-        ORDER BY g.finished_at DESC, g.id DESC""",
+        """
+        SELECT pg.game_id, pg.counted_at, g.rules_name, pg.total,
+               (SELECT MAX(t.total) FROM teams t WHERE t.game_id = pg.game_id), pg.won
+        FROM player_games pg JOIN games g ON g.id = pg.game_id
+        WHERE pg.player_id = :player AND pg.counted_at IS NOT NULL
+        ORDER BY pg.counted_at DESC, pg.game_id DESC LIMIT :limit""",
         {"player": player_id, "limit": limit},
     ).fetchall()
     return [
@@ -225,10 +159,10 @@ def recent_games(db, player_id, limit=RECENT_GAMES):
         SELECT g.id, g.created_at, g.finished_at, g.rules_name, t.name,
                CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id) THEN t.total END,
                t.won
-        FROM team_players tp JOIN teams t ON t.id = tp.team_id
-        JOIN games g ON g.id = t.game_id
-        WHERE tp.player_id = :player
-        ORDER BY g.created_at DESC, g.id DESC LIMIT :limit""",
+        FROM player_games pg JOIN teams t ON t.id = pg.team_id
+        JOIN games g ON g.id = pg.game_id
+        WHERE pg.player_id = :player
+        ORDER BY pg.created_at DESC, pg.game_id DESC LIMIT :limit""",
         {"player": player_id, "limit": limit},
     ).fetchall()
     games = []
@@ -257,18 +191,10 @@ def leaderboard(db, limit=LEADERBOARD_SIZE):
     """
     rows = db.execute(
         """
-        WITH results AS (  -- the engine's verdict, stored per team
-            SELECT t.id AS team_id, t.won
-            FROM games g JOIN teams t ON t.game_id = g.id
-            WHERE g.finished_at IS NOT NULL
-              AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)
-        )
-        SELECT p.id, p.name, COUNT(*) AS games, SUM(r.won) AS wins
-        FROM results r
-        JOIN team_players tp ON tp.team_id = r.team_id
-        JOIN players p ON p.id = tp.player_id
-        GROUP BY p.id
-        ORDER BY wins DESC, 1.0 * wins / games DESC, p.name COLLATE NOCASE
+        SELECT p.id, p.name, s.games, s.wins
+        FROM player_stats s JOIN players p ON p.id = s.player_id
+        WHERE s.games > 0
+        ORDER BY s.wins DESC, 1.0 * s.wins / s.games DESC, p.name COLLATE NOCASE
         LIMIT :limit""",
         {"limit": limit},
     ).fetchall()
@@ -299,8 +225,9 @@ def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
     pages = max(1, -(-count // per_page))
     rows = db.execute(
         """
-        SELECT p.id, p.name, (SELECT COUNT(*) FROM team_players tp WHERE tp.player_id = p.id)
-        FROM players p ORDER BY p.name COLLATE NOCASE, p.id LIMIT :limit OFFSET :offset""",
+        SELECT p.id, p.name, COALESCE(s.played, 0)
+        FROM players p LEFT JOIN player_stats s ON s.player_id = p.id
+        ORDER BY p.name COLLATE NOCASE, p.id LIMIT :limit OFFSET :offset""",
         {"limit": per_page, "offset": (page - 1) * per_page},
     ).fetchall()
     return [{"id": pid, "name": name, "games": games} for pid, name, games in rows], pages

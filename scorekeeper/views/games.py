@@ -3,10 +3,10 @@
 import hashlib
 import json
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
-from .. import charts, scoring
+from .. import charts, scoring, sheets
 from ..db import get_db
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm
@@ -33,12 +33,19 @@ REFUSED = 422
 
 
 def _game_or_404(game_id, **options):
-    return found(games.load_game(get_db(), game_id, **options), f"There is no game {game_id}.")
+    game = games.load_game(get_db(), game_id, remember=True, **options)
+    return found(game, f"There is no game {game_id}.")
 
 
 def _to_game(game_id, anchor=None):
     # 303: after a POST, the browser GETs the game (Back never re-posts a form)
     return redirect(url_for("games.show", game_id=game_id, _anchor=anchor), 303)
+
+
+def _print_later(game):
+    """Render the changed game's sheet in the background, so that "Print" finds it ready."""
+    if game.revision:
+        sheets.render_later(current_app._get_current_object(), game)
 
 
 def _refused(conflict):
@@ -273,6 +280,7 @@ def _save(game, played, number, entries):
     except (Conflict, NotFound) as refusal:
         _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
         return _to_game(game.id)
+    _print_later(after)
     if after.revision == game.revision:
         flash(f"Round {number} is unchanged: nothing to save.", "info")
     else:
@@ -320,10 +328,11 @@ def delete_round(game_id, number):
     form = ActionForm(revision=game.revision, round_id=played.id)
     if form.validate_on_submit():
         try:
-            games.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
+            after = games.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
         except (Conflict, NotFound) as refusal:
             _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
             return _to_game(game.id)
+        _print_later(after)
         flash(f"Round {played.number} deleted.", "success")
         return _to_game(game.id)
     return render_template(
@@ -360,9 +369,10 @@ def reopen(game_id):
 
 def _change(game, change, form, message, anchor=None):
     try:
-        change(get_db(), game.id, form.revision.data, loaded=game)
+        after = change(get_db(), game.id, form.revision.data, loaded=game)
     except (Conflict, NotFound) as refusal:
         _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
         return _to_game(game.id)
+    _print_later(after)
     flash(message, "success")
     return _to_game(game.id, anchor)

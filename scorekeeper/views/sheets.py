@@ -1,7 +1,5 @@
 """Printed score sheets: a game's, and blank ones for playing on paper."""
 
-import os
-
 from flask import Blueprint, current_app, render_template, request, url_for
 
 from .. import scoring, sheets
@@ -12,6 +10,8 @@ from ..services import games, rulesets
 from . import found
 
 bp = Blueprint("sheets", __name__)
+# WeasyPrint warmed up, and sheets rendered after each change, in the background
+bp.record_once(lambda state: sheets.init_app(state.app))
 
 
 def _paper():
@@ -25,22 +25,21 @@ def _pdf_links(endpoint, **values):
 
 
 def _pdf_response(html, filename):
-    pdf = sheets.pdf_from_html(html, os.path.join(current_app.static_folder, "sheet.css"))
+    pdf = sheets.pdf_from_html(html)
     return pdf, {"Content-Type": "application/pdf", "Content-Disposition": f'inline; filename="{filename}"'}
 
 
 def _game_sheet(game_id, pdf=False):
     game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
     paper = _paper()
-    html = render_template(
-        "sheets/game.html",
-        pdf=pdf,
-        game=game,
-        pages=sheets.game_pages(game),
-        tiers=scoring.value_tiers(game.rules),
-        deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
-        paper_name=sheets.PAPERS[paper],
+    if pdf:  # as the background job renders it after a change (sheets.render_later)
+        return game, paper, sheets.game_sheet_html(game, paper, pdf=True)
+    html = sheets.game_sheet_html(
+        game,
+        paper,
+        pdf=False,
         pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id),
+        back_url=url_for("games.show", game_id=game.id),
     )
     return game, paper, html
 

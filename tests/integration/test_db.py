@@ -68,6 +68,35 @@ SCHEMA = {
         "created_at": str,
         "revision": int,
     },
+    # m008: the players' summaries
+    "player_games": {
+        "player_id": int,
+        "game_id": int,
+        "team_id": int,
+        "created_at": str,
+        "finished": int,
+        "counted_at": str,
+        "won": int,
+        "total": int,
+        "rounds": int,
+        "points": int,
+        "best_round": int,
+        "went_out": int,
+        "books": str,
+    },
+    "player_stats": {
+        "player_id": int,
+        "played": int,
+        "games": int,
+        "wins": int,
+        "rounds": int,
+        "points": int,
+        "went_out": int,
+    },
+    "player_books": {"player_id": int, "kind": str, "books": int},
+    "partnerships": {"player_id": int, "partner_id": int, "games": int, "wins": int},
+    "rivalries": {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
+    "game_counts": {"finished": int, "games": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -76,6 +105,11 @@ FOREIGN_KEYS = {
     "rounds": {("game_id", "games", "id")},
     "round_entries": {("round_id", "rounds", "id"), ("team_id", "teams", "id")},
     "revisions": {("game_id", "games", "id")},
+    "player_games": {("player_id", "players", "id"), ("game_id", "games", "id"), ("team_id", "teams", "id")},
+    "player_stats": {("player_id", "players", "id")},
+    "player_books": {("player_id", "players", "id")},
+    "partnerships": {("player_id", "players", "id"), ("partner_id", "players", "id")},
+    "rivalries": {("player_id", "players", "id"), ("rival_id", "players", "id")},
 }
 MIGRATIONS = [
     "m001_house_rules",
@@ -85,6 +119,7 @@ MIGRATIONS = [
     "m005_round_ids_never_reused",
     "m006_name_keys_and_revisions",
     "m007_entries_for_every_house",
+    "m008_player_summaries",
     "m009_share_links",
 ]
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from scorekeeper.db import connect, migrate
 from scorekeeper.exchange import importer
 from scorekeeper.exchange.jsonfile import export_history
 from scorekeeper.scoring import RULESETS, TeamRound
@@ -295,7 +296,7 @@ def test_the_card_helper_stops_at_the_deck(client, db):
 # --- tables and imports ----------------------------------------------------------------------------
 
 
-def test_six_teams_of_four_start_and_import(client, db):
+def test_six_teams_of_four_start_and_import(client, db, tmp_path):
     teams = [[f"P{t}{p}" for p in range(4)] for t in range(6)]
     game_id = start(client, "tablet", teams)
     game = stored(db, game_id)
@@ -304,22 +305,15 @@ def test_six_teams_of_four_start_and_import(client, db):
     games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50 * (i + 1)) for i in range(6)])
     exported = export_history(db)
     # into a fresh database: the importer takes the engine's tables
-    db.execute("DELETE FROM round_entries")
-    db.execute("DELETE FROM rounds")
-    db.execute("DELETE FROM revisions")
-    db.execute("DELETE FROM team_players")
-    db.execute("DELETE FROM teams")
-    db.execute("DELETE FROM games")
-    summary = importer.import_history(db, exported)
-    assert summary.games_added == 1
-    assert stored(db, db.execute("SELECT id FROM games").fetchone()[0]).standings.totals == [
-        50,
-        100,
-        150,
-        200,
-        250,
-        300,
-    ]
+    migrate(tmp_path / "fresh.db")
+    fresh = connect(tmp_path / "fresh.db")
+    try:
+        summary = importer.import_history(fresh, exported)
+        assert summary.games_added == 1
+        (imported,) = fresh.execute("SELECT id FROM games").fetchone()
+        assert stored(fresh, imported).standings.totals == [50, 100, 150, 200, 250, 300]
+    finally:
+        fresh.close()
 
 
 @pytest.mark.parametrize(

@@ -77,3 +77,49 @@ def test_history_links_to_export_and_import(client, make_game):
         assert url in page
     game_id = make_game("roth", teams=[("", ["Ann"]), ("", ["Bo"])], day="2026-03-01").id
     assert f'href="/games/{game_id}/export.csv"' in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_every_page_of_a_long_history_in_order_near_and_deep(client, db, make_game):
+    """Pages past the middle are read from the oldest end: the same games, in the same order."""
+    from scorekeeper.services import history
+
+    for day in range(1, 30):
+        for hour_game in range(2):  # two games a day: created_at ties are broken by id
+            teams = [("", ["Ann"]), ("", ["Bo" if day % 3 else "Cy"])]
+            rounds = [[TeamRound(melded_points=50), TeamRound()]] if hour_game else []
+            make_game("roth", rounds, teams=teams, day=f"2026-04-{day:02d}", end=day % 4 == 0)
+    ann, bo = (players.find_player(db, name).id for name in ("Ann", "Bo"))
+    everything = [g for (g,) in db.execute("SELECT id FROM games ORDER BY created_at DESC, id DESC")]
+    for filters in (
+        history.Filters(),
+        history.Filters(player=ann),
+        history.Filters(player=bo),
+        history.Filters(status="finished"),
+        history.Filters(status="playing", player=bo),
+    ):
+        matching = set()
+        _, count = history.find_games(db, filters, 1)
+        pages, seen = -(-count // history.PAGE_SIZE), []
+        for page in range(1, pages + 1):
+            games, again = history.find_games(db, filters, page)
+            assert again == count
+            seen += [g.id for g in games]
+            matching |= {g.id for g in games}
+        assert seen == [i for i in everything if i in matching], filters
+        # what matches is what the filter says, from the games' own rows
+        truth = set(everything)
+        if filters.player:
+            truth &= {
+                g
+                for (g,) in db.execute(
+                    """SELECT t.game_id FROM teams t JOIN team_players tp ON tp.team_id = t.id
+                       WHERE tp.player_id = ?""",
+                    [filters.player],
+                )
+            }
+        if filters.status:
+            null = "IS NULL" if filters.status == "playing" else "IS NOT NULL"
+            truth &= {g for (g,) in db.execute(f"SELECT id FROM games WHERE finished_at {null}")}
+        assert matching == truth, filters
+        assert len(seen) == count and history.find_games(db, filters, pages + 1)[0] == []
+    assert listed(client.get("/history?page=3")) == everything[40:58]  # 58 games: page 3 is deep

@@ -234,7 +234,7 @@ SIX_TEAMS = tuple(
 
 
 def _printed_rounds(text):
-    return re.findall(r"Round ([+−]?[\d,]+)\s+Total (−?[\d,]+)", text)
+    return re.findall(r"Round\s+([+−]?[\d,]+)\s+Total\s+(−?[\d,]+)", text)
 
 
 def _engine_rounds(game):
@@ -292,7 +292,9 @@ def test_two_players_alone_at_canasta_print(make_game, client):
     # the lines a Canasta round can have, and the cheat sheet's Canasta values
     for line in ("Went out concealed ×1", "All 4 red 3s laid down ×1", "Black 3s melded going out ×3"):
         assert line in text, line
-    assert "Red 3s laid down ×1 −100" in text  # Cy melded nothing: his red 3 counts against him
+    # Cy melded nothing: his red 3 counts against him (the sheet sets labels and
+    # points in two columns, so the line and its points are read apart)
+    assert "Red 3s laid down ×1" in text and "−100" in text
     flowing = " ".join(text.split())
     assert "red 3 laid down +100; −100 for a team that melded nothing" in flowing
     assert "all 4 +400 more; −400 for a team that melded nothing" in flowing
@@ -307,3 +309,84 @@ def test_a_blank_sheet_for_six_teams(client):
     for n in range(1, 7):
         assert f"Team {n}" in text
     keep_png(data, "blank-six-teams")
+
+
+# --- in the background --------------------------------------------------------------
+
+
+@pytest.fixture
+def background_app(instance_path, tmp_path):
+    """The app with SHEETS_IN_BACKGROUND on (off under TESTING), CSRF off for posting."""
+    from scorekeeper import create_app
+    from scorekeeper.db import migrate
+
+    database = tmp_path / "background.db"
+    migrate(database)
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(database), "WTF_CSRF_ENABLED": False, "SHEETS_IN_BACKGROUND": True}
+    )
+    sheets.wait_for_background()  # the warm-up
+    yield app
+    sheets.wait_for_background()
+
+
+def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(background_app):
+    from scorekeeper.db import connect
+
+    from .test_games import enter
+
+    client = background_app.test_client()
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
+    finally:
+        db.close()
+    for number, melded in ((1, 100), (2, 250)):
+        enter(client, game.id, {"melded_points": melded}, {"melded_points": 50})
+        sheets.wait_for_background()
+        before = sheets.cache_info()
+        data = pdf(client, f"/games/{game.id}/sheet.pdf")
+        # "Print" takes the sheet the background rendered: a hit, no render
+        assert sheets.cache_info() == {**before, "hits": before["hits"] + 1}
+        assert f"Total {100 if number == 1 else 350}" in read(data)[1]
+
+
+def test_the_background_skips_a_sheet_changed_again_since(background_app):
+    from scorekeeper.db import connect
+
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+        first = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
+        second = games.update_round(
+            db, game.id, first.revision, first.rounds[0].id, [TeamRound(melded_points=90), TeamRound()]
+        )
+    finally:
+        db.close()
+    before = sheets.cache_info()
+    sheets.render_later(background_app, second)
+    sheets.render_later(background_app, first)  # older than what is queued: skipped
+    sheets.wait_for_background()
+    assert sheets.cache_info()["renders"] == before["renders"] + 1
+
+
+def test_without_the_background_nothing_is_queued(make_game, app, client, db):
+    assert app.config["SHEETS_IN_BACKGROUND"] is False  # TESTING turns it off
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound()]])
+    before = sheets.cache_info()
+    sheets.render_later(app, game)
+    sheets.wait_for_background()
+    assert sheets.cache_info() == before
+
+
+def test_six_teams_fit_a_page_with_every_count(make_game, client, db):
+    """Up to six teams a game (house rules may allow them): six rounds still fit a
+    page, and every line keeps its count."""
+    teams = tuple(("", [name]) for name in ("Ann", "Bo", "Cy", "Di", "Eve", "Flo"))
+    game = make_game("partnership", [_busy_round(n, teams=6) for n in range(6)], teams=teams)
+    reader, text = read(pdf(client, f"/games/{game.id}/sheet.pdf"))
+    assert len(reader.pages) == 1
+    assert text.count("Clean (red) books ×2") == 36 and text.count("Black 3s caught ×2") == 36
+    printed = re.findall(r"Round ([+−]?[\d,]+)\s+Total\s+(−?[\d,]+)", text)
+    assert len(printed) == 36
+    keep_png(pdf(client, f"/games/{game.id}/sheet.pdf"), "game-six-teams")

@@ -1,6 +1,7 @@
 """The installable app: the manifest and its icons, the service worker, the offline page."""
 
 import json
+import re
 import struct
 
 from scorekeeper import passcode
@@ -39,7 +40,8 @@ def test_pages_link_the_manifest_the_icons_and_the_theme_colours(client):
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert '<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">' in page
     assert '<meta name="theme-color" content="#292524" media="(prefers-color-scheme: dark)">' in page
-    assert '<link rel="apple-touch-icon" href="/static/apple-touch-icon.png">' in page
+    touch_icon = r'<link rel="apple-touch-icon" href="/static/apple-touch-icon.png\?v=[0-9a-f]{12}">'
+    assert re.search(touch_icon, page)
     with client.get("/static/apple-touch-icon.png") as icon:
         assert png_size(icon.data) == (180, 180)
 
