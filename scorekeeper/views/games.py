@@ -20,7 +20,7 @@ from ..forms.rounds import (
     step,
     team_fields,
 )
-from ..forms.rules import fields_from_rules, fields_with_errors, rules_from_fields
+from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
 from ..services import Conflict, NotFound, games, players, rulesets
 from . import found
 from .share import share_url

@@ -6,15 +6,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import scoring
 from ..db import get_db
-from ..forms.rules import (
-    DeleteForm,
-    HouseRulesForm,
-    ImportForm,
-    fields_from_rules,
-    fields_with_errors,
-    rules_from_fields,
-    show_error,
-)
+from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, show_error
+from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
 from ..services import Conflict, NotFound, rulesets
 from . import found
 

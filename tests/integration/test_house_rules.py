@@ -17,7 +17,8 @@ from werkzeug.datastructures import MultiDict
 from wtforms import FormField, StringField
 
 from scorekeeper.forms.rule_lists import parse_books_by_round, parse_numbers, parse_score_steps
-from scorekeeper.forms.rules import MAX_FILE_SIZE, RulesFields, fields_from_rules, rules_from_fields
+from scorekeeper.forms.rule_values import fields_from_rules, rules_from_fields
+from scorekeeper.forms.rules import MAX_FILE_SIZE, RulesFields
 from scorekeeper.scoring import RULESETS, RuleSet
 from scorekeeper.services import rulesets
 

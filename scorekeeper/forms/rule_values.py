@@ -1,0 +1,399 @@
+"""Filling the house-rules editor from a rule set, and reading a rule set back from it.
+
+``fields_from_rules`` gives the data that fills a ``RulesFields``;
+``rules_from_fields`` reads the fields back and lets the engine judge,
+putting each message next to the field it is about (``show_error``).
+"""
+
+import re
+from collections.abc import Mapping
+
+from wtforms import FieldList, FormField
+from wtforms.form import BaseForm
+
+from .. import scoring
+from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from .rule_lists import (
+    book_kind,
+    format_books_by_round,
+    format_decks,
+    format_numbers,
+    format_score_steps,
+    parse_books_by_round,
+    parse_decks,
+    parse_numbers,
+    parse_score_steps,
+)
+from .rules import CASE_KEYS, CASES, GAIN, LOSE, SIGNED
+
+# Where a list in an engine path ("going_out[2]") is shown as "Round 3";
+# by_score entries are pairs, so "Pair 2, minimum" says which number.
+_PAIR_PARTS = {"0": "score", "1": "minimum"}
+_DECK_PARTS = {"0": "players", "1": "decks"}
+# Engine paths shown by a field of another name (the rest keep the engine's name).
+_FIELD_NAMES = {
+    "meld_minimum": "meld_mode",
+    "meld_minimum.by_round": "meld_by_round",
+    "meld_minimum.by_score": "meld_by_score",
+    "end": "end_mode",
+    "end.rounds": "end_rounds",
+    "end.score": "end_score",
+    "red_threes_all": "red_threes_all_count",
+    "red_threes_all.count": "red_threes_all_count",
+    "red_threes_all.bonus": "red_threes_all",
+    "deal": "deal_decks",
+    "deal.decks": "deal_decks",
+    "deal.decks.per_player": "deal_decks",
+    "deal.decks.extra": "deal_decks",
+    "deal.hand": "deal_hand",
+    "deal.foot": "deal_foot",
+    "deal.jokers": "deal_jokers",
+}
+
+
+# --- filling the fields ---------------------------------------------------------------
+
+
+def fields_from_rules(rules: RuleSet) -> dict:
+    """The data that fills a ``RulesFields`` with these rules (``RulesFields(data=...)``)."""
+    meld = rules.meld_minimum or {}
+    every = rules.red_threes_all or {"count": 0, "bonus": 0}
+    values = {name: getattr(rules, name) for name in CASES if name != "red_threes_all"}
+    values["red_threes_all"] = every["bonus"]
+    usual = {name: _usual(value, signed=name in SIGNED) for name, value in values.items()}
+    deal = rules.deal or {}
+    return {
+        "name": rules.name,
+        "card_values": dict(rules.card_values),
+        **{name: abs(usual.get(name, getattr(rules, name))) for name in SIGNED},
+        **{f"{name}_sign": GAIN if usual.get(name, getattr(rules, name)) > 0 else LOSE for name in SIGNED},
+        **{name: usual[name] for name in CASES if name not in SIGNED},
+        **{f"{name}_cases": _case_data(values[name], usual[name]) for name in CASES},
+        "red_threes_all_count": every["count"],
+        "black_three_out": rules.black_three_out,
+        "cut_22": rules.cut_22,
+        **_books_data(rules),
+        "going_out": format_numbers(rules.going_out),
+        "going_out_concealed": rules.going_out_concealed,
+        "first_meld_books": _format_first_meld(rules.first_meld_books),
+        "deal_decks": format_decks(deal.get("decks")),
+        "deal_hand": deal.get("hand"),
+        "deal_foot": deal.get("foot"),
+        "deal_jokers": deal.get("jokers", 2),
+        "meld_mode": next(iter(meld), "none"),
+        "meld_by_round": format_numbers(meld.get("by_round", ())),
+        "meld_by_score": format_score_steps(meld.get("by_score", ())),
+        "end_mode": next(iter(rules.end or {}), "none"),
+        "end_rounds": rules.planned_rounds,
+        "end_score": rules.target_score,
+    }
+
+
+def _usual(value, *, signed):
+    """The value a by-outcome value mostly takes (the field beside its cases);
+    an unsigned field shows the most common value that is not negative."""
+    if not isinstance(value, Mapping):
+        return value
+    cases = [value[key] for key in OUTCOMES]
+    fitting = [v for v in cases if signed or v >= 0] or [0]
+    return max(fitting, key=fitting.count)
+
+
+def _case_data(value, usual):
+    """The cases that differ from the usual value (the rest stay blank)."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        key: value[key] for key in CASE_KEYS if key in value and (key == NOT_MELDED or value[key] != usual)
+    }
+
+
+def _format_first_meld(needed):
+    if needed is None:
+        return ""
+    return format_books_by_round([needed] if isinstance(needed, Mapping) else needed)
+
+
+def _books_data(rules):
+    needed = rules.books_to_go_out
+    mode = "none" if needed is None else "same" if isinstance(needed, Mapping) else "by_round"
+    same = needed if mode == "same" else {}
+
+    def book(kind):
+        return {"value": rules.books[kind], "to_go_out": same.get(kind)}
+
+    return {
+        "book_clean": book("clean"),
+        "book_dirty": book("dirty"),
+        "extra_books": [
+            {"kind": kind, **book(kind)} for kind in rules.books if kind not in ("clean", "dirty")
+        ],
+        "books_any_to_go_out": same.get(scoring.ANY_BOOK),
+        "books_mode": mode,
+        "books_by_round": format_books_by_round(needed) if mode == "by_round" else "",
+    }
+
+
+# --- reading them back ------------------------------------------------------------------
+
+
+def rules_from_fields(fields) -> RuleSet | None:
+    """The rule set the fields describe, or None with a message next to each wrong field.
+
+    Call it after ``validate()``, which checks each number on its own: this
+    refuses when that left messages, reads the values the chosen options use
+    (a blank one is refused), parses the typed lists, and lets the engine
+    judge the whole. Fields the chosen options do not use are ignored.
+
+    :param fields: a ``RulesFields`` (or a form subclassing it), or a
+        ``FormField`` that embeds one.
+    """
+    fields = _unwrapped(fields)
+    rows = _book_rows(fields)
+    usual = {name: _signed(fields, name) for name in SIGNED}
+    usual["red_three_melded"] = _required(fields["red_three_melded"])
+    # the options added later: blank is 0, unused (a page from before them still saves)
+    usual |= {name: _unused_if_blank(fields[name]) for name in CASES if name not in usual}
+    values = {name: _with_cases(fields, name, usual[name]) for name in CASES}
+    data = {
+        "name": _named(fields["name"]),
+        "card_values": {f.short_name: _required(f) for f in fields["card_values"]},
+        **{name: values[name] for name in CASES if name != "red_threes_all"},
+        "penalty": usual["penalty"],
+        "red_threes_all": _red_threes_all(fields, values["red_threes_all"]),
+        "black_three_out": _unused_if_blank(fields["black_three_out"]),
+        "cut_22": _required(fields["cut_22"]),
+        "books": _books(rows),
+        "going_out": _going_out(fields["going_out"]),
+        "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
+        "meld_minimum": _meld_minimum(fields),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"]),
+        "books_to_go_out": _books_to_go_out(fields, rows),
+        "end": _end(fields),
+        "deal": _deal(fields),
+    }
+    if _has_errors(fields):
+        return None
+    try:
+        return RuleSet(**data)
+    except ValueError as error:
+        show_error(fields, str(error))
+        return None
+
+
+def _named(field):
+    # the engine would say so too, but only once every other value is right
+    if not (field.data or "").strip():
+        _refuse(field, "Give these rules a name.")
+    return field.data
+
+
+def _required(field):
+    """The field's number; a blank one (in use) gets a message."""
+    if field.data is None and not field.errors:
+        _refuse(field, "Enter a number.")
+    return field.data
+
+
+def _unused_if_blank(field):
+    return 0 if field.data is None and not field.errors else field.data
+
+
+def _signed(fields, name):
+    points = _required(fields[name])
+    return -points if points and fields[f"{name}_sign"].data == LOSE else points
+
+
+def _with_cases(fields, name, usual):
+    """The value, or an object by outcome when a case is typed (blank cases take the usual value)."""
+    cases = fields[f"{name}_cases"]
+    given = {key: cases[key].data for key in CASE_KEYS if cases[key].data is not None}
+    if not given or usual is None:
+        return usual
+    value = {key: given.get(key, usual) for key in OUTCOMES}
+    return value | ({NOT_MELDED: given[NOT_MELDED]} if NOT_MELDED in given else {})
+
+
+def _red_threes_all(fields, bonus):
+    count = _unused_if_blank(fields["red_threes_all_count"])
+    return {"count": count, "bonus": bonus} if count else None
+
+
+def _first_meld_books(field):
+    if not (field.data or "").strip():
+        return None
+    rounds = _parsed(field, parse_books_by_round)
+    return rounds[0] if rounds and len(rounds) == 1 else rounds
+
+
+def _deal(fields):
+    decks = _parsed(fields["deal_decks"], parse_decks)
+    given = [fields[name] for name in ("deal_hand", "deal_foot") if not _is_blank(fields[name])]
+    if decks is None and not given:
+        return None  # the house does not say
+    return {
+        "decks": decks,
+        "hand": _required(fields["deal_hand"]),
+        "foot": _required(fields["deal_foot"]),
+        "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
+    }
+
+
+def _book_rows(fields):
+    """(kind, row) for the clean and dirty books and each extra row with anything typed in it."""
+    rows = [("clean", fields["book_clean"]), ("dirty", fields["book_dirty"])]
+    for row in fields["extra_books"]:
+        if not all(_is_blank(f) for f in row):
+            rows.append((book_kind(row["kind"].data), row))
+    return rows
+
+
+def _books(rows):
+    books = {}
+    for kind, row in rows:
+        value = _required(row["value"])
+        if not kind:
+            _refuse(row["kind"], "Name the kind of book, like sevens.")
+        elif kind in books:
+            _refuse(row["kind"], f"“{kind}” books are already listed.")
+        else:
+            books[kind] = value
+    return books
+
+
+def _going_out(field):
+    numbers = _parsed(field, parse_numbers)
+    return numbers[0] if numbers and len(numbers) == 1 else numbers
+
+
+def _meld_minimum(fields):
+    mode = fields["meld_mode"].data
+    if mode == "by_round":
+        return {"by_round": _parsed(fields["meld_by_round"], parse_numbers)}
+    if mode == "by_score":
+        return {"by_score": _parsed(fields["meld_by_score"], parse_score_steps)}
+    return None
+
+
+def _books_to_go_out(fields, rows):
+    mode = fields["books_mode"].data
+    if mode == "by_round":
+        return _parsed(fields["books_by_round"], parse_books_by_round)
+    if mode != "same":
+        return None
+    counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
+    if not _is_blank(fields["books_any_to_go_out"]):
+        counts[scoring.ANY_BOOK] = fields["books_any_to_go_out"].data
+    if not counts:
+        _refuse(
+            fields["book_clean"]["to_go_out"],
+            "Enter the books needed to go out, or choose “No set number” below.",
+        )
+    return counts
+
+
+def _end(fields):
+    mode = fields["end_mode"].data
+    return {mode: _required(fields[f"end_{mode}"])} if mode in ("rounds", "score") else None
+
+
+def _parsed(field, parse):
+    """What ``parse`` reads from a text field, or None with its message on the field."""
+    try:
+        return parse(field.data or "")
+    except ValueError as error:
+        _refuse(field, str(error))
+        return None
+
+
+# --- messages next to their fields ------------------------------------------------------
+
+
+def show_error(fields, message):
+    """Show an engine or storage message ("path: detail") next to the field its path names.
+
+    ``meld_minimum.by_score[1]: scores must rise (0 comes after 0)`` goes
+    under the by-score text as "Pair 2: scores must rise (0 comes after 0)."
+    A path no field shows becomes a message for the whole form.
+    """
+    fields = _unwrapped(fields)
+    path, _, detail = message.partition(": ")
+    where = _position(path)
+    text = f"{where}: {detail}" if where else detail
+    text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    field = _field_at(fields, path)
+    if field is None:
+        fields.form_errors = [*fields.form_errors, text]
+    else:
+        _refuse(field, text)
+
+
+def _field_at(fields, path):
+    """The field that shows the value at an engine path, or None."""
+    # without list positions: "books_to_go_out[1].sevens" -> "books_to_go_out"
+    base = re.sub(r"\[.*", "", path)
+    root, _, key = base.partition(".")
+    case = base.rpartition(".")[2]
+    try:
+        if root in CASES and case in CASE_KEYS:
+            return fields[f"{root}_cases"][case]
+        if base in _FIELD_NAMES:
+            return fields[_FIELD_NAMES[base]]
+        if root == "books_to_go_out" and "[" in path:
+            return fields["books_by_round"]
+        if root == "card_values":
+            return fields["card_values"][key]
+        if root in ("books", "books_to_go_out"):
+            row = dict(_book_rows(fields))[key]
+            if root == "books_to_go_out":
+                return row["to_go_out"]
+            # the form's bounds on a bonus are the engine's, so the engine can
+            # only be refusing an extra kind's name
+            return row["kind"] if "kind" in row.form else row["value"]
+        return fields[root]
+    except KeyError:
+        return None
+
+
+def _position(path):
+    """Which entry of a typed list a path is about: "Round 3", "Pair 2, minimum", "Round 2, sevens"."""
+    match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?$", path)
+    if not match:
+        # the first meld's books typed on one line: which kind
+        return path.partition(".")[2] if path.startswith("first_meld_books.") else ""
+    pairs = ".by_score" in path or ".decks" in path
+    entry = "Pair" if pairs else "Round"
+    part = (_DECK_PARTS if ".decks" in path else _PAIR_PARTS).get(match[2])
+    parts = [f"{entry} {int(match[1]) + 1}", part, match[3]]
+    return ", ".join(part for part in parts if part)
+
+
+def fields_with_errors(fields):
+    """Every field showing a message, in page order, for a summary at the top of a long form."""
+    return [field for field in _leaves(_unwrapped(fields)) if field.errors]
+
+
+def _refuse(field, message):
+    field.errors = [*field.errors, message]
+
+
+def _has_errors(form):
+    return bool(form.form_errors) or any(field.errors for field in _leaves(form))
+
+
+def _leaves(field):
+    """The fields under a form, FormField or FieldList: the ones that carry messages."""
+    if isinstance(field, (BaseForm, FormField, FieldList)):
+        for sub in field:
+            yield from _leaves(sub)
+    else:
+        yield field
+
+
+def _unwrapped(fields):
+    return fields.form if isinstance(fields, FormField) else fields
+
+
+def _is_blank(field):
+    text = field.raw_data[0] if field.raw_data else field.data
+    return text is None or not str(text).strip()
