@@ -46,6 +46,7 @@ test: system-packages-test $(VENV)/.installed-test
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/sheets.py
 	$(PY) bench/pages.py
+	$(PY) bench/round_entry.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-output build dist
