@@ -101,7 +101,7 @@ class Player:
             chip = chips.get_by_role("radio", name=str(value), exact=True)
             if chip.count():
                 if not chip.is_checked():
-                    self.tap(chips.locator(f"label[for='{chip.get_attribute('id')}']"), f"{label} {value}")
+                    self.tap(chip, f"{label} {value}")
                 return
             self.enter_number(chips.get_by_role("textbox"), value, label)
             return
