@@ -110,7 +110,9 @@
 // offers it back ("Draft restored", with a button to discard it). The game
 // page forgets the draft of the round just saved ([data-draft-done]) and those
 // of rounds already played; a draft is forgotten after a week anyway.
-// Values the app sent back (after Check, − / + or Add up) become the draft.
+// A page that is the app's answer to the form (after Check, − / + or Add up)
+// holds what was sent, which becomes the draft; but if more was typed since it
+// came (the page reloaded or dropped before anything was sent), that is offered.
 (function () {
   "use strict";
   var PREFIX = "scorekeeper-draft:";
@@ -177,9 +179,9 @@
     });
     return changed;
   }
-  function keep() {
+  function keep(sent) {
     try {
-      storage.setItem(key, JSON.stringify({ at: Date.now(), values: values() }));
+      storage.setItem(key, JSON.stringify({ at: Date.now(), values: values(), sent: Boolean(sent) }));
     } catch (error) {
       // full: the form still works, only without a draft
     }
@@ -187,7 +189,8 @@
 
   var original = values();
   var draft = read(key);
-  if (form.hasAttribute("data-draft-fresh") && draft) {
+  var fresh = form.hasAttribute("data-draft-fresh");
+  if (draft && (fresh || !draft.sent)) {
     var restored = apply(draft.values);
     if (restored.length) {
       restored.forEach(function (el) {
@@ -204,11 +207,15 @@
         });
       }
     }
-  } else if (!form.hasAttribute("data-draft-fresh")) {
+  } else if (!fresh) {
     keep();
   }
-  form.addEventListener("input", keep);
-  form.addEventListener("change", keep);
+  form.addEventListener("input", function () { keep(); });
+  form.addEventListener("change", function () { keep(); });
+  // the form really leaves (not held back for want of the app): its answer is the draft
+  document.addEventListener("submit", function (event) {
+    if (event.target === form && !event.defaultPrevented) keep(true);
+  });
 })();
 
 // A round is sent only when the app answers (form[data-probe]): first a small

@@ -29,8 +29,9 @@ class BookCountField(WholeNumberField):
         super().process_formdata(typed[-1:] or valuelist[-1:])
 
     def chip(self):
-        """The chip to show chosen, or None when the count is in the box (or is wrong)."""
-        return self.data if self.data in CHIPS and not self.errors else None
+        """The chip to show chosen (none sent is 0), or None when the count is in the box or wrong."""
+        count = 0 if self.data is None else self.data
+        return count if count in CHIPS and not self.errors else None
 
     def typed(self):
         """What the box shows: a count past the chips, or what was typed and refused."""

@@ -340,6 +340,16 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     context.set_offline(False)
     page.get_by_role("button", name="Check round 1").click()
     expect_review_in_view(page, 1, ROUND)
+    expect(page.get_by_text("Draft restored")).to_be_hidden()  # the app's answer holds what was sent
+
+    # more typed on the review, then the page reloads: that is offered back too
+    melded = team(page, "Cy & Di").get_by_label("Points melded", exact=True)
+    melded.fill("615")
+    page.reload()
+    expect(page.get_by_text("Draft restored")).to_be_visible()
+    expect(melded).to_have_value("615")
+    page.get_by_role("button", name="Discard the draft").click()
+    expect(melded).to_have_value("610")
     context.set_offline(True)
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_role("alert").filter(has_text="Could not reach the app")).to_be_visible()
