@@ -206,3 +206,12 @@ def test_fixing_keeps_a_value_the_rules_do_not_ask(client, db):
     assert 'name="teams-0-black_threes" placeholder="0" type="text" value="2"' in text(form)
     enter(client, game_id, {"melded_points": 350, "black_threes": 2}, {"melded_points": 100}, url=edit)
     assert stored(db, game_id).rounds[0].entries[0].black_threes == 2
+
+
+def test_a_saved_count_past_the_chips_is_in_the_box(client, db):
+    game_id = start(client, "friends-family")
+    enter(client, game_id, {"book_clean": 12, "book_dirty": 3, "melded_points": 2000}, {"melded_points": 50})
+    page = client.get(f"/games/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert 'id="teams-0-book_clean" value="12"' in page
+    assert not re.search(r'id="teams-0-book_clean-\d" value="\d" checked', page)
+    assert 'id="teams-0-book_dirty-3" value="3" checked' in page
