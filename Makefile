@@ -46,6 +46,7 @@ test: system-packages-test $(VENV)/.installed-test
 # every figure of issue 14 at 1,000 and 10,000 games (a few minutes; docs/PERFORMANCE.md)
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
+	$(PY) bench/round_entry.py
 
 # the saves and pages at 10,000 and 100,000 games (building 100,000 takes minutes;
 # BENCH_CACHE=folder keeps the databases for the next run)

@@ -1,8 +1,13 @@
 // Small enhancements only: every page works without this file.
 // - the − / + steppers change the number in place instead of posting the form;
 // - a form marked data-remember-scroll comes back where it was after a post
-//   (the server's answer, with the review or a message, replaces the page).
-// No scoring happens here: points and totals always come from the server.
+//   (the server's answer, with the review or a message, replaces the page);
+// - a chip chosen for a count of books moves on to the next field;
+// - a number that may be negative gets the numeric keypad and a ± key;
+// - what is typed into a round is kept on the phone (drafts), and a round is
+//   sent only when the app can be reached.
+// No scoring happens here: points and totals always come from the server;
+// this file only moves, keeps and restores what was typed.
 (function () {
   "use strict";
 
@@ -34,6 +39,232 @@
     if (saved === null || !document.querySelector("form[data-remember-scroll]")) return;
     sessionStorage.removeItem(KEY);
     window.scrollTo(0, parseInt(saved, 10));
+  });
+})();
+
+// Book counts (templates/_forms.html, book_chips): a chip tapped moves on to
+// the next field, so after the last kind of book the keypad opens on "Points
+// melded". Only after a tap: arrow keys in the group still choose, as usual.
+// A number typed in the box beside the chips takes the place of a chip.
+(function () {
+  "use strict";
+  var tapped = false;
+  document.addEventListener("pointerdown", function () { tapped = true; }, true);
+  document.addEventListener("keydown", function () { tapped = false; }, true);
+
+  function shown(el) {
+    return el.getClientRects().length > 0 && !el.disabled;
+  }
+
+  function focusAfter(group) {
+    var form = group.closest("form");
+    if (!form) return;
+    var next = Array.prototype.find.call(form.elements, function (el) {
+      return /^(text|radio|checkbox)$/.test(el.type) && !group.contains(el) && shown(el) &&
+        (group.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    if (!next) return;
+    if (next.type === "radio") {
+      next = form.querySelector('input[name="' + CSS.escape(next.name) + '"]:checked') || next;
+    }
+    next.focus();
+  }
+
+  document.addEventListener("change", function (event) {
+    var chip = event.target.closest(".chip input");
+    if (!chip) return;
+    var group = chip.closest(".chips");
+    var box = group.querySelector(".chip-more");
+    if (box) box.value = "";
+    if (tapped) focusAfter(group);
+  });
+  document.addEventListener("input", function (event) {
+    var box = event.target.closest(".chip-more");
+    if (!box || !box.value.trim()) return;
+    box.closest(".chips").querySelectorAll(".chip input").forEach(function (chip) { chip.checked = false; });
+  });
+})();
+
+// A number that may be negative (the house rules' values by who went out):
+// without this file it is typed on the full keyboard, which has a minus; with
+// it, on the numeric keypad, and the ± key beside it changes the sign.
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-sign]").forEach(function (button) {
+    var input = button.parentElement.querySelector("input");
+    if (!input) return;
+    input.setAttribute("inputmode", "numeric");
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var value = input.value.trim();
+      input.value = /^[-\u2212]/.test(value) ? value.replace(/^[-\u2212]\s*/, "") : "\u2212" + value;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.focus();
+    });
+  });
+})();
+
+// Drafts: what is typed into a round (form[data-draft]) is kept on this phone
+// as it is typed, under the game and the round, so a reload, a locked screen
+// or a page the browser dropped loses nothing. Opened again, the round form
+// offers it back ("Draft restored", with a button to discard it). The game
+// page forgets the draft of the round just saved ([data-draft-done]) and those
+// of rounds already played; a draft is forgotten after a week anyway.
+// A page that is the app's answer to the form (after Check, − / + or Add up)
+// holds what was sent, which becomes the draft; but if more was typed since it
+// came (the page reloaded or dropped before anything was sent), that is offered.
+(function () {
+  "use strict";
+  var PREFIX = "scorekeeper-draft:";
+  var WEEK = 7 * 24 * 3600 * 1000;
+  var storage = null;
+  try {
+    storage = window.localStorage;
+    storage.getItem(PREFIX);
+  } catch (error) {
+    return; // storage refused (private mode, a policy): the form works as before
+  }
+
+  function read(key) {
+    try {
+      var draft = JSON.parse(storage.getItem(key));
+      return draft && typeof draft.values === "object" ? draft : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  var keys = [];
+  for (var i = 0; i < storage.length; i++) {
+    if ((storage.key(i) || "").indexOf(PREFIX) === 0) keys.push(storage.key(i));
+  }
+  keys.forEach(function (key) {
+    var draft = read(key);
+    if (!draft || !(Date.now() - draft.at < WEEK)) storage.removeItem(key);
+  });
+
+  var game = document.querySelector("[data-drafts-of]");
+  if (game) {
+    if (game.dataset.draftDone) storage.removeItem(PREFIX + game.dataset.draftDone);
+    var played = new RegExp("^" + PREFIX + game.dataset.draftsOf + ":round-(\\d+)$");
+    keys.forEach(function (key) {
+      var match = played.exec(key);
+      if (match && Number(match[1]) < Number(game.dataset.nextRound)) storage.removeItem(key);
+    });
+  }
+
+  var form = document.querySelector("form[data-draft]");
+  if (!form) return;
+  var key = PREFIX + form.dataset.draft;
+
+  function fields() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.id && /^(text|radio|checkbox)$/.test(el.type);
+    });
+  }
+  function values() {
+    var out = {};
+    fields().forEach(function (el) { out[el.id] = el.type === "text" ? el.value : el.checked; });
+    return out;
+  }
+  function apply(wanted) {
+    var changed = [];
+    fields().forEach(function (el) {
+      if (!Object.prototype.hasOwnProperty.call(wanted, el.id)) return;
+      var now = el.type === "text" ? el.value : el.checked;
+      if (now === wanted[el.id]) return;
+      if (el.type === "text") el.value = String(wanted[el.id]);
+      else el.checked = Boolean(wanted[el.id]);
+      changed.push(el);
+    });
+    return changed;
+  }
+  function keep(sent) {
+    try {
+      storage.setItem(key, JSON.stringify({ at: Date.now(), values: values(), sent: Boolean(sent) }));
+    } catch (error) {
+      // full: the form still works, only without a draft
+    }
+  }
+
+  var original = values();
+  var draft = read(key);
+  var fresh = form.hasAttribute("data-draft-fresh");
+  if (draft && (fresh || !draft.sent)) {
+    var restored = apply(draft.values);
+    if (restored.length) {
+      restored.forEach(function (el) {
+        var fold = el.closest("details");
+        if (fold) fold.open = true;
+      });
+      var notice = form.querySelector("[data-draft-notice]");
+      if (notice) {
+        notice.hidden = false;
+        notice.querySelector("[data-draft-discard]").addEventListener("click", function () {
+          apply(original);
+          storage.removeItem(key);
+          notice.hidden = true;
+        });
+      }
+    }
+  } else if (!fresh) {
+    keep();
+  }
+  form.addEventListener("input", function () { keep(); });
+  form.addEventListener("change", function () { keep(); });
+  // the form really leaves (not held back for want of the app): its answer is the draft
+  document.addEventListener("submit", function (event) {
+    if (event.target === form && !event.defaultPrevented) keep(true);
+  });
+})();
+
+// A round is sent only when the app answers (form[data-probe]): first a small
+// request, then the form as usual. With the Wi-Fi gone, the page stays as it
+// is, says so, and keeps everything typed (the draft too): try again later.
+(function () {
+  "use strict";
+  var form = document.querySelector("form[data-probe]");
+  if (!form || !window.fetch || !form.requestSubmit) return;
+  var notice = form.querySelector("[data-offline-notice]");
+  var asking = false;
+  form.addEventListener("submit", function (event) {
+    if (form.dataset.reached === "yes") {
+      delete form.dataset.reached;
+      return;
+    }
+    event.preventDefault();
+    if (asking) return;
+    asking = true;
+    var submitter = event.submitter;
+    fetch(form.dataset.probe, { method: "HEAD", cache: "no-store" }).then(function () {
+      asking = false;
+      if (notice) notice.hidden = true;
+      form.dataset.reached = "yes";
+      form.requestSubmit(submitter || undefined);
+    }, function () {
+      asking = false;
+      if (!notice) return;
+      if (submitter && submitter.getClientRects().length) submitter.parentNode.insertBefore(notice, submitter);
+      notice.hidden = false;
+    });
+  });
+})();
+
+// The game page, shown again by Back or Forward from the browser's memory or
+// cache, asks the app whether the game changed since, and reloads if it did.
+(function () {
+  "use strict";
+  var main = document.querySelector("[data-game-revision]");
+  if (!main || !window.fetch) return;
+  window.addEventListener("pageshow", function (event) {
+    var entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    var again = event.persisted || (entries[0] && entries[0].type === "back_forward");
+    if (!again) return;
+    fetch(main.dataset.gameJson, { cache: "no-store" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (game) {
+        if (game && String(game.revision) !== main.dataset.gameRevision) location.reload();
+      }, function () {});
   });
 })();
 

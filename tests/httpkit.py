@@ -548,10 +548,22 @@ class Review:
 
 
 def check_round(phone, url, values):
-    """Open the round form at ``url``, fill it, press Check: the review."""
+    """Open the round form at ``url``, fill it, press Check: the review (a GET of the
+    values the check redirects to, post/redirect/get)."""
     form, page = phone.open_form(url)
     resp = phone.submit(form, page, round_overrides(values), button=("action", "check", None))
+    if resp.redirect and shows_the_values(page, resp.location):
+        resp = phone.follow(resp)
     return review_of(resp, page)
+
+
+def shows_the_values(posted_to, location):
+    """Whether a POST's redirect goes to a GET of the same page with the values in
+    its query (the round form's Check, − / + and Add up: post/redirect/get)."""
+    if not location:
+        return False
+    there = urlsplit(location)
+    return bool(there.query) and there.path == urlsplit(posted_to).path
 
 
 def review_of(resp, page):

@@ -11,13 +11,47 @@ from .fields import RevisionField, WholeNumberField
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed
 FIRST_MELD = "first_meld_books"
+#: the book counts offered as one tap each; a larger count is typed
+CHIPS = range(10)
 
 
-def round_form(game, formdata=None, entries=None, number=None):
+class BookCountField(WholeNumberField):
+    """A count of books: one tap on a chip (0–9), or typed (any count).
+
+    The chips are radio buttons and the box beside them a text input, all
+    under the field's one name. A phone sends the chip it has and what is in
+    the box: the box wins when it holds anything (its value comes last), so
+    without JavaScript a number typed over a chosen chip is the one taken.
+    """
+
+    def process_formdata(self, valuelist):
+        typed = [v for v in valuelist if v.strip()]
+        super().process_formdata(typed[-1:] or valuelist[-1:])
+
+    def chip(self):
+        """The chip to show chosen (none sent is 0), or None when the count is in the box or wrong."""
+        count = 0 if self.data is None else self.data
+        return count if count in CHIPS and not self.errors else None
+
+    def typed(self):
+        """What the box shows: a count past the chips, or what was typed and refused."""
+        if self.chip() is not None:
+            return ""
+        if self.raw_data:
+            return next((v for v in reversed(self.raw_data) if v.strip()), "")
+        return "" if self.data is None else str(self.data)
+
+
+def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=True):
     """The round form for this game's rules: only the fields its rules ask for.
 
     :param entries: a saved round's ``TeamRound``s, to fix it.
     :param number: the round's number (what its first meld must hold); the next round when None.
+    :param saved: the round being fixed, as saved: an entry it holds is asked
+        even where the rules price it at nothing (a round imported, or entered
+        before the form stopped asking), so that fixing it never drops a value.
+    :param csrf: False for a form read from a GET (it writes nothing); the
+        app's CSRF protection checks every POST before the view runs.
     """
     rules = game.rules
     number = number or game.standings.next_round
@@ -29,19 +63,21 @@ def round_form(game, formdata=None, entries=None, number=None):
     class EntryFields(Form):
         pass
 
+    held = {f.name for f in ENTRY_FIELDS for e in saved or () if getattr(e, f.name)}
     for kind in rules.books:
         setattr(
             EntryFields,
             f"book_{kind}",
-            WholeNumberField(rules.book_label(kind), default=0, maximum=MAX_BOOKS),
+            BookCountField(rules.book_label(kind), default=0, maximum=MAX_BOOKS),
         )
     for entry in ENTRY_FIELDS:
-        if entry.kind == "flag" or not scoring.asked(rules, entry):
+        if entry.kind == "flag" or not (scoring.asked(rules, entry) or entry.name in held):
             continue  # the one flag, going out, is the round's "who went out" choice
+        # empty, not "0": a digit typed replaces nothing (an empty field counts as 0)
         setattr(
             EntryFields,
             entry.name,
-            WholeNumberField(entry.label, default=0, maximum=entry.maximum, description=entry.help),
+            WholeNumberField(entry.label, default=None, maximum=entry.maximum, description=entry.help),
         )
         if entry.counted:  # the card-count helper: how many cards of each value
             for i, (tier, limit) in enumerate(zip(tiers, limits)):
@@ -84,7 +120,7 @@ def round_form(game, formdata=None, entries=None, number=None):
                 NOBODY,
             ),
         }
-    form = RoundForm(formdata=formdata, data=data)
+    form = RoundForm(formdata=formdata, data=data, meta={"csrf": csrf})
     form.rules = rules
     form.tiers = tiers
     form.number = number
@@ -94,7 +130,8 @@ def round_form(game, formdata=None, entries=None, number=None):
 
 def _entry_data(rules, entry):
     data = {f"book_{kind}": entry.books.get(kind, 0) for kind in rules.books}
-    return data | {f.name: getattr(entry, f.name) for f in ENTRY_FIELDS if not f.out_choice}
+    # a number left at 0 shows as an empty field, as on a new round
+    return data | {f.name: getattr(entry, f.name) or None for f in ENTRY_FIELDS if not f.out_choice}
 
 
 def team_fields(form):

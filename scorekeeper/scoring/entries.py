@@ -52,7 +52,7 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         "melded",
         "points",
         maximum=100_000,
-        help="Every card laid down, books included.",
+        help="Books included.",
         always=True,
         counted="melded",
     ),
@@ -68,18 +68,8 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         always=True,
         counted="left",
     ),
-    EntryField(
-        "red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count", rule="red_three", always=True
-    ),
-    EntryField(
-        "black_threes",
-        "Black 3s caught",
-        "Black 3s caught",
-        "black 3s",
-        "count",
-        rule="black_three",
-        always=True,
-    ),
+    EntryField("red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count", rule="red_three"),
+    EntryField("black_threes", "Black 3s caught", "Black 3s caught", "black 3s", "count", rule="black_three"),
     EntryField(
         "red_threes_melded",
         "Red 3s laid down",

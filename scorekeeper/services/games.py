@@ -556,11 +556,19 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
 
 @_remembered
 def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
-    """Delete a round; later rounds move up one (their meld minimums and scores follow)."""
+    """Delete a round; later rounds move up one (their meld minimums and scores follow).
+
+    ``action="undone"`` takes back the change just made, and only that: the
+    game's last change must be this round's entry. The round may have ended
+    the game; taking it back opens the game again, as it was before.
+    """
     with transaction(db):
         game = _game_for_change(db, game_id, revision, loaded)
-        _must_be_open(game)
         played = _round_of(game, round_id)
+        if action == "undone":
+            _must_be_last_entered(db, game, played)
+        else:
+            _must_be_open(game)
         number = played.number
         db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
         db.execute("DELETE FROM rounds WHERE id = ?", [round_id])
@@ -590,6 +598,15 @@ def delete_round(db, game_id, revision, round_id, *, loaded=None, action="delete
             summary=summary,
             log_before=[e.to_dict() for e in played.entries],
         )
+
+
+def _must_be_last_entered(db, game, played):
+    last = db.execute(
+        "SELECT action, round_number FROM revisions WHERE game_id = ? AND revision = ?",
+        [game.id, game.revision],
+    ).fetchone()
+    if last is None or tuple(last) != ("added", played.number):
+        raise Conflict(f"Round {played.number} is no longer this game’s last change: it can’t be undone.")
 
 
 @_remembered

@@ -1,9 +1,22 @@
 """A game: starting one, its screen, entering and fixing rounds, ending and reopening it."""
 
+import functools
 import hashlib
 import json
+from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from wtforms import SelectChoice
 
 from .. import charts, scoring, sheets
@@ -30,6 +43,24 @@ bp = Blueprint("games", __name__, url_prefix="/games")
 # A refused form is shown again with this status, so tests and tools can tell
 # it from a first visit; browsers show the page all the same.
 REFUSED = 422
+# The session's note of the last round this phone saved: for "Undo round N",
+# for Back after a save (the game, not the round's form), and to clear its draft.
+SAVED = "saved"
+# a round form's values in a URL: six teams with every field take under 8 KB
+LONGEST_QUERY = 16 * 1024
+
+
+def _no_store(view):
+    """Round pages are never kept by the browser: Back asks the app again, which
+    knows whether the round was saved meanwhile (and then shows the game)."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        response = current_app.make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapped
 
 
 def _game_or_404(game_id, **options):
@@ -123,14 +154,57 @@ def _new_game_page(form, entries, status=200, loaded=None):
 def show(game_id):
     """Show a game: standings, meld minimums, who deals, every round, its share link."""
     game = _game_or_404(game_id, changes=True)
-    return render_template(
-        "games/show.html",
-        game=game,
-        s=game.standings,
-        action=ActionForm(revision=game.revision),
-        chart=_progress_chart(game),
-        share_url=share_url(game.share_token) if game.share_token else None,
+    saved = session.get(SAVED)
+    saved = saved if isinstance(saved, dict) and saved.get("game") == game.id else None
+    response = current_app.make_response(
+        render_template(
+            "games/show.html",
+            game=game,
+            s=game.standings,
+            action=ActionForm(revision=game.revision),
+            chart=_progress_chart(game),
+            share_url=share_url(game.share_token) if game.share_token else None,
+            undo=_undoable(game, saved),
+            draft_done=saved.get("draft") if saved else None,
+        )
     )
+    # kept for Back and Forward, asked again otherwise (static/app.js asks the
+    # app whether the game changed when the browser shows it from its cache)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _undoable(game, saved):
+    """The round this phone just entered, while it is still the game's last change."""
+    if not saved or not saved.get("added") or saved.get("after") != game.revision:
+        return None
+    played = game.round(saved.get("number"))
+    return played if played is not None and played.id == saved.get("round") else None
+
+
+@bp.post("/<id:game_id>/undo")
+def undo_round(game_id):
+    """Take back the round this phone just entered (one tap, logged as undone)."""
+    game = _game_or_404(game_id)
+    form = ActionForm()
+    if not form.validate_on_submit():
+        flash("That button had expired: nothing was changed. Please try again.", "error")
+        return _to_game(game.id)
+    played = next((r for r in game.rounds if r.id == form.round_id.data), None)
+    if played is None:
+        flash("That round is no longer in this game: nothing was undone.", "error")
+        return _to_game(game.id)
+    try:
+        after = games.delete_round(
+            get_db(), game.id, form.revision.data, played.id, loaded=game, action="undone"
+        )
+    except (Conflict, NotFound) as refusal:
+        _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
+        return _to_game(game.id)
+    _print_later(after)
+    session.pop(SAVED, None)
+    flash(f"Round {played.number} undone.", "success")
+    return _to_game(game.id)
 
 
 def _progress_chart(game):
@@ -160,9 +234,12 @@ def export(game_id):
 
 
 @bp.route("/<id:game_id>/rounds/new", methods=["GET", "POST"])
+@_no_store
 def new_round(game_id):
     """Enter the next round."""
     game = _game_or_404(game_id)
+    if _saved_here(game, None):
+        return _to_game(game.id)
     if not game.is_open or game.finished:
         flash("This game is finished: there is no next round to enter.", "error")
         return _to_game(game.id)
@@ -170,22 +247,48 @@ def new_round(game_id):
 
 
 @bp.route("/<id:game_id>/rounds/<id:number>/edit", methods=["GET", "POST"])
+@_no_store
 def edit_round(game_id, number):
     """Fix a saved round."""
-    game, played, refused = _fixable(game_id, number)
+    game, played, refused = _fixable(game_id, number, editing=True)
     return refused or _round_editor(game, played)
 
 
-def _fixable(game_id, number):
+def _values():
+    """What the round form holds: posted, or in a GET's query (post/redirect/get)."""
+    return request.form if request.method == "POST" else request.args
+
+
+def _round_id(values):
+    return ActionForm(formdata=values, meta={"csrf": False}).round_id.data
+
+
+def _saved_here(game, played):
+    """Whether this phone saved, from this very page, the round it is about: a
+    page opened again after a save (Back, a second tap on Save) shows the game."""
+    saved, values = session.get(SAVED), _values()
+    if not isinstance(saved, dict) or saved.get("game") != game.id or "revision" not in values:
+        return False
+    if values["revision"] != str(saved.get("before")):
+        return False
+    return saved.get("round") == _round_id(values) if played else bool(saved.get("added"))
+
+
+def _fixable(game_id, number, editing=False):
     """(game, round, None) when the round can be fixed; else a redirect as the third.
 
-    A form posts the id of the round it was opened for: that round is the one
+    A form carries the id of the round it was opened for: that round is the one
     fixed, whatever its number now (ids are never reused).
+
+    :param editing: the round's form: opened again after this phone saved it, it shows the game.
     """
     game = _game_or_404(game_id)
-    if request.method == "POST":
-        round_id = ActionForm().round_id.data
+    values = _values()
+    if request.method == "POST" or "round_id" in values:
+        round_id = _round_id(values)
         played = next((r for r in game.rounds if r.id == round_id), None)
+        if editing and played is not None and _saved_here(game, played):
+            return game, played, _to_game(game.id)
         if played is None:
             flash(
                 "That round is no longer in this game (deleted on another phone?): nothing was saved.",
@@ -208,21 +311,32 @@ def _digest(entries, number, revision):
 def _round_editor(game, played):
     """One screen for all teams: check (the engine's review), then save.
 
+    Only "Save" writes, so only it is a POST that stays one. Every other
+    button (Check, − / +, Add up) posts the form and is sent to a GET of the
+    same values (post/redirect/get): every page of the round is a GET, so Back
+    never meets a page the browser must post again, and a reload shows it.
+
     The hidden ``revision`` is the game as the page was opened: a save is
     refused if the game changed since. ``checked`` is a digest of the entries,
     the round number and the revision the review showed, so "save" saves
     exactly what was reviewed, under the number and scores shown.
     """
     number = played.number if played else game.standings.next_round
-    if request.method == "GET":
-        form = round_form(game, entries=played.entries if played else None, number=number)
+    values = _values()
+    saved = played.entries if played else None
+    if not values:
+        form = round_form(game, entries=saved, number=number, saved=saved, csrf=False)
         form.revision.data = game.revision
         form.round_id.data = played.id if played else None
-        return _render_round(game, played, form)
-    form = round_form(game, formdata=request.form, number=number)
-    action = request.form.get("action", "check")
-    if "step" in request.form:
-        name, _, delta = request.form["step"].rpartition(":")
+        return _render_round(game, played, form, fresh=True)
+    if request.method == "POST":
+        if values.get("action") == "save" and "step" not in values:
+            return _save_checked(game, played, number, values)
+        return _to_editor(game, played, values)
+    form = round_form(game, formdata=values, number=number, saved=saved, csrf=False)
+    action = values.get("action", "check")
+    if "step" in values:
+        name, _, delta = values["step"].rpartition(":")
         step(form, name, delta)
         return _render_round(game, played, form, number)
     if action.startswith("add-"):
@@ -243,8 +357,25 @@ def _round_editor(game, played):
         form.revision.data = game.revision
         form.checked.data = ""
         return _render_round(game, played, form, number, status=REFUSED)
-    if not form.validate():
+    entries, problems = _checked(game, form, number)
+    if entries is None:
         return _render_round(game, played, form, number, status=REFUSED)
+    form.checked.data = _digest(entries, number, game.revision)
+    return _render_round(
+        game,
+        played,
+        form,
+        number,
+        review=entries,
+        changed=values.get("changed") == "1",
+        warnings=[p for p in problems if p.level == "warning"],
+    )
+
+
+def _checked(game, form, number):
+    """(entries, the engine's problems), or (None, ...) with every error put next to its field."""
+    if not form.validate():
+        return None, ()
     entries = entries_from(form)
     problems = scoring.check_round(
         game.rules, entries, number, team_names=[t.name for t in game.teams], players=game.player_count
@@ -252,45 +383,86 @@ def _round_editor(game, played):
     errors = [p for p in problems if p.level == "error"]
     for problem in errors:
         field_for(form, problem).errors.append(problem.message)
-    if errors:
-        return _render_round(game, played, form, number, status=REFUSED)
-    digest = _digest(entries, number, game.revision)
-    if action == "save" and form.checked.data == digest:
-        return _save(game, played, number, entries)
-    changed = action == "save"  # saved without checking these values: check them first
-    form.checked.data = digest
-    return _render_round(
-        game,
-        played,
-        form,
-        number,
-        review=entries,
-        changed=changed,
-        warnings=[p for p in problems if p.level == "warning"],
+    return (None if errors else entries), problems
+
+
+def _to_editor(game, played, values, **changes):
+    """303 to the round screen showing ``values`` (a GET: nothing is written).
+
+    The browser keeps a button's ``#team-2`` on the way, so "Add up" and − / +
+    come back at their team; Check and Save post to the bare path and come
+    back at the top, where the review is.
+    """
+    dropped = {"csrf_token", "checked", "changed", *changes}
+    pairs = [(k, v) for k, v in values.items(multi=True) if k not in dropped] + list(changes.items())
+    query = urlencode(pairs)
+    if len(query) > LONGEST_QUERY:
+        abort(413)
+    if played:
+        url = url_for("games.edit_round", game_id=game.id, number=played.number)
+    else:
+        url = url_for("games.new_round", game_id=game.id)
+    return redirect(f"{url}?{query}", 303)
+
+
+def _save_checked(game, played, number, values):
+    """Save the round if these are the values the review showed; else show the review (again)."""
+    form = round_form(
+        game, formdata=values, number=number, saved=played.entries if played else None, csrf=False
     )
+    if form.revision.data != game.revision:
+        return _to_editor(game, played, values, action="check")  # which says what changed
+    entries, _ = _checked(game, form, number)
+    if entries is None:
+        return _to_editor(game, played, values, action="check")  # which says what is wrong
+    if form.checked.data != _digest(entries, number, game.revision):
+        # saved without checking these values: check them first
+        return _to_editor(game, played, values, action="check", changed="1")
+    return _save(game, played, number, entries, values)
 
 
-def _save(game, played, number, entries):
+def _save(game, played, number, entries, values):
     db = get_db()
     try:
         if played:
             after = games.update_round(db, game.id, game.revision, played.id, entries, loaded=game)
         else:
             after = games.add_round(db, game.id, game.revision, number, entries, loaded=game)
-    except (Conflict, NotFound) as refusal:
-        _refused(refusal if isinstance(refusal, Conflict) else Conflict(str(refusal)))
-        return _to_game(game.id)
+    except (Conflict, NotFound):
+        # changed meanwhile: the round screen says what, and keeps what was typed
+        return _to_editor(game, played, values, action="check")
     _print_later(after)
     if after.revision == game.revision:
         flash(f"Round {number} is unchanged: nothing to save.", "info")
-    else:
-        flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
+        return _to_game(game.id)
+    round_id = played.id if played else after.round(number).id
+    session[SAVED] = {
+        "game": game.id,
+        "round": round_id,
+        "number": number,
+        "added": not played,
+        "before": game.revision,
+        "after": after.revision,
+        "draft": _draft_key(game, played, number),
+    }
+    flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
     return _to_game(game.id)  # the top: totals, meld minimums, the next round
 
 
-def _render_round(game, played, form, number=None, *, status=200, review=None, warnings=(), changed=False):
+def _draft_key(game, played, number):
+    """Where the phone keeps what is typed into this round (static/app.js)."""
+    return f"{game.id}:fix-{played.id}" if played else f"{game.id}:round-{number}"
+
+
+def _render_round(
+    game, played, form, number=None, *, status=200, review=None, warnings=(), changed=False, fresh=False
+):
     """The round screen; with ``review`` (the entries checked), the engine's
-    standings as they would be with this round saved."""
+    standings as they would be with this round saved.
+
+    :param fresh: the form as the app has it (not values sent back): a draft
+        kept on the phone is offered over it.
+    """
     number = number or (played.number if played else game.standings.next_round)
     rounds = [r.entries for r in game.rounds]
     if review is not None:
@@ -316,6 +488,8 @@ def _render_round(game, played, form, number=None, *, status=200, review=None, w
         totals_after=s.running_totals[number - 1] if review is not None else None,
         warnings=warnings,
         changed=changed,
+        draft=_draft_key(game, played, number),
+        fresh=fresh,
     ), status
 
 

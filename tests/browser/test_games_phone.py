@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.scoring import RULESETS, TeamRound, check_round, standings, value_tiers
+from scorekeeper.scoring import ENTRY, RULESETS, TeamRound, asked, check_round, standings, value_tiers
 
 MINUS = "\u2212"
 
@@ -187,8 +187,20 @@ def start_game(page, base, rules_key, teams, first_dealer=None, screenshot=None,
     return page.url
 
 
+MORE = re.compile(r"^More: ")  # the fold with the rarer counts (3s, cuts, penalties)
+
+
+def open_more(group):
+    """Open a team's fold of rarer counts, unless it is open."""
+    more = group.locator("details.more")
+    if more.get_attribute("open") is None:
+        group.get_by_text(MORE).click()
+    expect(more).to_have_attribute("open", "")
+
+
 def step_up(group, label, times):
     """Tap + next to a number `times` times (in place with JavaScript, by the server without)."""
+    open_more(group)
     field = group.get_by_label(label, exact=True)
     start = int(field.input_value() or 0)
     for i in range(1, times + 1):
@@ -196,14 +208,47 @@ def step_up(group, label, times):
         expect(group.get_by_label(label, exact=True)).to_have_value(str(start + i))
 
 
+def books(group, label):
+    """A kind of book's chips (0 to 9) and its box for a larger count."""
+    return group.get_by_role("group", name=label, exact=True)
+
+
+def choose_books(group, label, count):
+    """Tap the chip with the count (a count past the chips is typed in the box beside them)."""
+    chips = books(group, label)
+    if count < 10:
+        chips.get_by_role("radio", name=str(count), exact=True).check()
+    else:
+        chips.get_by_role("textbox").fill(str(count))
+
+
+def expect_books(group, label, count):
+    chips = books(group, label)
+    if count < 10:
+        expect(chips.get_by_role("radio", name=str(count), exact=True)).to_be_checked()
+        expect(chips.get_by_role("textbox")).to_have_value("")
+    else:
+        expect(chips.get_by_role("radio", checked=True)).to_have_count(0)
+        expect(chips.get_by_role("textbox")).to_have_value(str(count))
+
+
+def shown_number(value):
+    """What a number field holds for a value: empty for 0 (its placeholder says 0)."""
+    return str(value) if value else ""
+
+
 def count_cards(group, target, counts, rules):
-    """Open "Count the melded cards" (or "… cards left"), type the counts, "Add up"."""
-    title = "Count the melded cards" if target == "melded" else "Count the cards left"
-    helper = group.get_by_role("group").filter(has_text=title)
-    helper.get_by_text(title).click()
+    """Open "Count the cards instead", type the counts of melded (or left) cards, "Add up"."""
+    helper = group.get_by_role("group").filter(has_text="Count the cards instead")
+    if helper.get_attribute("open") is None:
+        helper.get_by_text("Count the cards instead").click()
+    cards = helper.get_by_role(
+        "group", name="Cards melded" if target == "melded" else "Cards left in hand and foot"
+    )
     for tier, count in zip(value_tiers(rules), counts):
-        helper.get_by_label(f"{tier.label} ×{tier.value}", exact=True).fill(str(count))
-    helper.get_by_role("button", name="Add up").click()
+        cards.get_by_label(f"{tier.label} ×{tier.value}", exact=True).fill(str(count))
+    with group.page.expect_navigation():  # the field may hold the sum already: wait for the answer
+        cards.get_by_role("button", name="Add up").click()
     # "Add up" posts the form: the server counts and sends the page back, every value kept
     points = sum(tier.value * count for tier, count in zip(value_tiers(rules), counts))
     label = "Points melded" if target == "melded" else "Points left in hand and foot"
@@ -214,24 +259,31 @@ def count_cards(group, target, counts, rules):
 
 
 def fill_team(group, rules, entry, *, steppers=False, melded=None):
-    """Type (or step) one team's round into its fieldset; numbers left at 0 are not touched."""
-    counts = [(rules.book_label(kind), entry.books.get(kind, 0)) for kind in rules.books]
-    counts += [("Red 3s caught", entry.red_threes), ("Black 3s caught", entry.black_threes)]
+    """Choose one team's books, type (or step) the rest into its fieldset; numbers
+    left at 0 are not touched. Only what the rules price is asked."""
+    for kind in rules.books:
+        if (
+            entry.books.get(kind, 0)
+            or books(group, rules.book_label(kind)).get_by_role("textbox").input_value()
+        ):
+            choose_books(group, rules.book_label(kind), entry.books.get(kind, 0))
+    names = ("red_threes", "black_threes", "cuts", "penalties")
+    counts = [(ENTRY[n].label, getattr(entry, n)) for n in names if asked(rules, ENTRY[n])]
     if entry.first_meld_books:  # one tick: the first meld held the books the round asks for
         group.get_by_label("First meld held").check()
-    if rules.cut_22:
-        counts.append(("Players who cut exactly 22", entry.cuts))
-    if rules.penalty:
-        counts.append(("Penalties", entry.penalties))
     for label, value in counts:
         if steppers and value:
             step_up(group, label, value)
-        elif value or group.get_by_label(label, exact=True).input_value() != "0":
-            group.get_by_label(label, exact=True).fill(str(value))
+        elif value or (
+            group.locator("details.more[open]").count()
+            and group.get_by_label(label, exact=True).input_value()
+        ):
+            open_more(group)
+            group.get_by_label(label, exact=True).fill(shown_number(value))
     group.get_by_label("Points melded", exact=True).fill(
-        str(entry.melded_points if melded is None else melded)
+        shown_number(entry.melded_points if melded is None else melded)
     )
-    group.get_by_label("Points left in hand and foot", exact=True).fill(str(entry.unplayed_points))
+    group.get_by_label("Points left in hand and foot", exact=True).fill(shown_number(entry.unplayed_points))
 
 
 def who_went_out(page, names, entries):
@@ -243,15 +295,13 @@ def expect_values_kept(page, names, rules, entries, melded_override=None):
     for i, (name, entry) in enumerate(zip(names, entries)):
         group = page.get_by_role("group", name=name, exact=True)
         for kind in rules.books:
-            expect(group.get_by_label(rules.book_label(kind), exact=True)).to_have_value(
-                str(entry.books[kind])
-            )
+            expect_books(group, rules.book_label(kind), entry.books[kind])
         melded = melded_override.get(i, entry.melded_points) if melded_override else entry.melded_points
-        expect(group.get_by_label("Points melded", exact=True)).to_have_value(str(melded))
+        expect(group.get_by_label("Points melded", exact=True)).to_have_value(shown_number(melded))
         expect(group.get_by_label("Points left in hand and foot", exact=True)).to_have_value(
-            str(entry.unplayed_points)
+            shown_number(entry.unplayed_points)
         )
-        expect(group.get_by_label("Red 3s caught", exact=True)).to_have_value(str(entry.red_threes))
+        expect(group.get_by_label("Red 3s caught", exact=True)).to_have_value(shown_number(entry.red_threes))
 
 
 def expect_refused_37(page, names, rules, entries, typo):
@@ -361,7 +411,9 @@ def expect_game_screen(page, rules, names, played, ended=False):
     s = standings(rules, played, teams=len(names), ended=ended)
     board = page.get_by_role("region", name="Standings")
     expect(board.get_by_role("heading", level=2)).to_have_text(names)
-    expect(board.get_by_label("Total", exact=True)).to_have_text([number(t) for t in s.totals])
+    # each big number is read out as "Total: 1,240" (the word is for screen readers)
+    totals = board.get_by_text(re.compile(f"^Total: [{MINUS}0-9]"))
+    expect(totals).to_have_text([f"Total: {number(t)}" for t in s.totals])
     last = [signed(v.total) for v in s.round_scores[-1]] if played else ["—"] * len(names)
     expect(board.get_by_text(re.compile("^Last round:"))).to_have_text([f"Last round: {v}" for v in last])
     if s.finished:
@@ -545,18 +597,21 @@ def test_a_round_without_javascript(new_page, live_server, screenshot):
     ann, cy = (page.get_by_role("group", name=name, exact=True) for name in names)
     page.get_by_role("radio", name="Ann & Bo went out").check()
     ann.get_by_label("Points melded", exact=True).fill("1450")
-    ann.get_by_label("Dirty (black) books", exact=True).fill("4")
+    choose_books(ann, "Dirty (black) books", 4)  # a chip is a radio button: no script needed
+    choose_books(ann, "Clean (red) books", 3)
     cy.get_by_label("Points melded", exact=True).fill("640")
-    # + posts the form; the server adds one and sends it all back
-    step_up(ann, "Clean (red) books", 3)
+    # + posts the form; the server adds one and sends it all back, its fold open
+    step_up(ann, "Players who cut exactly 22", 1)
     expect(ann.get_by_label("Points melded", exact=True)).to_have_value("1450")
     expect(page.get_by_role("radio", name="Ann & Bo went out")).to_be_checked()
     points = count_cards(cy, "left", CARDS, rules)
-    expect(ann.get_by_label("Clean (red) books", exact=True)).to_have_value("3")
+    expect_books(ann, "Clean (red) books", 3)
+    expect_books(ann, "Dirty (black) books", 4)
+    expect(ann.get_by_label("Players who cut exactly 22", exact=True)).to_have_value("1")
     fits_the_phone(page)
     screenshot(page, "game-nojs-round")
 
-    entries = [team(3, 4, 1450, out=True), team(melded=640, left=points)]
+    entries = [team(3, 4, 1450, cuts=1, out=True), team(melded=640, left=points)]
     check_and_save(page, rules, names, [], entries, 1)
     expect(page.get_by_role("status")).to_have_text("Round 1 saved.")
     expect_game_screen(page, rules, names, [entries])
@@ -570,7 +625,7 @@ def test_fields_are_marked_invalid_only_when_refused(make_game, page, live_serve
     page.goto(f"{live_server}/games/{game_id}/rounds/new")
     ann = page.get_by_role("group", name="Ann & Bo")
     expect(ann).to_be_visible()
-    for label in ("Points melded", "Clean (red) books"):
+    for label in ("Points melded", "Clean (red) books: another number"):
         field = ann.get_by_label(label, exact=True)
         assert field.get_attribute("aria-invalid") in (None, "false"), label
         assert field.get_attribute("aria-describedby") != "None", label

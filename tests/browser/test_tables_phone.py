@@ -10,7 +10,15 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round
 
-from .test_games_phone import check_and_save, expect_game_screen, fits_the_phone, start_game, team_names
+from .test_games_phone import (
+    check_and_save,
+    choose_books,
+    expect_game_screen,
+    fits_the_phone,
+    open_more,
+    start_game,
+    team_names,
+)
 from .test_phone_pages import TAP
 
 # Every visible control and its tap target: a radio button or a tick box is
@@ -49,7 +57,7 @@ def tappable(page):
 
 def fill(group, entry, rules):
     for kind in rules.books:
-        group.get_by_label(rules.book_label(kind), exact=True).fill(str(entry.books.get(kind, 0)))
+        choose_books(group, rules.book_label(kind), entry.books.get(kind, 0))
     group.get_by_label("Points melded", exact=True).fill(str(entry.melded_points))
     group.get_by_label("Points left in hand and foot", exact=True).fill(str(entry.unplayed_points))
     for label, value in (
@@ -59,6 +67,7 @@ def fill(group, entry, rules):
         ("Black 3s melded going out", entry.black_threes_out),
     ):
         if value:
+            open_more(group)
             group.get_by_label(label, exact=True).fill(str(value))
 
 

@@ -13,7 +13,7 @@ from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games, rulesets
 
 from ..helpers import posted, text
-from .test_games import enter, fields, hidden, stored
+from .test_games import enter, fields, hidden, page_after, stored
 from .test_house_rules import error_of, save, saved
 
 
@@ -252,7 +252,7 @@ def test_the_first_meld_tick_is_asked_saved_and_checked(client, db):
     a = {"book_clean": 1, "book_dirty": 1, "melded_points": 400}
     b = {"book_clean": 1, "book_dirty": 1, "melded_points": 350}
     data = {**fields(a, b), "revision": hidden(form, "revision"), "teams-0-first_meld_books": "y"}
-    review = text(client.post(url, data={**data, "action": "check"}))
+    review = text(page_after(client, url, {**data, "action": "check"}))
     # only Cy & Di did not tick
     assert "Did Cy & Di’s first meld hold 1 clean and 1 dirty books?" in review
     assert "Did Ann & Bo’s" not in review
@@ -271,7 +271,7 @@ def test_the_deck_follows_the_table(client, db):
     two = start(client, "partnership", [["Ann"], ["Cy"]])
     form = client.get(f"/games/{two}/rounds/new")
     data = {**fields(*round_, went_out="0"), "revision": hidden(form, "revision")}
-    review = text(client.post(f"/games/{two}/rounds/new", data={**data, "action": "check"}))
+    review = text(page_after(client, f"/games/{two}/rounds/new", {**data, "action": "check"}))
     assert "more than the whole deck holds (1,740 points of cards in 3 decks)" in review
     six = start(client, "partnership", [["Ann", "Bo", "Eve"], ["Cy", "Di", "Fay"]])
     enter(client, six, *round_, went_out="0", expect_warnings=True)  # going out short of 3 + 4 books
@@ -288,7 +288,7 @@ def test_the_card_helper_stops_at_the_deck(client, db):
         "revision": hidden(form, "revision"),
         "action": "add-left-0",
     }
-    page = client.post(url, data=data)
+    page = page_after(client, url, data)
     assert error_of(page, "teams-0-left_count_0") == "At most 10."
     assert db["rounds"].count == 0
 

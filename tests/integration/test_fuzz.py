@@ -73,6 +73,7 @@ from ..httpkit import (
     post_form,
     query,
     save_round,
+    shows_the_values,
     start_game,
     urlencode,
 )
@@ -406,6 +407,9 @@ def world(tmp_path_factory, request):
         w.passcode = (root / "passcode-maker" / "passcode").read_bytes()
         app.config["PASSCODE_GUESSES"] = "100000 per minute"  # the fuzz guesses a lot
         w.restore()
+        # "Undo round 1" is on the three-team game's page while the round this phone
+        # entered last is its last change: take that form now, before any fuzzed save
+        base_form(w, "undo", f"/games/{ids['three']}")
         yield w
     _print_stats(request.config)
 
@@ -486,6 +490,8 @@ def send(world, found, route, method, url, body=None, ctype=None, note=""):
             STATS["bad data"] += 1
             key = ("wrote bad data", route, bad[0][:200], "")
             _record(found, key, example, re.sub(r"\d+", "N", bad[0])[:60])
+        if method == "POST" and shows_the_values(url, resp.location):
+            _follow(world, found, route, resp, example)
     else:
         after = fingerprint(world.live)
         if after != world.template_fp:
@@ -498,6 +504,24 @@ def send(world, found, route, method, url, body=None, ctype=None, note=""):
             )
             _record(found, key, example, key[2][:60])
     return resp
+
+
+def _follow(world, found, route, resp, example):
+    """The page a POST redirects to with its values (the round form's Check, − / +,
+    Add up): a GET of those values, which must not fail nor write."""
+    before = fingerprint(world.live)
+    shown = world.phone.follow(resp)
+    STATS["requests"] += 1
+    STATUSES[(route, "GET after POST", shown.status)] += 1
+    example += " → GET what it redirects to"
+    if shown.status >= 500:
+        STATS["5xx"] += 1
+        key = ("5xx", route, shown.error or f"HTTP {shown.status}", shown.where or "")
+        _record(found, key, example, _normalised(shown.error))
+    elif fingerprint(world.live) != before:
+        STATS["writes"] += 1
+        key = ("GET wrote", route, fingerprint_diff(before, fingerprint(world.live))[:200], "")
+        _record(found, key, example, key[2][:60])
 
 
 def _record(found, key, example, group):
@@ -521,6 +545,7 @@ def report(found):
 
 # pages with several POST forms: which one a target's key means (by its action)
 ACTIONS = {
+    "undo": "/undo",
     "reopen": "/reopen",
     "share-new": "/share/new",
     "share-stop": "/share/stop",
@@ -553,6 +578,8 @@ def review_form(world, key, page):
             urlencode(form.pairs(button=("action", "check", None))),
             FORM_URLENCODED,
         )
+        if resp.redirect and shows_the_values(page, resp.location):  # post/redirect/get
+            resp = world.phone.follow(resp)
         review = post_form(resp.text) if resp.status == 200 else None
         assert review is not None and review.value("checked"), (
             f"no check screen for {page}: {resp.status} {resp.text[:300]}"
@@ -636,6 +663,8 @@ def post_targets(ids):
         "games.end": PostTarget(
             "games.end", (("end", f"/games/{g}/end", False), ("end-t", f"/games/{t}/end", False))
         ),
+        # offered to the phone that just entered a round: the arranged state's last change
+        "games.undo_round": PostTarget("games.undo_round", (("undo", f"/games/{t}", False),)),
         "games.reopen": PostTarget("games.reopen", (("reopen", f"/games/{d}", False),)),
         "rules.new": PostTarget(
             "rules.new",
@@ -832,6 +861,7 @@ SWEPT = [
     "games.new_round",
     "games.edit_round",
     "games.delete_round",
+    "games.undo_round",
     "games.end",
     "games.reopen",
     "rules.new",

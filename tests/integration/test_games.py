@@ -49,6 +49,16 @@ def hidden(response, name):
     return match[1] if match else None
 
 
+def page_after(client, url, data):
+    """Post the round form without saving (Check, − / +, Add up): the app answers with
+    a redirect to a GET of the same values (post/redirect/get); that page."""
+    response = client.post(url, data=data)
+    assert response.status_code == 303, text(response)
+    location = response.headers["Location"]
+    assert location.startswith(url + "?"), location
+    return client.get(location)
+
+
 def enter(client, game_id, *teams, went_out="nobody", url=None, expect_warnings=False):
     """Check a round, then save it (anyway, if the engine warned)."""
     url = url or f"/games/{game_id}/rounds/new"
@@ -58,7 +68,7 @@ def enter(client, game_id, *teams, went_out="nobody", url=None, expect_warnings=
         "revision": hidden(form, "revision"),
         "round_id": hidden(form, "round_id"),
     }
-    review = client.post(url, data={**data, "action": "check"})
+    review = page_after(client, url, {**data, "action": "check"})
     assert review.status_code == 200, text(review)
     page = text(review)
     assert ("Save anyway" in page) == expect_warnings, page
@@ -140,7 +150,7 @@ def test_game_screen_before_the_first_round(client):
     game_id = start(client, "roth")
     page = text(client.get(f"/games/{game_id}"))
     assert "Ann & Bo vs Cy & Di" in page
-    assert page.count('<p class="big-total" aria-label="Total">0</p>') == 2
+    assert page.count('<p class="big-total"><span class="visually-hidden">Total: </span>0</p>') == 2
     assert page.count("Meld minimum: <strong>50</strong>") == 2
     assert "Going out takes <strong>5 clean + 4 dirty books</strong>" in page
     assert "First to 10,000 ends the game" in page
@@ -169,18 +179,14 @@ def test_a_round_is_checked_then_saved(client, db):
     form = client.get(url)
     page = text(form)
     assert "<legend>Ann & Bo</legend>" in page and "<legend>Cy & Di</legend>" in page
-    for label in (
-        "Clean (red) books",
-        "Dirty (black) books",
-        "Points melded",
-        "Points left in hand and foot",
-        "Red 3s caught",
-        "Black 3s caught",
-        "Players who cut exactly 22",
-        "Penalties",
-    ):
+    for label in ("Clean (red) books", "Dirty (black) books"):  # a chip per count, 0 to 9
+        assert page.count(f"<legend>{label}</legend>") == 2, label
+    for label in ("Points melded", "Points left in hand and foot", "Red 3s caught"):
+        assert page.count(f">{label}</label>") == 2, label
+    for label in ("Players who cut exactly 22", "Penalties"):
         assert page.count(f">{label}</label>") == 2, label
     assert "Red 3s laid down" not in page  # Roth does not score them
+    assert "Black 3s caught" not in page  # nor black 3s (worth 0)
     assert page.count('inputmode="numeric"') >= 16
     # Roth deals one deck per player: 4 decks hold 2,160 points of cards, so
     # melded and left over both teams stay under that (else a warning)
@@ -195,7 +201,7 @@ def test_a_round_is_checked_then_saved(client, db):
         "penalties": 1,
     }
     data = {**fields(a, b, went_out="0"), "revision": "0"}
-    review = client.post(url, data={**data, "action": "check"})
+    review = page_after(client, url, {**data, "action": "check"})
     page = text(review)
     assert "Check before saving" in page and "Save round 1" in page
     assert '<th scope="row">Round 1</th><td>+5,200</td>' in page
@@ -209,6 +215,7 @@ def test_a_round_is_checked_then_saved(client, db):
     assert game.rounds[0].entries[0] == TeamRound(
         books={"clean": 5, "dirty": 4}, melded_points=1300, cuts=1, went_out=True
     )
+    assert game.rounds[0].entries[1].black_threes == 0  # a value the form does not ask is not taken
     assert [r["score"] for r in db.query("SELECT score FROM round_entries ORDER BY team_id")] == [5200, 1095]
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 1 saved." in page
@@ -221,12 +228,12 @@ def test_saving_needs_the_values_that_were_checked(client, db):
     url = f"/games/{game_id}/rounds/new"
     data = {**fields({"melded_points": 100}, {"melded_points": 50}), "revision": "0"}
     # save without a check: shows the review, saves nothing
-    response = client.post(url, data={**data, "action": "save"})
+    response = page_after(client, url, {**data, "action": "save"})
     assert response.status_code == 200 and "Check before saving" in text(response)
     assert db["rounds"].count == 0
     # values changed after the check: checked again, nothing saved
     changed = {**data, "teams-0-melded_points": "150"}
-    response = client.post(url, data={**changed, "action": "save", "checked": hidden(response, "checked")})
+    response = page_after(client, url, {**changed, "action": "save", "checked": hidden(response, "checked")})
     assert "Something changed since the last check" in text(response)
     assert db["rounds"].count == 0
 
@@ -238,7 +245,7 @@ def test_warnings_need_save_anyway(client, db):
         **fields({"book_clean": 2, "melded_points": 300}, {"melded_points": 50}, went_out="0"),
         "revision": "0",
     }
-    review = client.post(url, data={**data, "action": "check"})
+    review = page_after(client, url, {**data, "action": "check"})
     page = text(review)
     assert "Worth a second look" in page and "Save anyway" in page
     assert "Ann & Bo went out with 2 clean books, but going out takes 5 clean and 4 dirty books." in page
@@ -261,7 +268,7 @@ def test_errors_block_the_save_next_to_their_field(client, db, team, field, mess
     url = f"/games/{game_id}/rounds/new"
     data = {**fields({"melded_points": 100, **team}, {"melded_points": 60}), "revision": "0"}
     for action in ("check", "save"):
-        response = client.post(url, data={**data, "action": action})
+        response = page_after(client, url, {**data, "action": action})
         assert response.status_code == 422
         page = response.get_data(as_text=True)
         assert re.search(
@@ -277,14 +284,17 @@ def test_errors_block_the_save_next_to_their_field(client, db, team, field, mess
 def test_steppers_and_the_card_helper_work_without_javascript(client, db):
     game_id = start(client, "roth")
     url = f"/games/{game_id}/rounds/new"
-    data = {**fields({"book_clean": 2, "melded_points": 40}, {}), "revision": "0"}
-    stepped = client.post(url, data={**data, "step": "teams-0-book_clean:1"})
+    data = {**fields({"book_clean": 2, "cuts": 2, "melded_points": 40}, {}), "revision": "0"}
+    stepped = page_after(client, url, {**data, "step": "teams-0-cuts:1"})
+    page = stepped.get_data(as_text=True)
     assert (
-        'id="teams-0-book_clean" inputmode="numeric" name="teams-0-book_clean" type="text" value="3"'
-        in stepped.get_data(as_text=True)
+        'id="teams-0-cuts" inputmode="numeric" name="teams-0-cuts" placeholder="0" type="text" value="3"'
+        in page
     )
-    stepped = client.post(url, data={**data, "teams-1-book_dirty": "0", "step": "teams-1-book_dirty:-1"})
-    assert 'name="teams-1-book_dirty" type="text" value="0"' in stepped.get_data(as_text=True)
+    assert '<details class="more" open>' in page  # the fold with the count stays open
+    assert 'id="teams-0-book_clean-2" value="2" checked>' in page  # the rest is kept
+    stepped = page_after(client, url, {**data, "teams-1-penalties": "0", "step": "teams-1-penalties:-1"})
+    assert 'name="teams-1-penalties" placeholder="0" type="text" value="0"' in stepped.get_data(as_text=True)
     # Roth tiers: Jokers 50, 2s and Aces 20, 10–K 10, 4–9 5
     counts = {
         "teams-1-left_count_0": "1",
@@ -292,12 +302,12 @@ def test_steppers_and_the_card_helper_work_without_javascript(client, db):
         "teams-1-left_count_2": "3",
         "teams-1-left_count_3": "4",
     }
-    added = client.post(url, data={**data, **counts, "action": "add-left-1"})
+    added = page_after(client, url, {**data, **counts, "action": "add-left-1"})
     page = added.get_data(as_text=True)
-    assert 'name="teams-1-unplayed_points" type="text" value="140"' in page  # 50 + 40 + 30 + 20
-    assert 'name="teams-0-melded_points" type="text" value="40"' in page  # the rest is kept
+    assert 'name="teams-1-unplayed_points" placeholder="0" type="text" value="140"' in page  # 50+40+30+20
+    assert 'name="teams-0-melded_points" placeholder="0" type="text" value="40"' in page  # the rest is kept
     assert "Jokers ×50" in html.unescape(page) and "10–K ×10" in html.unescape(page)
-    bad = client.post(url, data={**data, "teams-0-melded_count_0": "lots", "action": "add-melded-0"})
+    bad = page_after(client, url, {**data, "teams-0-melded_count_0": "lots", "action": "add-melded-0"})
     assert "Enter a whole number" in bad.get_data(as_text=True)
     assert db["rounds"].count == 0
 
@@ -322,18 +332,19 @@ def test_only_fields_the_rules_use_are_shown(client, db):
     assert stored(db, game_id).standings.totals == [500 + 300 + 1500 + 600 + 200, 40]
 
 
-def test_a_round_saved_meanwhile_on_another_phone_is_not_overwritten(client, db):
+def test_a_round_saved_meanwhile_on_another_phone_is_not_overwritten(app, client, db):
     game_id = start(client, "tablet")
     url = f"/games/{game_id}/rounds/new"
     data = {**fields({"melded_points": 100}, {"melded_points": 50}), "revision": "0"}
-    review = client.post(url, data={**data, "action": "check"})
-    enter(client, game_id, {"melded_points": 200}, {"melded_points": 30})  # the other phone
-    late = client.post(url, data={**data, "action": "save", "checked": hidden(review, "checked")})
+    review = page_after(client, url, {**data, "action": "check"})
+    enter(app.test_client(), game_id, {"melded_points": 200}, {"melded_points": 30})  # the other phone
+    late = page_after(client, url, {**data, "action": "save", "checked": hidden(review, "checked")})
     # refused, saying what happened meanwhile, with what was typed kept for round 2
     assert late.status_code == 422
     page = text(late)
     assert "changed on another phone" in page and "Meanwhile: Round 1 entered." in page
-    assert "<h1>Round 2</h1>" in page and 'name="teams-0-melded_points" type="text" value="100"' in page
+    assert "<h1>Round 2</h1>" in page
+    assert 'name="teams-0-melded_points" placeholder="0" type="text" value="100"' in page
     game = stored(db, game_id)
     assert len(game.rounds) == 1 and game.standings.totals == [200, 30]
 
@@ -347,7 +358,8 @@ def test_edit_a_round_keeps_a_revision(client, db):
     enter(client, game_id, {"melded_points": 200}, {"melded_points": 75})
     form = client.get(f"/games/{game_id}/rounds/1/edit")
     page = form.get_data(as_text=True)
-    assert "Fix round 1" in page and 'name="teams-0-melded_points" type="text" value="100"' in page
+    assert "Fix round 1" in page
+    assert 'name="teams-0-melded_points" placeholder="0" type="text" value="100"' in page
     enter(
         client,
         game_id,
@@ -363,7 +375,7 @@ def test_edit_a_round_keeps_a_revision(client, db):
     assert "Round 1 edited: Ann & Bo: melded 100 → 150; Cy & Di: red 3s 0 → 1." in page
 
 
-def test_an_edit_from_a_stale_page_is_refused(client, db):
+def test_an_edit_from_a_stale_page_is_refused(app, client, db):
     game_id = start(client, "tablet")
     enter(client, game_id, {"melded_points": 100}, {"melded_points": 50})
     url = f"/games/{game_id}/rounds/1/edit"
@@ -373,12 +385,13 @@ def test_an_edit_from_a_stale_page_is_refused(client, db):
         "revision": hidden(form, "revision"),
         "round_id": hidden(form, "round_id"),
     }
-    review = client.post(url, data={**stale, "action": "check"})
-    enter(client, game_id, {"melded_points": 120}, {"melded_points": 50}, url=url)  # the other phone
-    refused = client.post(url, data={**stale, "action": "save", "checked": hidden(review, "checked")})
+    review = page_after(client, url, {**stale, "action": "check"})
+    other = app.test_client()  # the other phone
+    enter(other, game_id, {"melded_points": 120}, {"melded_points": 50}, url=url)
+    refused = page_after(client, url, {**stale, "action": "save", "checked": hidden(review, "checked")})
     assert refused.status_code == 422 and "changed on another phone" in text(refused)
     assert "Meanwhile: Round 1 edited: Ann & Bo: melded 100 → 120." in text(refused)
-    assert 'name="teams-0-melded_points" type="text" value="300"' in refused.get_data(as_text=True)
+    assert 'name="teams-0-melded_points" placeholder="0" type="text" value="300"' in text(refused)
     assert stored(db, game_id).standings.totals == [120, 50]
 
 

@@ -1,0 +1,495 @@
+"""A round on a 360 x 740 phone (issue 12): few taps, the review in view, numbers on one
+line, Back after a save, drafts kept on the phone, one-tap undo, the ± key.
+
+Every number compared here comes from the engine run on the same entries.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.scoring import RULESETS, TeamRound, standings
+from scorekeeper.services import games
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from .test_games_phone import (
+    choose_books,
+    expect_books,
+    expect_game_screen,
+    fits_the_phone,
+    number,
+    open_more,
+    signed,
+    step_up,
+)
+
+PAIRS = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]))
+NAMES = ["Ann & Bo", "Cy & Di"]
+# friends-family: Ann & Bo go out with 4 clean and 5 dirty books, Cy & Di hold 140 points
+ROUND = [
+    TeamRound(books={"clean": 4, "dirty": 5}, melded_points=1240, went_out=True),
+    TeamRound(books={"clean": 2, "dirty": 1}, melded_points=610, unplayed_points=140),
+]
+
+
+def team(page, name):
+    return page.get_by_role("group", name=name, exact=True)
+
+
+def type_round(page, entries=ROUND, names=NAMES, rules=RULESETS["friends-family"]):
+    """Enter a round the way the scorekeeper does: who went out, chips, digits."""
+    out = next((n for n, e in zip(names, entries) if e.went_out), None)
+    page.get_by_role("radio", name=f"{out} went out" if out else "Nobody went out").check()
+    for name, entry in zip(names, entries):
+        group = team(page, name)
+        for kind in rules.books:
+            if entry.books.get(kind):
+                choose_books(group, rules.book_label(kind), entry.books[kind])
+        for label, value in (
+            ("Points melded", entry.melded_points),
+            ("Points left in hand and foot", entry.unplayed_points),
+        ):
+            if value:
+                group.get_by_label(label, exact=True).fill(str(value))
+
+
+def in_view(locator):
+    """The element's box lies wholly inside the phone's screen, as the page is scrolled."""
+    box = locator.evaluate("(el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom] }")
+    return box[0] >= 0 and box[1] <= PHONE["height"]
+
+
+def expect_review_in_view(page, number_, entries, played=(), rules=RULESETS["friends-family"]):
+    """The review opens at its top: its summary (each team's round and total after it,
+    the engine's) and the Save button are on screen without scrolling."""
+    review = page.get_by_role("region", name="Check before saving")
+    expect(review).to_be_visible()
+    s = standings(rules, [*played, list(entries)], teams=len(entries))
+    summary = review.get_by_role("table").first
+    for name, score, total in zip(NAMES, s.round_scores[-1], s.totals):
+        row = summary.get_by_role("row").filter(has=page.get_by_role("rowheader", name=name, exact=True))
+        expect(row.get_by_role("cell")).to_have_text([signed(score.total), number(total)])
+    save = review.get_by_role("button", name=re.compile(f"^Save (round {number_}|anyway)$"))
+    assert in_view(summary), f"the summary is off screen, scrolled to {page.evaluate('scrollY')}"
+    assert in_view(save), f"Save is off screen, scrolled to {page.evaluate('scrollY')}"
+
+
+# --- fewer taps -----------------------------------------------------------------------------
+
+
+def test_a_chip_moves_on_and_typing_450_gives_450(make_game, new_page, live_server, screenshot):
+    page = new_page(has_touch=True)
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    ann = team(page, "Ann & Bo")
+    melded = ann.get_by_label("Points melded", exact=True)
+    expect(melded).to_have_value("")
+    expect(melded).to_have_attribute("placeholder", "0")
+    expect(melded).to_have_attribute("inputmode", "numeric")
+    expect_books(ann, "Clean (red) books", 0)  # nothing chosen is 0 books
+
+    ann.get_by_role("group", name="Clean (red) books").get_by_role("radio", name="4", exact=True).tap()
+    expect(
+        ann.get_by_role("group", name="Dirty (black) books").get_by_role("radio", checked=True)
+    ).to_be_focused()
+    ann.get_by_role("group", name="Dirty (black) books").get_by_role("radio", name="5", exact=True).tap()
+    expect(melded).to_be_focused()  # the keypad opens on the next field: no tap to get there
+    page.keyboard.type("450")
+    expect(melded).to_have_value("450")
+
+    # a count past the chips is typed in the box beside them, and takes the chip's place
+    clean = ann.get_by_role("group", name="Clean (red) books")
+    clean.get_by_role("textbox").fill("12")
+    expect(clean.get_by_role("radio", checked=True)).to_have_count(0)
+    clean.get_by_role("radio", name="3", exact=True).check()
+    expect(clean.get_by_role("textbox")).to_have_value("")
+    clean.get_by_role("textbox").fill("12")
+    page.get_by_role("button", name="Check round 1").click()
+    expect(page.get_by_role("region", name="Check before saving")).to_contain_text("Clean (red) books × 12")
+    expect_books(ann, "Clean (red) books", 12)
+    fits_the_phone(page)
+    screenshot(page, "round-entry-chips")
+
+
+def test_the_form_asks_only_what_the_rules_price(make_game, page, live_server):
+    roth = make_game("roth", [], PAIRS)
+    page.goto(f"{live_server}/games/{roth.id}/rounds/new")
+    ann = team(page, "Ann & Bo")
+    open_more(ann)
+    expect(ann.get_by_label("Red 3s caught", exact=True)).to_be_visible()
+    expect(ann.get_by_label("Black 3s caught", exact=True)).to_have_count(0)  # worth 0 under Roth
+    expect(ann.get_by_text("More: red 3s, 22-card cuts, penalties")).to_be_visible()
+    # the common fields come first; the rare ones are folded, with a sign that they open
+    ff = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{ff.id}/rounds/new")
+    more = team(page, "Ann & Bo").locator("details.more")
+    expect(more).not_to_have_attribute("open", "")
+    marker = more.locator("summary").evaluate("(el) => getComputedStyle(el, '::before').borderRightWidth")
+    assert marker == "2px", marker
+    expect(team(page, "Ann & Bo").get_by_label("Red 3s caught", exact=True)).to_be_hidden()
+
+
+def test_a_round_saved_with_a_value_the_rules_no_longer_ask_keeps_it(make_game, page, live_server, db):
+    # a black 3 entered under Roth (worth 0) before the form stopped asking: fixing keeps it
+    game = make_game("roth", [[ROUND[0], TeamRound(melded_points=300, black_threes=2)]], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/1/edit")
+    cy = team(page, "Cy & Di")
+    expect(cy.locator("details.more")).to_have_attribute("open", "")
+    expect(cy.get_by_label("Black 3s caught", exact=True)).to_have_value("2")
+    cy.get_by_label("Points melded", exact=True).fill("350")
+    page.get_by_role("button", name="Check round 1").click()
+    page.get_by_role("button", name=re.compile("^Save")).click()
+    expect(page.get_by_role("status").first).to_have_text("Round 1 updated.")
+    assert games.load_game(db, game.id).rounds[0].entries[1].black_threes == 2
+
+
+# --- the review in view ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_review_opens_with_its_summary_in_view(make_game, new_page, live_server, screenshot, javascript):
+    page = new_page(java_script_enabled=javascript)
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    type_round(page)
+    page.get_by_role("button", name="Check round 1").click()
+    expect_review_in_view(page, 1, ROUND)
+
+    # after "Add up" (the page comes back at Cy & Di's field, #team-1-left), then Check
+    cy = team(page, "Cy & Di")
+    cy.get_by_text("Count the cards instead").click()
+    left = cy.get_by_role("group", name="Cards left in hand and foot")
+    for label, count in (("Jokers ×50", 1), ("2s and Aces ×20", 2), ("8–K ×10", 5)):
+        left.get_by_label(label, exact=True).fill(str(count))
+    with page.expect_navigation():
+        left.get_by_role("button", name="Add up").click()
+    expect(cy.get_by_label("Points left in hand and foot", exact=True)).to_have_value("140")
+    assert page.url.endswith("#team-1-left")
+    page.get_by_role("button", name="Check round 1").click()
+    expect_review_in_view(page, 1, ROUND)
+
+    # after − / + (without JavaScript: a post, back at #team-1), then Check
+    step_up(cy, "Red 3s caught", 1)
+    cy.get_by_role("button", name="One fewer: Red 3s caught").click()
+    expect(cy.get_by_label("Red 3s caught", exact=True)).to_have_value("0")
+    page.get_by_role("button", name="Check round 1").click()
+    expect_review_in_view(page, 1, ROUND)
+    fits_the_phone(page)
+    screenshot(page, f"round-entry-review-{'js' if javascript else 'nojs'}")
+
+
+# --- numbers on one line --------------------------------------------------------------------
+
+# Every number in the standings, the rounds table and a round's breakdown: on one line,
+# inside its own box (no overlap with the next column), inside the screen.
+NUMBERS_JS = r"""(root) => {
+  const bad = [], seen = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!el.checkVisibility() || el.closest(".visually-hidden")) continue;
+    let box = el;
+    while (getComputedStyle(box).display === "inline") box = box.parentElement;
+    const outer = box.getBoundingClientRect();
+    for (const match of node.textContent.matchAll(/[+\u2212-]?\d[\d,]*/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const lines = new Set(rects.map((r) => Math.round(r.top)));
+      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+      seen.push(match[0]);
+      if (lines.size > 1) bad.push(`${match[0]} on ${lines.size} lines`);
+      else if (left < outer.left - 0.5 || right > outer.right + 0.5)
+        bad.push(`${match[0]} overflows its box (${left}-${right} in ${outer.left}-${outer.right})`);
+      else if (right > innerWidth) bad.push(`${match[0]} runs off the screen`);
+    }
+  }
+  return {bad, seen};
+}"""
+
+BIG = [  # partnership: rounds of +9,385 to +12,295, then −2,295 each: totals of 19,285 to 20,745
+    [TeamRound(books={"clean": 9, "dirty": 9}, melded_points=4975, went_out=True)]
+    + [TeamRound(books={"clean": 6, "dirty": 8}, melded_points=3990, unplayed_points=5) for _ in range(5)],
+    [TeamRound(books={"clean": 8, "dirty": 9}, melded_points=4100, unplayed_points=35)]
+    + [TeamRound(books={"clean": 9, "dirty": 9}, melded_points=4995, went_out=i == 0) for i in range(5)],
+    [TeamRound(unplayed_points=1995, red_threes=3) for _ in range(6)],
+]
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_numbers_never_wrap_at_360_px(make_game, page, live_server, screenshot, teams):
+    names = [["Ann", "Bo"], ["Cy", "Di"], ["Eve", "Fay"], ["Gus", "Hal"]][:teams]
+    rounds = [entries[:teams] for entries in BIG]
+    game = make_game("partnership", rounds, [("", p) for p in names])  # no end: 3 rounds of play
+    s = standings(RULESETS["partnership"], rounds, teams=teams)
+    assert any(t >= 10_000 for t in s.totals) and any(r.total <= -1000 for r in s.round_scores[-1])
+    assert any(r.total >= 10_000 for r in s.round_scores[0]), "a 5-digit round too"
+    page.goto(f"{live_server}/games/{game.id}")
+    for n in range(1, 4):
+        page.locator(f"#round-{n} > summary").click()
+    for region in ("Standings", "Rounds"):
+        found = page.get_by_role("region", name=region).evaluate(NUMBERS_JS)
+        assert found["seen"], region
+        assert not found["bad"], f"{teams} teams, {region}: {found['bad']}"
+    fits_the_phone(page)
+    screenshot(page, f"round-entry-numbers-{teams}-teams")
+
+    # the same game followed on another phone
+    page.goto(f"{live_server}/s/{game.share_token}")
+    for n in range(1, 4):
+        page.locator(f"#round-{n} > summary").click()
+    for region in ("Standings", "Rounds"):
+        found = page.get_by_role("region", name=region).evaluate(NUMBERS_JS)
+        assert found["seen"] and not found["bad"], f"{teams} teams, following, {region}: {found['bad']}"
+    fits_the_phone(page)
+
+    # the review of a round with those numbers, too
+    page.goto(f"{live_server}/games/{game.id}/rounds/3/edit")
+    page.get_by_role("button", name="Check round 3").click()
+    found = page.get_by_role("region", name="Check before saving").evaluate(NUMBERS_JS)
+    assert found["seen"] and not found["bad"], found["bad"]
+    fits_the_phone(page)
+
+
+# --- Back after a save ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_back_after_a_save_shows_the_game(make_game, new_page, live_server, javascript):
+    page = new_page(java_script_enabled=javascript)
+    rules = RULESETS["friends-family"]
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}")
+    page.get_by_role("link", name="Enter round 1").click()
+    type_round(page)
+    page.get_by_role("button", name="Check round 1").click()
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
+    game_url = f"{live_server}/games/{game.id}"
+    assert page.url == game_url
+
+    # Back: the review was a page of its own (a GET); the app knows its round is saved
+    page.go_back()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ann & Bo vs Cy & Di")
+    assert page.url == game_url
+    expect_game_screen(page, rules, NAMES, [ROUND])
+    # Back again: the round's form is for the next round now, never an expired page
+    page.go_back()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 2")
+    # and once more: the game as it was opened, shown again as it is now
+    page.go_back()
+    assert page.url == game_url
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ann & Bo vs Cy & Di")
+    if javascript:  # a page the browser kept is asked for again when the game changed
+        expect_game_screen(page, rules, NAMES, [ROUND])
+
+
+# --- drafts kept on the phone ---------------------------------------------------------------
+
+
+def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
+    make_game, new_page, live_server, screenshot, db
+):
+    page = new_page()
+    context = page.context
+    game = make_game("friends-family", [], PAIRS)
+    url = f"{live_server}/games/{game.id}/rounds/new"
+    page.goto(url)
+    type_round(page)
+    ann, cy = team(page, "Ann & Bo"), team(page, "Cy & Di")
+    notice = page.get_by_text("Draft restored")
+
+    # a reload: everything typed is back, and the page says so
+    page.reload()
+    expect(notice).to_be_visible()
+    expect(page.get_by_role("radio", name="Ann & Bo went out")).to_be_checked()
+    expect_books(ann, "Dirty (black) books", 5)
+    expect(cy.get_by_label("Points left in hand and foot", exact=True)).to_have_value("140")
+    fits_the_phone(page)
+    screenshot(page, "round-entry-draft-restored")
+    # "Discard the draft": the form as the app sent it
+    page.get_by_role("button", name="Discard the draft").click()
+    expect(notice).to_be_hidden()
+    expect(cy.get_by_label("Points left in hand and foot", exact=True)).to_have_value("")
+    expect(page.get_by_role("radio", name="Nobody went out")).to_be_checked()
+    page.reload()
+    expect(notice).to_be_hidden()
+
+    # the screen locks (the page is frozen), then the browser drops the page: a new one
+    type_round(page)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
+    cdp.send("Page.setWebLifecycleState", {"state": "active"})
+    page.close()
+    page = context.new_page()
+    page.goto(url)
+    expect(page.get_by_text("Draft restored")).to_be_visible()
+    expect(team(page, "Ann & Bo").get_by_label("Points melded", exact=True)).to_have_value("1240")
+
+    # the Wi-Fi drops: Check says the app could not be reached, and nothing is lost
+    context.set_offline(True)
+    page.get_by_role("button", name="Check round 1").click()
+    alert = page.get_by_role("alert").filter(has_text="Could not reach the app")
+    expect(alert).to_be_visible()
+    assert page.url == url
+    expect(team(page, "Cy & Di").get_by_label("Points melded", exact=True)).to_have_value("610")
+    screenshot(page, "round-entry-offline")
+    context.set_offline(False)
+    page.get_by_role("button", name="Check round 1").click()
+    expect_review_in_view(page, 1, ROUND)
+    expect(page.get_by_text("Draft restored")).to_be_hidden()  # the app's answer holds what was sent
+
+    # more typed on the review, then the page reloads: that is offered back too
+    melded = team(page, "Cy & Di").get_by_label("Points melded", exact=True)
+    melded.fill("615")
+    page.reload()
+    expect(page.get_by_text("Draft restored")).to_be_visible()
+    expect(melded).to_have_value("615")
+    page.get_by_role("button", name="Discard the draft").click()
+    expect(melded).to_have_value("610")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_role("alert").filter(has_text="Could not reach the app")).to_be_visible()
+    assert games.load_game(db, game.id).rounds == ()
+    context.set_offline(False)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
+    assert len(games.load_game(db, game.id).rounds) == 1
+
+    # saved: the draft is gone, and round 2 starts empty
+    assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('scorekeeper-draft:'))") == []
+    page.get_by_role("link", name="Enter round 2").click()
+    expect(page.get_by_text("Draft restored")).to_be_hidden()
+    expect(team(page, "Ann & Bo").get_by_label("Points melded", exact=True)).to_have_value("")
+
+
+def test_without_javascript_the_form_works_as_before(make_game, new_page, live_server, db):
+    page = new_page(java_script_enabled=False)
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    expect(page.get_by_text("Draft restored")).to_be_hidden()
+    type_round(page)
+    page.get_by_role("button", name="Check round 1").click()
+    expect_review_in_view(page, 1, ROUND)
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
+    assert [r.entries for r in games.load_game(db, game.id).rounds] == [tuple(ROUND)]
+
+
+# --- undo -----------------------------------------------------------------------------------
+
+
+def test_undo_the_round_just_saved(make_game, page, live_server, db, screenshot):
+    rules = RULESETS["friends-family"]
+    game = make_game("friends-family", [ROUND], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}")
+    expect(page.get_by_role("button", name=re.compile("^Undo"))).to_have_count(0)  # not entered here
+    page.get_by_role("link", name="Enter round 2").click()
+    type_round(page)
+    page.get_by_role("button", name="Check round 2").click()
+    page.get_by_role("button", name="Save round 2").click()
+    undo = page.get_by_role("button", name="Undo round 2")
+    expect(undo).to_be_visible()
+    assert in_view(undo)
+    fits_the_phone(page)
+    screenshot(page, "round-entry-undo")
+    undo.click()  # one tap
+    expect(page.get_by_role("status").first).to_have_text("Round 2 undone.")
+    expect(page.get_by_role("button", name=re.compile("^Undo"))).to_have_count(0)
+    expect_game_screen(page, rules, NAMES, [ROUND])
+    page.get_by_text(re.compile(r"^Changes \(\d+\)$")).click()
+    expect(page.get_by_role("listitem").filter(has_text="Round 2 undone")).to_have_count(1)
+    assert [c.action for c in games.load_game(db, game.id, changes=True).changes][:2] == ["undone", "added"]
+
+
+def test_an_undo_after_the_game_moved_on_is_refused(make_game, page, live_server, db):
+    rules = RULESETS["friends-family"]
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    type_round(page)
+    page.get_by_role("button", name="Check round 1").click()
+    page.get_by_role("button", name="Save round 1").click()
+    undo = page.get_by_role("button", name="Undo round 1")
+    expect(undo).to_be_visible()
+    # meanwhile another phone enters round 2
+    saved = games.load_game(db, game.id)
+    games.add_round(db, game.id, saved.revision, 2, ROUND)
+    undo.click()
+    expect(page.get_by_role("status").first).to_contain_text("changed this game on another phone")
+    expect(page.get_by_text("Meanwhile: Round 2 entered.")).to_be_visible()
+    expect_game_screen(page, rules, NAMES, [ROUND, ROUND])
+    expect(page.get_by_role("button", name=re.compile("^Undo"))).to_have_count(0)
+
+
+def test_undo_the_round_that_ended_the_game(make_game, page, live_server, db):
+    rules = RULESETS["tablet"]  # five rounds
+    played = [[TeamRound(melded_points=100), TeamRound(melded_points=50)]] * 4
+    game = make_game("tablet", played, PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    type_round(page, ROUND, NAMES, rules)
+    page.get_by_role("button", name="Check round 5").click()
+    page.get_by_role("button", name=re.compile("^Save")).click()
+    expect(page.get_by_role("button", name="Reopen to fix a round")).to_be_visible()  # over
+    page.get_by_role("button", name="Undo round 5").click()
+    expect(page.get_by_role("status").first).to_have_text("Round 5 undone.")
+    expect(page.get_by_role("link", name="Enter round 5")).to_be_visible()
+    expect_game_screen(page, rules, NAMES, played)
+
+
+# --- a value that may be negative -----------------------------------------------------------
+
+
+def test_a_value_that_may_be_negative_has_a_plus_minus_key(new_page, live_server):
+    page = new_page()
+    page.goto(f"{live_server}/rules/new?from=canasta")
+    # Canasta's red 3s laid down count against a team that melded nothing
+    group = page.get_by_role("group", name="Red 3s laid down", exact=True)
+    field = group.get_by_label("If another team went out", exact=True)
+    sign = group.get_by_role("button", name="Plus or minus: If another team went out")
+    expect(field).to_have_attribute("inputmode", "numeric")
+    field.fill("500")
+    sign.click()
+    expect(field).to_have_value("\u2212500")
+    expect(field).to_be_focused()  # the keypad stays up
+    sign.click()
+    expect(field).to_have_value("500")
+    assert sign.bounding_box()["height"] >= 44 and sign.bounding_box()["width"] >= 44
+    # without JavaScript: the full keyboard, which has a minus, and no dead key
+    plain = new_page(java_script_enabled=False)
+    plain.goto(f"{live_server}/rules/new?from=canasta")
+    assert plain.get_by_label("If another team went out", exact=True).first.get_attribute("inputmode") is None
+    expect(plain.get_by_role("button", name=re.compile("^Plus or minus"))).to_have_count(0)
+
+
+def test_back_to_a_game_page_the_browser_kept_shows_the_game_as_it_is(browser, make_game, live_server, db):
+    """Chromium keeps a page it leaves, to show it at once on Back (its back/forward
+    cache: Playwright turns it off, so this test starts a Chromium with it on, and
+    without service workers, as on the home Wi-Fi's plain http). Shown again after
+    another phone entered a round, the game page asks the app and shows the round."""
+    rules = RULESETS["friends-family"]
+    game = make_game("friends-family", [], PAIRS)
+    keeping = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        ignore_default_args=["--disable-back-forward-cache"],
+    )
+    try:
+        page = keeping.new_context(viewport=PHONE, service_workers="block").new_page()
+        page.goto(f"{live_server}/games/{game.id}")
+        page.evaluate("window.keptByTheBrowser = true")
+        page.get_by_role("link", name="Rules", exact=True).click()
+        games.add_round(db, game.id, game.revision, 1, ROUND)  # on another phone
+        page.go_back(wait_until="commit")  # a page shown from memory fires no "load"
+        expect_game_screen(page, rules, NAMES, [ROUND])
+        # it was the kept page, reloaded because the game changed (not a page fetched anew)
+        assert page.evaluate("window.keptByTheBrowser") is None
+        page.evaluate("window.keptByTheBrowser = true")
+        page.get_by_role("link", name="Rules", exact=True).click()
+        page.go_back(wait_until="commit")  # unchanged: kept as it is
+        expect(page.get_by_role("heading", level=1)).to_have_text("Ann & Bo vs Cy & Di")
+        page.wait_for_function("window.keptByTheBrowser === true")
+    finally:
+        keeping.close()
