@@ -38,7 +38,7 @@ def connect(path):
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     database = Database(conn, execute_plugins=False)
-    # which file: what services.games remembers of a game is kept per file
+    # which file: what services.game_model remembers of a game is kept per file
     database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
     return database
 
@@ -71,7 +71,7 @@ def transaction(db):
     if db.conn.in_transaction:
         raise RuntimeError("a transaction is already open: one user action is one transaction")
     db.conn.execute("BEGIN IMMEDIATE")
-    db.writing = True  # what is read now may yet be rolled back (services.games.load_game)
+    db.writing = True  # what is read now may yet be rolled back (services.game_model.load_game)
     try:
         yield db
     except BaseException:

@@ -27,7 +27,7 @@ import uuid
 from . import scoring
 from .db import transaction
 from .scoring import RULESETS, TeamRound
-from .services import games, summaries
+from .services import game_model, games, summaries
 from .services.games import INSERT_ENTRY
 from .services.players import Player, player_id
 
@@ -222,17 +222,19 @@ def generate(db, count, seed=None, *, now=None):
                 rounds_made += len(rounds)
                 game = rows["games"][-1]
                 summary_rows += summaries.rows_for(
-                    games.Game(
+                    game_model.Game(
                         id=game_id,
                         uid=game["uid"],
                         rules=rules,
                         rules_key=key,
                         teams=tuple(
-                            games.Team(team_id, position, "", tuple(Player(p, names[p]) for p in players))
+                            game_model.Team(
+                                team_id, position, "", tuple(Player(p, names[p]) for p in players)
+                            )
                             for position, (team_id, players) in enumerate(zip(team_ids, teams))
                         ),
                         rounds=tuple(
-                            games.Round(round_id, number, tuple(entries))
+                            game_model.Round(round_id, number, tuple(entries))
                             for number, (round_id, entries) in enumerate(zip(round_ids, rounds), start=1)
                         ),
                         first_dealer=game["first_dealer"],

@@ -224,7 +224,7 @@ def _submit(job):
 def _sample_game(teams):
     """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
     from .scoring import RULESETS, TeamRound
-    from .services.games import Game, Player, Round, Team
+    from .services.game_model import Game, Player, Round, Team
 
     return Game(
         id=0,

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, settings
 from scorekeeper import create_app
 from scorekeeper.db import connect, migrate, transaction
 from scorekeeper.scoring import RULESETS
-from scorekeeper.services import games
+from scorekeeper.services import game_model, games
 
 # A fresh clone has no example database and CI shares a slow machine: no
 # deadline, no too-slow health check, and a fixed number of examples per test
@@ -76,7 +76,7 @@ def make_game(db):
             game_id = games.insert_game(
                 db, RULESETS[key], key, list(teams), created_at=f"{day}T19:30:00+00:00" if day else None
             )
-        game = games.load_game(db, game_id)
+        game = game_model.load_game(db, game_id)
         for number, entries in enumerate(rounds, start=1):
             game = games.add_round(db, game.id, game.revision, number, entries)
         if end:

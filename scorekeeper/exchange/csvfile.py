@@ -15,7 +15,7 @@ import re
 from ..db import snapshot
 from ..formatting import day
 from ..scoring import ENTRY_FIELDS
-from ..services.games import load_game
+from ..services.game_model import load_game
 from .jsonfile import game_ids
 
 # Cells a spreadsheet would run as a formula start with one of these.

@@ -17,7 +17,7 @@ from .. import scoring
 from ..db import transaction
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
-from ..services import games, rulesets
+from ..services import game_model, games, rulesets
 from ..services.players import player_id
 from . import FORMAT, READS, VERSION
 
@@ -410,7 +410,7 @@ def _write_game(db, game, rules_key, stamp):
     game_id = games.insert_game(
         db, game.rules, rules_key, game.teams, game.first_dealer, uid=game.uid, created_at=game.created_at
     )
-    written = games.load_game(db, game_id)
+    written = game_model.load_game(db, game_id)
     for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
@@ -425,7 +425,7 @@ def _write_game(db, game, rules_key, stamp):
     )
     # each team's total and win, as every change to a game stores them (the
     # finish time is the file's: a reopened game is not stamped finished today)
-    games.write_totals(db, games.load_game(db, game_id))
+    games.write_totals(db, game_model.load_game(db, game_id))
     db.execute(
         """INSERT INTO revisions (game_id, revision, action, summary, created_at)
                   VALUES (?, 0, ?, ?, ?)""",

@@ -7,7 +7,7 @@ import json
 
 from ..db import snapshot
 from ..scoring import RULESETS, RuleSet
-from ..services.games import load_game
+from ..services.game_model import load_game
 from . import FORMAT, VERSION
 
 

@@ -1,320 +1,39 @@
-"""Games and rounds: loading one, and every change to one.
+"""Every change to a game: starting one, its rounds, ending, reopening, sharing.
+
+Each change is one write transaction, checked against the game's ``revision``
+the phone saw, and adds one to it, with an entry in the game's change log
+naming that revision. Making or stopping a game's share link is such a change
+too. The game itself, and reading it, are in ``game_model``.
 
 Round inputs are stored as entered; each entry's ``score`` and each team's
 ``total`` and ``won`` are written from ``scoring.standings`` in the same
 transaction, for the history pages' SQL (``recompute_scores`` rewrites them
 all, so they cannot drift). Screens, sheets and exports still ask the engine.
-
-Every change is checked against the game's ``revision`` the phone saw and
-adds one to it, with an entry in the game's change log naming that revision.
-Making or stopping a game's share link is such a change too.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import functools
 import json
 import secrets
-import threading
 import uuid
-from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property
 
-from .. import scoring
-from ..db import snapshot, transaction
+from ..db import transaction
 from ..names import clean_name, name_key
-from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
+from ..scoring import ENTRY_FIELDS
 from . import Conflict, NotFound, summaries
-from .players import Player, player_id
+from .game_model import Round, changes_since, load_game, remembered
+from .players import player_id
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
 INSERT_ENTRY = (
     f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})"
 )
-_SELECT_ENTRIES = (
-    f"SELECT e.round_id, e.team_id, e.books, "
-    f"{', '.join('e.' + f.name for f in ENTRY_FIELDS)} "
-    "FROM round_entries e JOIN rounds r ON r.id = e.round_id WHERE r.game_id = ?"
-)
 
 
 def now():
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-@dataclass(frozen=True)
-class Team:
-    id: int
-    position: int
-    name: str
-    players: tuple[Player, ...]
-
-
-@dataclass(frozen=True)
-class Round:
-    id: int  # never reused, so a phone that edits round 3 edits that round or nothing
-    number: int
-    entries: tuple[TeamRound, ...]  # in team order
-
-
-@dataclass(frozen=True)
-class Change:
-    """An entry of a game's change log."""
-
-    revision: int | None  # the game revision it made (None before these were kept)
-    round_number: int | None
-    action: str
-    summary: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class Game:
-    id: int
-    uid: str
-    rules: RuleSet
-    rules_key: str | None
-    teams: tuple[Team, ...]
-    rounds: tuple[Round, ...]
-    first_dealer: int | None  # a player id
-    ended_by_hand: bool
-    finished_at: str | None
-    created_at: str
-    updated_at: str
-    revision: int
-    changes: tuple[Change, ...] = dataclasses.field(default=(), compare=False)  # newest first
-    # the share link's token (``/s/<token>``: a read-only view); None when not shared
-    share_token: str | None = dataclasses.field(default=None, repr=False)
-
-    @cached_property
-    def standings(self):
-        return scoring.standings(
-            self.rules, [r.entries for r in self.rounds], teams=len(self.teams), ended=self.ended_by_hand
-        )
-
-    @property
-    def finished(self):
-        return self.standings.finished
-
-    @property
-    def is_open(self):
-        """Rounds can be entered or fixed: the game is not finished, or was reopened."""
-        return self.finished_at is None
-
-    @property
-    def player_count(self):
-        """Everyone at the table (the deal's decks follow it)."""
-        return sum(len(team.players) for team in self.teams)
-
-    @property
-    def seats(self):
-        """Players around the table: partners sit apart, teams take turns."""
-        longest = max(len(team.players) for team in self.teams)
-        return [team.players[i] for i in range(longest) for team in self.teams if i < len(team.players)]
-
-    def dealer(self, round_number):
-        """Who deals a round: the deal passes to the next seat each round."""
-        seats = self.seats
-        first = next((i for i, p in enumerate(seats) if p.id == self.first_dealer), 0)
-        return seats[(first + round_number - 1) % len(seats)]
-
-    def round(self, number):
-        return next((played for played in self.rounds if played.number == number), None)
-
-    @property
-    def title(self):
-        return " vs ".join(team.name for team in self.teams)
-
-
-# --- reading --------------------------------------------------------------------
-
-
-# A game's rules, rounds and standings as of one revision, read and scored once:
-# a game's rules and rounds change only with a new revision (and updated_at),
-# so a page that lists the same games again (history, home) does not read and
-# score them again. Kept per database file, and only as committed (read
-# outside a write); the uid in the key guards against an id used again after
-# a rolled-back insert. Names come from the database on every load.
-_MEMO: OrderedDict = OrderedDict()
-_MEMO_SIZE = 200  # a page of history, the home page's lists, the games being played
-_memo_lock = threading.Lock()
-
-
-@functools.lru_cache(maxsize=64)
-def _rules(text):
-    return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
-
-
-def load_game(db, game_id, *, changes=False, remember=False):
-    """The game with its teams, players and rounds (and its change log), or None.
-
-    :param remember: for pages: use, and keep, what is remembered of the game
-        at its revision (a bulk reader such as an export leaves it false, so
-        that it holds one game at a time).
-    """
-    committed = remember and not getattr(db, "writing", False)
-    with snapshot(db):
-        row = db.execute(
-            """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision, share_token FROM games WHERE id = ?""",
-            [game_id],
-        ).fetchone()
-        if row is None:
-            return None
-        teams, members = [], {}
-        for team_id, position, name, pid, pname in db.execute(
-            """SELECT t.id, t.position, t.name, p.id, p.name FROM teams t
-                   LEFT JOIN team_players tp ON tp.team_id = t.id
-                   LEFT JOIN players p ON p.id = tp.player_id
-                   WHERE t.game_id = ? ORDER BY t.position, tp.position""",
-            [game_id],
-        ):
-            if team_id not in members:
-                members[team_id] = []
-                teams.append((team_id, position, name))
-            if pid is not None:
-                members[team_id].append(Player(pid, pname))
-        teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
-        gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, token = row
-        where = getattr(db, "memo_key", None)
-        key = (where, gid, uid, revision, updated) if where and committed else None
-        with _memo_lock:
-            memo = _MEMO.get(key) if key else None
-            if memo:
-                _MEMO.move_to_end(key)
-        if memo:
-            rounds, standings = memo
-        else:
-            rounds, standings = _read_rounds(db, game_id, teams), None
-        log = tuple(changes_since(db, game_id, None)[::-1]) if changes else ()
-    game = Game(
-        id=gid,
-        uid=uid,
-        rules=_rules(rules),
-        rules_key=rules_key,
-        teams=teams,
-        rounds=rounds,
-        first_dealer=first_dealer,
-        ended_by_hand=bool(ended),
-        finished_at=finished_at,
-        created_at=created,
-        updated_at=updated,
-        revision=revision,
-        changes=log,
-        share_token=token,
-    )
-    if standings is not None:
-        vars(game)["standings"] = standings  # the engine's, for this very revision
-    elif key:
-        _remember(db, game)
-    return game
-
-
-def _remember(db, game):
-    """Keep a game as a change just committed it, for the page that shows it next."""
-    where = getattr(db, "memo_key", None)
-    if not where or getattr(db, "writing", False):
-        return
-    with _memo_lock:
-        _MEMO[(where, game.id, game.uid, game.revision, game.updated_at)] = (game.rounds, game.standings)
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-
-
-def _remembered(change):
-    """A change to a game whose result (returned once committed) is remembered."""
-
-    @functools.wraps(change)
-    def changed(db, *args, **kwargs):
-        game = change(db, *args, **kwargs)
-        _remember(db, game)
-        return game
-
-    return changed
-
-
-def _read_rounds(db, game_id, teams):
-    positions = {team.id: team.position for team in teams}
-    entries = {}
-    for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
-        entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
-    return tuple(
-        Round(
-            round_id,
-            number,
-            tuple(entries.get(round_id, {}).get(i, TeamRound()) for i in range(len(teams))),
-        )
-        for round_id, number in db.execute(
-            "SELECT id, number FROM rounds WHERE game_id = ? ORDER BY number", [game_id]
-        )
-    )
-
-
-def _entry(books, values):
-    data = {f.name: (bool(v) if f.kind == "flag" else v) for f, v in zip(ENTRY_FIELDS, values)}
-    return TeamRound(books=json.loads(books), **data)
-
-
-def changes_since(db, game_id, revision):
-    """The game's change-log entries made after ``revision`` (all when None), oldest first."""
-    where = "" if revision is None else "AND revision > ?"
-    return [
-        Change(*row)
-        for row in db.execute(
-            f"""SELECT revision, round_number, action, summary, created_at FROM revisions
-            WHERE game_id = ? {where} ORDER BY id""",
-            [game_id] if revision is None else [game_id, revision],
-        )
-    ]
-
-
-def shared_game_revision(db, token):
-    """(game id, revision) of the game this share token opens, or None: one indexed
-    read, so a phone following the game learns cheaply that nothing changed."""
-    row = db.execute("SELECT id, revision FROM games WHERE share_token = ?", [token]).fetchone()
-    return tuple(row) if row else None
-
-
-def load_shared_game(db, token):
-    """The game this share token opens, or None (never shared, or the link was stopped)."""
-    with snapshot(db):
-        found = shared_game_revision(db, token)
-        game = load_game(db, found[0]) if found else None
-    return game if game is not None and game.share_token == token else None
-
-
-def game_exists(db, game_id):
-    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
-
-
-def list_games(db, playing_limit=10, finished_limit=20):
-    """(games in progress, how many there are, recently finished games), newest first."""
-    with snapshot(db):
-        (playing_count,) = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NULL").fetchone()
-        playing = [
-            r[0]
-            for r in db.execute(
-                """SELECT id FROM games WHERE finished_at IS NULL
-               ORDER BY updated_at DESC, id DESC LIMIT ?""",
-                [playing_limit],
-            )
-        ]
-        finished = [
-            r[0]
-            for r in db.execute(
-                """SELECT id FROM games WHERE finished_at IS NOT NULL
-               ORDER BY finished_at DESC, id DESC LIMIT ?""",
-                [finished_limit],
-            )
-        ]
-        return (
-            [load_game(db, i, remember=True) for i in playing],
-            playing_count,
-            [load_game(db, i, remember=True) for i in finished],
-        )
 
 
 # --- starting a game ----------------------------------------------------------------
@@ -481,7 +200,7 @@ def _must_be_open(game):
         raise Conflict("This game is finished: reopen it to change a round.")
 
 
-@_remembered
+@remembered
 def add_round(db, game_id, revision, number, entries, *, loaded=None):
     """Save the next round, if the game is still as the phone saw it; return the game."""
     entries = tuple(entries)
@@ -520,7 +239,7 @@ def _round_of(game, round_id):
     return played
 
 
-@_remembered
+@remembered
 def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
     """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
     entries = tuple(entries)
@@ -554,7 +273,7 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
         )
 
 
-@_remembered
+@remembered
 def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
     """Delete a round; later rounds move up one (their meld minimums and scores follow).
 
@@ -609,7 +328,7 @@ def _must_be_last_entered(db, game, played):
         raise Conflict(f"Round {played.number} is no longer this game’s last change: it can’t be undone.")
 
 
-@_remembered
+@remembered
 def end_game(db, game_id, revision, *, loaded=None):
     """The table ends the game by hand."""
     with transaction(db):
@@ -622,7 +341,7 @@ def end_game(db, game_id, revision, *, loaded=None):
         )
 
 
-@_remembered
+@remembered
 def reopen_game(db, game_id, revision, *, loaded=None):
     """Reopen a finished game to fix a round; saving a round settles it again."""
     with transaction(db):

@@ -9,7 +9,7 @@ import datetime
 from dataclasses import dataclass
 
 from ..db import snapshot
-from .games import load_game
+from .game_model import load_game
 
 PAGE_SIZE = 20
 STATUSES = {"playing": "In progress", "finished": "Finished"}

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from ..db import connect, get_db
 from ..exchange import csvfile, importer, jsonfile
 from ..forms.exchange import MAX_IMPORT_SIZE, ImportForm
-from ..services import games
+from ..services import game_model
 from . import found
 
 bp = Blueprint("exchange", __name__)
@@ -61,7 +61,7 @@ def export_csv():
 def export_game_json(game_id):
     """Download one game in the history format (importable)."""
     db = get_db()
-    found(games.game_exists(db, game_id) or None, "There is no such game.")
+    found(game_model.game_exists(db, game_id) or None, "There is no such game.")
     return Response(
         json.dumps(jsonfile.export_game(db, game_id), ensure_ascii=False, indent=1),
         mimetype="application/json",
@@ -73,7 +73,7 @@ def export_game_json(game_id):
 def export_game_csv(game_id):
     """Download one game as CSV."""
     db = get_db()
-    found(games.game_exists(db, game_id) or None, "There is no such game.")
+    found(game_model.game_exists(db, game_id) or None, "There is no such game.")
     return Response(
         csvfile.export_csv(db, game_id),
         mimetype="text/csv",

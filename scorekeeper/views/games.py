@@ -34,7 +34,7 @@ from ..forms.rounds import (
     team_fields,
 )
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
-from ..services import Conflict, NotFound, games, players, rulesets
+from ..services import Conflict, NotFound, game_model, games, players, rulesets
 from . import found
 from .share import share_url
 
@@ -64,7 +64,7 @@ def _no_store(view):
 
 
 def _game_or_404(game_id, **options):
-    game = games.load_game(get_db(), game_id, remember=True, **options)
+    game = game_model.load_game(get_db(), game_id, remember=True, **options)
     return found(game, f"There is no game {game_id}.")
 
 
@@ -349,7 +349,7 @@ def _round_editor(game, played):
             Conflict(
                 "This game changed on another phone since you opened this page: "
                 "check the round again before saving it.",
-                games.changes_since(get_db(), game.id, form.revision.data)
+                game_model.changes_since(get_db(), game.id, form.revision.data)
                 if form.revision.data is not None
                 else (),
             )

@@ -5,7 +5,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..db import get_db
-from ..services import games
+from ..services import game_model
 
 bp = Blueprint("home", __name__)
 
@@ -13,7 +13,7 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index():
     """Recent games in progress first (one tap to resume), then recent finished games."""
-    playing, playing_count, finished = games.list_games(get_db())
+    playing, playing_count, finished = game_model.list_games(get_db())
     return render_template("home/index.html", playing=playing, playing_count=playing_count, finished=finished)
 
 

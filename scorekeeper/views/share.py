@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from ..db import get_db
 from ..forms.games import ActionForm
 from ..security import LOCAL_HOSTS, machine_names
-from ..services import Conflict, NotFound, games
+from ..services import Conflict, NotFound, game_model, games
 from . import found
 
 bp = Blueprint("share", __name__)
@@ -45,14 +45,14 @@ def _gone():
 def follow(token):
     """A shared game, read-only; 304 when the phone already shows its latest."""
     db = get_db()
-    seen = games.shared_game_revision(db, token)
+    seen = game_model.shared_game_revision(db, token)
     if seen is None:
         return _gone()
     etag = _etag(token, seen[1])
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        game = games.load_shared_game(db, token)
+        game = game_model.load_shared_game(db, token)
         if game is None:
             return _gone()
         etag = _etag(token, game.revision)
@@ -96,7 +96,7 @@ def qr_svg(text):
 @bp.get("/games/<id:game_id>/share.svg")
 def qr(game_id):
     """The game's share link as a QR code, to scan at the table."""
-    game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
+    game = found(game_model.load_game(get_db(), game_id), f"There is no game {game_id}.")
     found(game.share_token, "This game is not shared.")
     response = Response(qr_svg(share_url(game.share_token)), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
@@ -117,7 +117,7 @@ def stop(game_id):
 
 def _change(game_id, change, message):
     db = get_db()
-    game = found(games.load_game(db, game_id), f"There is no game {game_id}.")
+    game = found(game_model.load_game(db, game_id), f"There is no game {game_id}.")
     form = ActionForm()  # its CSRF token was checked before the view (CSRFProtect)
     try:
         change(db, game.id, form.revision.data, loaded=game)

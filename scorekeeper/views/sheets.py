@@ -6,7 +6,7 @@ from .. import scoring, sheets
 from ..db import get_db
 from ..names import MAX_NAME, clean_name, name_problem
 from ..scoring import MAX_TEAMS
-from ..services import games, rulesets
+from ..services import game_model, rulesets
 from . import found
 
 bp = Blueprint("sheets", __name__)
@@ -30,7 +30,7 @@ def _pdf_response(html, filename):
 
 
 def _game_sheet(game_id, pdf=False):
-    game = found(games.load_game(get_db(), game_id), f"There is no game {game_id}.")
+    game = found(game_model.load_game(get_db(), game_id), f"There is no game {game_id}.")
     paper = _paper()
     if pdf:  # as the background job renders it after a change (sheets.render_later)
         return game, paper, sheets.game_sheet_html(game, paper, pdf=True)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import RULESETS, TeamRound, standings
-from scorekeeper.services import games
+from scorekeeper.services import game_model, games
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from .test_games_phone import (
@@ -141,7 +141,7 @@ def test_a_round_saved_with_a_value_the_rules_no_longer_ask_keeps_it(make_game, 
     page.get_by_role("button", name="Check round 1").click()
     page.get_by_role("button", name=re.compile("^Save")).click()
     expect(page.get_by_role("status").first).to_have_text("Round 1 updated.")
-    assert games.load_game(db, game.id).rounds[0].entries[1].black_threes == 2
+    assert game_model.load_game(db, game.id).rounds[0].entries[1].black_threes == 2
 
 
 # --- the review in view ---------------------------------------------------------------------
@@ -353,11 +353,11 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     context.set_offline(True)
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_role("alert").filter(has_text="Could not reach the app")).to_be_visible()
-    assert games.load_game(db, game.id).rounds == ()
+    assert game_model.load_game(db, game.id).rounds == ()
     context.set_offline(False)
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
-    assert len(games.load_game(db, game.id).rounds) == 1
+    assert len(game_model.load_game(db, game.id).rounds) == 1
 
     # saved: the draft is gone, and round 2 starts empty
     assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('scorekeeper-draft:'))") == []
@@ -376,7 +376,7 @@ def test_without_javascript_the_form_works_as_before(make_game, new_page, live_s
     expect_review_in_view(page, 1, ROUND)
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
-    assert [r.entries for r in games.load_game(db, game.id).rounds] == [tuple(ROUND)]
+    assert [r.entries for r in game_model.load_game(db, game.id).rounds] == [tuple(ROUND)]
 
 
 # --- undo -----------------------------------------------------------------------------------
@@ -402,7 +402,10 @@ def test_undo_the_round_just_saved(make_game, page, live_server, db, screenshot)
     expect_game_screen(page, rules, NAMES, [ROUND])
     page.get_by_text(re.compile(r"^Changes \(\d+\)$")).click()
     expect(page.get_by_role("listitem").filter(has_text="Round 2 undone")).to_have_count(1)
-    assert [c.action for c in games.load_game(db, game.id, changes=True).changes][:2] == ["undone", "added"]
+    assert [c.action for c in game_model.load_game(db, game.id, changes=True).changes][:2] == [
+        "undone",
+        "added",
+    ]
 
 
 def test_an_undo_after_the_game_moved_on_is_refused(make_game, page, live_server, db):
@@ -415,7 +418,7 @@ def test_an_undo_after_the_game_moved_on_is_refused(make_game, page, live_server
     undo = page.get_by_role("button", name="Undo round 1")
     expect(undo).to_be_visible()
     # meanwhile another phone enters round 2
-    saved = games.load_game(db, game.id)
+    saved = game_model.load_game(db, game.id)
     games.add_round(db, game.id, saved.revision, 2, ROUND)
     undo.click()
     expect(page.get_by_role("status").first).to_contain_text("changed this game on another phone")

@@ -10,7 +10,7 @@ from scorekeeper.db import connect, migrate
 from scorekeeper.exchange import importer
 from scorekeeper.exchange.jsonfile import export_history
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import games, rulesets
+from scorekeeper.services import game_model, games, rulesets
 
 from ..helpers import posted, text
 from .test_games import enter, fields, hidden, page_after, stored
@@ -374,7 +374,7 @@ def test_a_canasta_game_exports_and_imports_with_its_new_entries(db, make_game):
     db.execute("UPDATE games SET uid = 'old' WHERE id = ?", [game.id])
     importer.import_history(db, exported)
     (imported_id,) = db.execute("SELECT id FROM games WHERE uid = ?", [uid]).fetchone()
-    imported = games.load_game(db, imported_id)
+    imported = game_model.load_game(db, imported_id)
     assert [list(r.entries) for r in imported.rounds] == rounds
     assert imported.standings.totals == game.standings.totals
     assert rulesets.get_rule_set(db, "canasta").rules == imported.rules

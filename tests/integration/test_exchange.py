@@ -20,7 +20,7 @@ from scorekeeper.exchange import csvfile, importer, jsonfile
 from scorekeeper.formatting import day
 from scorekeeper.names import MAX_NAME
 from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
-from scorekeeper.services import games, players, rulesets
+from scorekeeper.services import game_model, games, players, rulesets
 
 from ..helpers import text
 
@@ -46,9 +46,9 @@ def start(db, *args):
 
 def play(db, game_id, *rounds):
     for played in rounds:
-        game = games.load_game(db, game_id)
+        game = game_model.load_game(db, game_id)
         games.add_round(db, game_id, game.revision, len(game.rounds) + 1, played)
-    return games.load_game(db, game_id)
+    return game_model.load_game(db, game_id)
 
 
 def fill(db):
@@ -79,7 +79,7 @@ def fill(db):
         db, rulesets.get_rule_set(db, house).rules, house, [("", ["Ann", "Cy"]), ("", ["Bo", "Di"])]
     )
     play(db, tablet, [entry(2, 2, 1800, 0, out=True), entry(1, 0, 500, 25)])
-    games.end_game(db, tablet, games.load_game(db, tablet).revision)
+    games.end_game(db, tablet, game_model.load_game(db, tablet).revision)
     roth = start(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"]), ("", ["Cy"])])
     play(db, roth, [entry(1, 0, 400, 0, cuts=1), entry(0, 0, 0, 150, penalties=1), entry(0, 0, 60, 35)])
     db["players"].insert({"name": "Zoë", "key": "zoë", "created_at": "2024-01-01T00:00:00+00:00"})
@@ -118,7 +118,7 @@ def test_export_holds_inputs_and_the_engines_scores(db):
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
-    game = games.load_game(db, ff)
+    game = game_model.load_game(db, ff)
     assert first["uid"] == game.uid and first["rules_key"] == "friends-family"
     assert first["house_rules"] is None and first["first_dealer"] == "Cy"
     assert first["teams"] == [
@@ -160,7 +160,7 @@ def test_export_import_export_gives_the_same_json(db, other):
         row["score"] for row in other.query("SELECT score FROM round_entries ORDER BY round_id, team_id")
     ]
     # an imported game plays on: the three-team Roth game takes its next round
-    roth = games.load_game(other, other.execute("SELECT id FROM games ORDER BY id DESC").fetchone()[0])
+    roth = game_model.load_game(other, other.execute("SELECT id FROM games ORDER BY id DESC").fetchone()[0])
     assert (
         games.add_round(other, roth.id, roth.revision, 2, [entry(), entry(), entry()]).standings.next_round
         == 3
@@ -205,7 +205,7 @@ def test_house_rules_of_the_same_name_but_other_values_are_kept_apart(db, other)
     assert "saved as “Our tablet game (imported)”" in str(summary)
     names = {e.rules.name: e.key for e in rulesets.list_rule_sets(other) if not e.preset}
     assert set(names) == {"our tablet game", "Our tablet game (imported)", "Unused rules"}
-    game = games.load_game(
+    game = game_model.load_game(
         other, other.execute("SELECT id FROM games WHERE uid = ?", [export["games"][1]["uid"]]).fetchone()[0]
     )
     assert game.rules_key == names["Our tablet game (imported)"]
@@ -218,9 +218,9 @@ def test_a_game_whose_rules_ended_it_before_its_last_round_still_imports(db, oth
     # a Roth game reopened and edited so that round 1 already reaches 10,000
     roth = start(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
     play(db, roth, [entry(1, 0, 600), entry()], [entry(), entry(1, 0, 600)])
-    game = games.load_game(db, roth)
+    game = game_model.load_game(db, roth)
     games.reopen_game(db, roth, game.revision)  # Roth ended at 10,000: reopened to fix round 1
-    game = games.load_game(db, roth)
+    game = game_model.load_game(db, roth)
     games.update_round(db, roth, game.revision, game.round(1).id, [entry(20, 0, 2000), entry()])
     export = jsonfile.export_history(db)
     assert len(export["games"][0]["rounds"]) == 2
@@ -399,7 +399,7 @@ def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
         "round_score",
         "total",
     ]
-    game = games.load_game(db, ff)
+    game = game_model.load_game(db, ff)
     s = game.standings
     mine = [r for r in table if r["game"] == game.uid]
     assert [(int(r["round"]), int(r["team_position"])) for r in mine] == [
@@ -412,7 +412,7 @@ def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
     assert (mine[0]["went_out"], mine[1]["went_out"], mine[1]["books_dirty"]) == ("1", "0", "1")
     # one game
     assert rows(csvfile.export_csv(db, roth)) == [
-        r for r in table if r["game"] == games.load_game(db, roth).uid
+        r for r in table if r["game"] == game_model.load_game(db, roth).uid
     ]
 
 
@@ -558,7 +558,7 @@ def test_backup_while_rounds_are_being_saved(app, db, tmp_path):
         writer = connect(app.config["DATABASE"])  # sqlite3 objects stay in their own thread
         try:
             while not stop.is_set() and len(saved) < 400:
-                game = games.load_game(writer, game_id)
+                game = game_model.load_game(writer, game_id)
                 games.add_round(
                     writer, game_id, game.revision, len(game.rounds) + 1, [entry(1, 0, 400), entry(0, 1, 350)]
                 )
@@ -614,7 +614,7 @@ def test_restore_round_trip(app, db, tmp_path):
     copy = backup.backup_database(app.config["DATABASE"], tmp_path / "backup.db")
     before = jsonfile.export_history(db)
     start(db, RULESETS["roth"], "roth", [("", ["Late"]), ("", ["Comer"])])
-    game = games.load_game(db, ff)
+    game = game_model.load_game(db, ff)
     games.reopen_game(db, ff, game.revision)
     games.delete_round(db, ff, game.revision + 1, game.round(4).id)
     kept = backup.restore_database(copy, app.config["DATABASE"])
@@ -773,7 +773,7 @@ def test_a_long_history_streams_in_bounded_memory(other):
 def test_long_names_round_trip(db, other):
     names = [f"{letter * 38} {i}" for i, letter in enumerate("ABC")]
     game_id = start(db, RULESETS["tablet"], "tablet", [("", names), ("", ["Bo"])])
-    assert len(games.load_game(db, game_id).teams[0].name) > MAX_NAME  # "A… & B… & C…"
+    assert len(game_model.load_game(db, game_id).teams[0].name) > MAX_NAME  # "A… & B… & C…"
     export = jsonfile.export_history(db)
     importer.import_history(other, export)
     assert without_time(jsonfile.export_history(other)) == without_time(export)
@@ -798,7 +798,7 @@ def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path
         importer.import_history(target, importer.read_history(response.data))
         importer.import_history(target, importer.read_history(response.data))  # twice: nothing more
         assert target["games"].count == 1
-        assert games.load_game(target, 1).standings.totals == [600, 50]
+        assert game_model.load_game(target, 1).standings.totals == [600, 50]
     finally:
         target.close()
     assert client.get("/games/999/export.json").status_code == 404

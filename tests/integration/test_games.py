@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.scoring import RULESETS, VARIANTS, RuleSet, TeamRound, standings, variant_of
-from scorekeeper.services import games, players, rulesets
+from scorekeeper.services import game_model, players, rulesets
 
 from ..helpers import posted, text
 
@@ -78,7 +78,7 @@ def enter(client, game_id, *teams, went_out="nobody", url=None, expect_warnings=
 
 
 def stored(db, game_id):
-    return games.load_game(db, game_id)
+    return game_model.load_game(db, game_id)
 
 
 # --- starting a game ----------------------------------------------------------------

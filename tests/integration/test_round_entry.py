@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scorekeeper.scoring import TeamRound
-from scorekeeper.services import Conflict, games
+from scorekeeper.services import Conflict, game_model, games
 
 from ..helpers import text
 from .test_games import enter, fields, hidden, page_after, start, stored
@@ -109,7 +109,7 @@ def test_undo_the_round_this_phone_just_entered(app, client, db):
     assert undone.status_code == 303
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 2 undone." in page and "Undo round" not in page
-    after = games.load_game(db, game_id, changes=True)
+    after = game_model.load_game(db, game_id, changes=True)
     assert [r.number for r in after.rounds] == [1] and after.standings.totals == [100, 50]
     assert (after.changes[0].action, after.changes[0].summary) == ("undone", "Round 2 undone.")
     # a round that is gone, or a button from an expired page: nothing changes

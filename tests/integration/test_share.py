@@ -8,9 +8,10 @@ from html.parser import HTMLParser
 import pytest
 
 from scorekeeper import passcode
+from scorekeeper.formatting import books
 from scorekeeper.scoring import TeamRound
 from scorekeeper.security import machine_names
-from scorekeeper.services import Conflict, games
+from scorekeeper.services import Conflict, game_model, games
 from scorekeeper.views.share import qr_svg
 
 from ..helpers import csrf_token, text
@@ -90,6 +91,19 @@ def test_a_share_link_answers_304_until_the_game_changes(client, db, game):
     assert 'id="round-2"' in text(changed) and "Round 3 next" in text(changed)
 
 
+def test_the_share_view_says_what_the_next_round_asks_as_the_game_page_does(client, make_game):
+    # the same words from the same template: books to go out and a first meld in books
+    game = make_game("partnership", [ROUND], teams=(("Reds", ["Ann", "Bo"]), ("Blues", ["Cy", "Di"])))
+    s = game.standings
+    assert s.next_books_to_go_out and s.next_first_meld_books
+    shared = text(client.get(f"/s/{game.share_token}"))
+    own = text(client.get(f"/games/{game.id}"))
+    for page in (shared, own):
+        assert f"Going out takes <strong>{books(s.next_books_to_go_out)}</strong>." in page
+        assert f"The first meld must hold <strong>{books(s.next_first_meld_books)}</strong>." in page
+        assert "books books" not in page
+
+
 def test_unknown_links_are_a_plain_not_found(client, game):
     for token in ("nope", game.share_token[:-1], "x" * 500, game.share_token + "x"):
         response = client.get(f"/s/{token}")
@@ -110,7 +124,7 @@ def test_stopping_sharing_turns_the_link_off_and_a_new_link_replaces_it(client, 
     response = post_button(client, game.id, f"/games/{game.id}/share/stop")
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{game.id}#share"
     assert client.get(old).status_code == 404
-    stopped = games.load_game(db, game.id, changes=True)
+    stopped = game_model.load_game(db, game.id, changes=True)
     assert stopped.share_token is None and stopped.revision == game.revision + 1
     assert stopped.changes[0].summary == "Sharing stopped: the share link no longer works."
     page = text(client.get(f"/games/{game.id}"))
@@ -119,14 +133,14 @@ def test_stopping_sharing_turns_the_link_off_and_a_new_link_replaces_it(client, 
 
     response = post_button(client, game.id, f"/games/{game.id}/share/new")
     assert response.status_code == 303
-    shared = games.load_game(db, game.id)
+    shared = game_model.load_game(db, game.id)
     assert shared.share_token not in (None, game.share_token)
     assert client.get(old).status_code == 404
     assert client.get(f"/s/{shared.share_token}").status_code == 200
 
     # a new link while one is shared: the old one stops
     post_button(client, game.id, f"/games/{game.id}/share/new")
-    newest = games.load_game(db, game.id, changes=True)
+    newest = game_model.load_game(db, game.id, changes=True)
     assert client.get(f"/s/{shared.share_token}").status_code == 404
     assert client.get(f"/s/{newest.share_token}").status_code == 200
     assert newest.changes[0].summary == "New share link made: the old one no longer works."

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round, score_team_round
-from scorekeeper.services import games, players, stats
+from scorekeeper.services import game_model, games, players, stats
 
 from ..helpers import text
 
@@ -94,9 +94,9 @@ def history(db):
 
 def test_the_history_is_what_the_engine_says(db, history):
     ids, _ = history
-    totals = [games.load_game(db, game_id).standings.totals for game_id in ids]
+    totals = [game_model.load_game(db, game_id).standings.totals for game_id in ids]
     assert totals == [[720, 1390], [1300, 40], [400, 400], [950, 60, 535], [2100, 0], [0, 0]]
-    assert [games.load_game(db, game_id).finished_at is not None for game_id in ids] == [
+    assert [game_model.load_game(db, game_id).finished_at is not None for game_id in ids] == [
         True,
         True,
         True,
@@ -312,7 +312,7 @@ def test_demo_data_is_realistic_and_scored_by_the_engine(runner, db):
     assert 8 <= db["players"].count <= 12
     checked = 0
     for (game_id,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
-        game = games.load_game(db, game_id)
+        game = game_model.load_game(db, game_id)
         assert 2 <= len(game.teams) <= 4 and all(1 <= len(t.players) <= 3 for t in game.teams)
         assert game.rules == RULESETS[game.rules_key]
         assert (game.finished_at is not None) == game.finished
@@ -335,7 +335,7 @@ def test_demo_data_stats_agree_with_the_engine(runner, db):
     assert runner.invoke(args=["demo-data", "--games", "20", "--seed", "11"]).exit_code == 0
     wins, played = {}, {}
     for (game_id,) in db.execute("SELECT id FROM games").fetchall():
-        game = games.load_game(db, game_id)
+        game = game_model.load_game(db, game_id)
         if not game.finished_at or not game.rounds:
             continue
         for i, team in enumerate(game.teams):
