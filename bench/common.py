@@ -202,7 +202,7 @@ class Client:
         """POST a form; follow its 303 with a GET, as a browser does. Returns the page."""
         from urllib.parse import urlencode
 
-        status, headers, data, _ = self.request("POST", path, body=urlencode(fields))
+        status, headers, data, _ = self.request("POST", path, body=urlencode(fields, doseq=True))
         if status == 303:
             from urllib.parse import urlsplit
 
@@ -214,7 +214,8 @@ class Client:
 
 
 class _Form(HTMLParser):
-    """What a browser would post from a page's POST form, as the page fills it."""
+    """What a browser would post from a page's POST form, as the page fills it: a
+    name given by several inputs (a book count's chips and its box) posts each."""
 
     def __init__(self):
         super().__init__()
@@ -227,7 +228,11 @@ class _Form(HTMLParser):
         elif self._in_post and tag == "input" and a.get("type") not in ("submit", "button", "file"):
             if a.get("type") in ("radio", "checkbox") and "checked" not in a:
                 return
-            self.values[a["name"]] = a.get("value", "")
+            value, before = a.get("value", ""), self.values.get(a["name"])
+            if before is None:
+                self.values[a["name"]] = value
+            else:
+                self.values[a["name"]] = [*(before if isinstance(before, list) else [before]), value]
 
     def handle_endtag(self, tag):
         if tag == "form":
