@@ -70,6 +70,16 @@ def qr_codes(host, port, addresses):
     return out.getvalue()
 
 
+def share_address(host, addresses):
+    """The address phones reach this server at, for the share links of pages
+    opened on the computer itself: its first LAN address when it listens on
+    every interface, the address it listens on otherwise, or None on loopback
+    (no phone reaches it: the link stays as the page was opened)."""
+    if host in ("0.0.0.0", "", "::"):
+        return addresses[0] if addresses else None
+    return None if host in ("localhost", "::1") or host.startswith("127.") else host
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
@@ -79,6 +89,7 @@ def main(argv=None):
     # bind first, so that the address printed is already answering
     server = create_server(app, host=args.host, port=args.port)
     addresses = lan_addresses()
+    app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
     for line in where_to_open(args.host, server.effective_port, addresses):
         print(line, flush=True)
     codes = qr_codes(args.host, server.effective_port, addresses)

@@ -189,6 +189,12 @@ def all_fields(form):
     return [form.went_out, *(f for _, fields in team_fields(form) for f in fields)]
 
 
+def summary_titles(form, team_names):
+    """What the error summary calls each team's field: the team, then the field
+    ("Ann & Bo · Points melded"), since every team has a field of that name."""
+    return {f.id: f"{team_names[i]} · {f.label.text}" for i, fields in team_fields(form) for f in fields}
+
+
 def entry_fields(form, fields):
     """The team subform's entry fields in the declaration's order: (EntryField, field)."""
     return [

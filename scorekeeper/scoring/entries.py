@@ -52,7 +52,7 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         "melded",
         "points",
         maximum=100_000,
-        help="Books included.",
+        help="Cards only, no bonuses.",
         always=True,
         counted="melded",
     ),

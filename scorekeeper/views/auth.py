@@ -4,7 +4,8 @@ With no passcode set (the default) nothing here stands in anyone's way. With
 one set, ``require_sign_in`` sends every request but the ``PUBLIC`` ones to
 the sign-in page until the phone signs in; a sign-in lasts
 ``PERMANENT_SESSION_LIFETIME`` (an evening) and ends when the passcode
-changes. Wrong guesses are counted per phone (Flask-Limiter, in memory) and
+changes. Wrong guesses are counted per address (Flask-Limiter, in memory: on a home Wi-Fi
+each phone has its own; every browser on one computer shares one) and
 slowed past ``PASSCODE_GUESSES``.
 """
 

@@ -31,6 +31,7 @@ from ..forms.rounds import (
     field_for,
     round_form,
     step,
+    summary_titles,
     team_fields,
 )
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
@@ -477,6 +478,7 @@ def _render_round(
         form=form,
         number=number,
         fields=all_fields(form),
+        titles=summary_titles(form, [team.name for team in game.teams]),
         teams=team_fields(form),
         entry_fields=entry_fields,
         tiers=form.tiers,

@@ -73,13 +73,16 @@ def follow(token):
 
 def share_url(token):
     """The share link as a phone at the table opens it: when this page was opened
-    on the computer itself (localhost), the computer's LAN address instead."""
+    on the computer itself (localhost), the address phones reach it at instead:
+    ``SHARE_ADDRESS`` as the server set it (``serve.share_address``: None when it
+    listens on loopback only, so the link stays as opened), else the first LAN
+    address."""
     url = url_for("share.follow", token=token, _external=True)
     parts = urlsplit(url)
-    addresses = machine_names()[0]
-    trusted = current_app.config.get("TRUSTED_HOSTS") or ()
-    if parts.hostname in LOCAL_HOSTS and addresses and addresses[0] in trusted:
-        netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
+    config = current_app.config
+    reached = config["SHARE_ADDRESS"] if "SHARE_ADDRESS" in config else next(iter(machine_names()[0]), None)
+    if parts.hostname in LOCAL_HOSTS and reached and reached in (config.get("TRUSTED_HOSTS") or ()):
+        netloc = reached + (f":{parts.port}" if parts.port else "")
         url = urlunsplit(parts._replace(netloc=netloc))
     return url
 

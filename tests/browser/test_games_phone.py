@@ -364,9 +364,8 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
     page.get_by_role("link", name=f"Enter round {number_}").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Round {number_}")
     s = standings(rules, played, teams=len(names))
-    meld = [number(m) if m is not None else "no points minimum" for m in s.next_meld_minimums]
-    expect(page.get_by_text(re.compile("^Meld minimum this round:"))).to_have_text(
-        [f"Meld minimum this round: {m}" for m in meld]
+    expect(page.get_by_text(re.compile("^(Meld minimum|First meld) this round:"))).to_have_text(
+        [f"{m.replace(':', ' this round:', 1)}" for m in meld_texts(s)]
     )
 
     who_went_out(page, names, plan.entries)
@@ -420,19 +419,32 @@ def expect_game_screen(page, rules, names, played, ended=False):
         expect(board.get_by_text(re.compile("^Meld minimum"))).to_have_count(0)
         expect(page.get_by_role("link", name=re.compile("^Enter round"))).to_have_count(0)
         return s
-    meld = [number(m) if m is not None else "no points minimum" for m in s.next_meld_minimums]
-    expect(board.get_by_text(re.compile("^Meld minimum:"))).to_have_text([f"Meld minimum: {m}" for m in meld])
+    expect(board.get_by_text(re.compile("^(Meld minimum|First meld):"))).to_have_text(meld_texts(s))
     next_round = page.get_by_role("region", name=re.compile(rf"^Round {s.next_round}\b"))
     of = f" of {rules.planned_rounds}" if rules.planned_rounds else ""
     expect(next_round.get_by_role("heading")).to_have_text(f"Round {s.next_round}{of}")
     if s.next_books_to_go_out:
-        needed = dict(s.next_books_to_go_out)
-        if list(needed) == ["any"]:  # Canasta: a canasta of any kind
-            books = f"{needed['any']} book{'s' if needed['any'] != 1 else ''} of any kind"
-        else:
-            books = " + ".join(f"{n} {kind}" for kind, n in needed.items()) + " books"
-        expect(next_round).to_contain_text(f"Going out takes {books}.")
+        expect(next_round).to_contain_text(f"Going out takes {books_text(s.next_books_to_go_out)}.")
     return s
+
+
+def books_text(needed):
+    needed = dict(needed)
+    if list(needed) == ["any"]:  # Canasta: a canasta of any kind
+        return f"{needed['any']} book{'s' if needed['any'] != 1 else ''} of any kind"
+    return " + ".join(f"{n} {kind}" for kind, n in needed.items()) + " books"
+
+
+def meld_texts(s):
+    """What each team must meld first next round: points, or else books, or nothing."""
+    return [
+        f"Meld minimum: {number(m)}"
+        if m is not None
+        else f"First meld: {books_text(s.next_first_meld_books)}"
+        if s.next_first_meld_books
+        else "Meld minimum: none"
+        for m in s.next_meld_minimums
+    ]
 
 
 def expect_winner(page, names, teams, s):

@@ -215,3 +215,18 @@ def test_a_saved_count_past_the_chips_is_in_the_box(client, db):
     assert 'id="teams-0-book_clean" value="12"' in page
     assert not re.search(r'id="teams-0-book_clean-\d" value="\d" checked', page)
     assert 'id="teams-0-book_dirty-3" value="3" checked' in page
+
+
+def test_the_error_summary_names_the_team_and_the_field_of_each_mistake(client, db):
+    game_id = start(client, "tablet")
+    url = f"/games/{game_id}/rounds/new"
+    data = {**fields({"melded_points": "12a"}, {"unplayed_points": "-5"}), "revision": "0"}
+    page = client.get(review_url(client, url, data))
+    assert page.status_code == 422
+    summary = re.search(r'<div class="error-summary" role="alert">(.*?)</div>', text(page), re.S).group(1)
+    names = re.findall(r'<a href="#([^"]+)">([^:<]+):', summary)
+    assert names == [
+        ("teams-0-melded_points", "Ann & Bo · Points melded"),
+        ("teams-1-unplayed_points", "Cy & Di · Points left in hand and foot"),
+    ], summary
+    assert db["rounds"].count == 0

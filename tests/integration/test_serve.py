@@ -8,8 +8,10 @@ import urllib.request
 
 import segno
 
-from scorekeeper.db import migrate
-from scorekeeper.serve import qr_codes, usable_addresses, where_to_open
+from scorekeeper.db import connect, migrate, transaction
+from scorekeeper.scoring import RULESETS
+from scorekeeper.serve import qr_codes, share_address, usable_addresses, where_to_open
+from scorekeeper.services import games
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
@@ -52,9 +54,21 @@ def test_each_address_a_phone_opens_is_also_a_qr_code_to_scan():
     assert qr_codes("0.0.0.0", 5000, []) == ""
 
 
+def test_share_links_name_the_address_phones_reach_the_server_at():
+    assert share_address("0.0.0.0", ["192.168.1.20", "10.0.0.5"]) == "192.168.1.20"
+    assert share_address("0.0.0.0", []) is None
+    assert share_address("192.168.1.20", ["10.0.0.5"]) == "192.168.1.20"
+    for loopback in ("127.0.0.1", "localhost", "::1", "127.0.1.1"):
+        assert share_address(loopback, ["192.168.1.20"]) is None, loopback
+
+
 def test_the_server_serves_the_rules_and_says_where(tmp_path):
     instance = tmp_path / "instance"
     migrate(tmp_path / "family.db")
+    db = connect(tmp_path / "family.db")
+    with transaction(db):
+        game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+    db.close()
     env = {
         **os.environ,
         "SCOREKEEPER_INSTANCE_PATH": str(instance),
@@ -77,6 +91,10 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
             page = response.read().decode()
         assert "Roth family house rules" in page
         assert (instance / "secret_key").exists()
+        # served on loopback only: a game's share link stays at the address it was opened at
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
+            page = response.read().decode()
+        assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
     finally:
         server.terminate()
         server.wait(timeout=10)
