@@ -86,17 +86,33 @@ def server(tmp_path, monkeypatch):
     logger = logging.getLogger("waitress")
     logger.addHandler(errors)
     srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
+    stop = threading.Event()
+
+    def serve():
+        # srv.run(), one pass at a time, until told to stop: the loop closes nothing itself
+        adj = srv.adj
+        while srv._map and not stop.is_set():
+            wasyncore.loop(
+                timeout=adj.asyncore_loop_timeout, use_poll=adj.asyncore_use_poll, map=srv._map, count=1
+            )
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield Server(app, database, "127.0.0.1", srv.effective_port, errors)
     finally:
-        # let the worker threads finish (each wakes the loop when done), then have the loop
-        # close every socket itself: it ends when it has none left
+        # The workers first (the loop still sends what they write), then the loop, then every
+        # socket. Not a close_all thunk for the loop to run: pull_trigger queues a thunk before
+        # it writes the wake-up byte, and a loop already awake (each finished request wakes it)
+        # could run it and close the trigger's pipe before that write (EBADF, or a write into
+        # whatever file took the fd number next).
         srv.task_dispatcher.shutdown(timeout=10)
-        srv.trigger.pull_trigger(lambda: wasyncore.close_all(srv._map))  # run by the loop itself
+        stop.set()
+        srv.trigger.pull_trigger()  # wake the loop's select(): it sees `stop` and returns
         thread.join(10)
         logger.removeHandler(errors)
+        assert not srv.task_dispatcher.threads and not thread.is_alive(), "waitress did not stop in 10 s"
+        wasyncore.close_all(srv._map)  # the loop has ended: closed here, by this thread alone
 
 
 def rv(n, **team0):
