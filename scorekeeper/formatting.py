@@ -66,7 +66,10 @@ def _local(stamp):
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.UTC)
-    return moment.astimezone()
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):
+        return moment  # at the very ends of the calendar: shown as stored, not moved a few hours
 
 
 def day(stamp):

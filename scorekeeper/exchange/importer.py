@@ -164,13 +164,25 @@ def _player_name(value, where):
 
 
 def _timestamp(value, where, *, optional=False):
+    """A time as the app stores it: ISO 8601 in UTC, so that times compare as text.
+
+    One in UTC is kept as written (a file exported here imports and exports
+    byte for byte); one with another offset is moved to UTC, one without an
+    offset is taken as UTC. A time that UTC puts outside the years 1 to 9999
+    is refused.
+    """
     if value is None and optional:
         return None
     try:
-        datetime.datetime.fromisoformat(value)
+        moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
         _fail(where, f"must be a date and time like 2024-05-01T19:30:00+00:00, not {_short(value)}")
-    return value
+    if moment.tzinfo is not None and moment.utcoffset() == datetime.timedelta(0):
+        return value
+    try:
+        return moment.replace(tzinfo=moment.tzinfo or datetime.UTC).astimezone(datetime.UTC).isoformat()
+    except (OverflowError, ValueError):
+        _fail(where, f"must fall between 0001-01-01 and 9999-12-31 in UTC, not {_short(value)}")
 
 
 def _rules(value, where):

@@ -2,7 +2,7 @@
 
 import re
 
-from wtforms import HiddenField, IntegerField
+from wtforms import DateField, HiddenField, IntegerField
 from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
@@ -41,6 +41,20 @@ class WholeNumberField(IntegerField):
             raise ValidationError("Can’t be negative." if self.minimum == 0 else f"At least {self.minimum}.")
         if self.data > self.maximum:
             raise ValidationError(f"At most {self.maximum:,}.")
+
+
+class DayField(DateField):
+    """A day, as a date picker sends it (2026-11-25), from 0001-01-01 to 9999-12-31.
+
+    Anything else (a time, a zone, 2026-02-30) gets a message saying what to
+    type; left empty it is None, and an ``Optional()`` validator lets it be.
+    """
+
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError("Enter a day as year-month-day, like 2026-11-25.") from None
 
 
 class SignedNumberField(WholeNumberField):

@@ -1,9 +1,10 @@
 """The history filters."""
 
 from wtforms import Form, SelectChoice, SelectField
-from wtforms.fields import DateField
+from wtforms.validators import Optional
 
 from ..services.history import STATUSES, Filters
+from .fields import DayField
 
 
 class FilterForm(Form):
@@ -14,8 +15,9 @@ class FilterForm(Form):
 
     player = SelectField("Player", choices=[], default="")
     rules = SelectField("Rule set", choices=[], default="")
-    since = DateField("From", validators=[], render_kw={"autocomplete": "off"})
-    until = DateField("To", validators=[], render_kw={"autocomplete": "off"})
+    # Optional: every browser sends the empty fields (?since=&until=), which mean "any day"
+    since = DayField("From", validators=[Optional()], render_kw={"autocomplete": "off"})
+    until = DayField("To", validators=[Optional()], render_kw={"autocomplete": "off"})
     status = SelectField(
         "Games",
         default="",

@@ -24,10 +24,30 @@ class Filters:
     status: str | None = None  # "playing" or "finished"
 
 
+# Before and after every stored time (ISO 8601 text, compared as text): the bounds of
+# a day at the very ends of the calendar, which the computer's clock cannot convert.
+_BEFORE_ALL, _AFTER_ALL = "0000", "9999-99"
+
+
 def _stored_time(day):
-    """The start of ``day`` on this computer's clock, as times are stored (UTC)."""
-    start = datetime.datetime.combine(day, datetime.time()).astimezone()
-    return start.astimezone(datetime.UTC).isoformat(timespec="seconds")
+    """The start of ``day`` on this computer's clock, as times are stored (UTC).
+
+    0001-01-01 east of Greenwich starts in year 0, and the day after 9999-12-31
+    does not exist: such a bound is before (or after) every game.
+    """
+    try:
+        start = datetime.datetime.combine(day, datetime.time()).astimezone()
+        return start.astimezone(datetime.UTC).isoformat(timespec="seconds")
+    except (OverflowError, ValueError):
+        return _BEFORE_ALL if day.year == datetime.MINYEAR else _AFTER_ALL
+
+
+def _end_of(day):
+    """Where ``day`` ends, as times are stored: the start of the next day."""
+    try:
+        return _stored_time(day + datetime.timedelta(days=1))
+    except OverflowError:
+        return _AFTER_ALL
 
 
 def _where(filters):
@@ -47,7 +67,7 @@ def _where(filters):
         params.append(_stored_time(filters.since))
     if filters.until:
         clauses.append("g.created_at < ?")
-        params.append(_stored_time(filters.until + datetime.timedelta(days=1)))
+        params.append(_end_of(filters.until))
     if filters.status == "playing":
         clauses.append("g.finished_at IS NULL")
     elif filters.status == "finished":

@@ -75,7 +75,8 @@ def _player_or_404(db, player_id):
 
 def _month(stamp):
     """ "2024-03-05T…" -> "Mar ’24": short enough for eight labels across a phone."""
-    return datetime.date.fromisoformat(formatting.day(stamp)).strftime("%b \u2019%y")
+    day = formatting.day(stamp)
+    return datetime.date.fromisoformat(day).strftime("%b \u2019%y") if day else ""
 
 
 def results_chart(name, timeline):

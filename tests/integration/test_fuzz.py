@@ -46,6 +46,7 @@ import os
 import re
 import shutil
 import sqlite3
+import time
 from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -937,6 +938,100 @@ def test_every_path_and_query_argument(world):
     for endpoint, rule in get_rules(world.app):
         for url, note in get_sweep(world, endpoint, rule):
             send(world, found, endpoint, "GET", url, note=note)
+    assert not found, report(found)
+
+
+# --- dates at the edges ------------------------------------------------------------------------------
+
+# Every way a day or a time can be odd: the ends of the calendar, a day that is not one,
+# times, zones, empty. Sent on the household's clock in UTC and far from it on both sides.
+DATE_EDGES = [
+    "",
+    " ",
+    "0001-01-01",
+    "0001-01-02",
+    "9999-12-30",
+    "9999-12-31",
+    "0000-12-31",
+    "10000-01-01",
+    "2024-02-29",
+    "2026-02-29",
+    "2026-13-01",
+    "2026-1-5",
+    "2026-01-05T19:30:00",
+    "2026-01-05T19:30:00+14:00",
+    "2026-01-05T19:30:00-12:00",
+    "2026-01-05Z",
+    "+2026-01-05",
+    "2026-W02-1",
+    "yesterday",
+]
+STAMP_EDGES = [
+    "0001-01-01T00:00:00+00:00",
+    "0001-01-01T00:00:00+14:00",
+    "0001-01-01T23:59:59-12:00",
+    "9999-12-31T23:59:59+00:00",
+    "9999-12-31T23:59:59-12:00",
+    "9999-12-31T00:00:00+14:00",
+    "2026-01-05T19:30:00",
+    "2026-01-05T19:30:00.123456+05:30",
+    "2026-01-05T19:30:00Z",
+    "2026-01-05",
+    "2026-01-05T24:00:00+00:00",
+    "2026-02-29T19:30:00+00:00",
+    "",
+    "yesterday",
+]
+ZONES = ["UTC", "Pacific/Kiritimati", "Etc/GMT+12"]
+
+
+@contextlib.contextmanager
+def household_clock(zone):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TZ", zone)
+        time.tzset()
+        try:
+            yield
+        finally:
+            mp.undo()
+            time.tzset()
+
+
+def test_every_date_at_the_edges(world):
+    """The history's filters and an imported file's times, each at every edge of the
+    calendar, on clocks from UTC−12 to UTC+14: used or refused, never a 5xx; and the
+    pages that show an imported game at an edge open."""
+    found = {}
+    history = download(world, "/export.json")
+    form, page = base_form(world, "import", "/import")
+    for zone in ZONES:
+        with household_clock(zone):
+            for since in DATE_EDGES:
+                for until in ("", "0001-01-01", "9999-12-31", since):
+                    for who in ([], [("player", "1")]):
+                        url = "/history" + query([*who, ("since", since), ("until", until)])
+                        send(world, found, "history.index", "GET", url, note=f"TZ={zone}")
+            for stamp in STAMP_EDGES:
+                data = json.loads(history)
+                game = data["games"][0]
+                game["uid"] = "fuzz-edge-of-time"
+                for key in ("created_at", "updated_at", "finished_at"):
+                    if game.get(key) is not None or key == "created_at":
+                        game[key] = stamp
+                body, ctype = encode(
+                    form, form.pairs(), [("file", "history.json", json.dumps(data).encode())]
+                )
+                note = f"TZ={zone}; the first game's times = {stamp!r}"
+                resp = send(
+                    world, found, "exchange.import_file", "POST", form.target(page), body, ctype, note
+                )
+                if resp.redirect:  # imported: every page that shows it opens (no restore in between)
+                    for url in ("/", "/history", "/players", "/players/1", "/export.json", "/export.csv"):
+                        shown = world.phone.get(url)
+                        STATS["requests"] += 1
+                        if shown.status >= 500:
+                            key = ("5xx", url, shown.error or f"HTTP {shown.status}", shown.where or "")
+                            _record(found, key, f"GET {url} [{note}]", _normalised(shown.error))
     assert not found, report(found)
 
 
