@@ -309,19 +309,26 @@ def _parsed(field, parse):
 # --- messages next to their fields ------------------------------------------------------
 
 
+# "meld_minimum.by_score[1]: …": where an engine or storage message is about
+_PATH = re.compile(r"(?P<path>[a-z_][a-z0-9_]*(?:\[\d+\]|\.(?:(?!: )[^.\[\]])+)*): (?P<detail>.+)", re.S)
+
+
 def show_error(fields, message):
     """Show an engine or storage message ("path: detail") next to the field its path names.
 
     ``meld_minimum.by_score[1]: scores must rise (0 comes after 0)`` goes
     under the by-score text as "Pair 2: scores must rise (0 comes after 0)."
-    A path no field shows becomes a message for the whole form.
+    A message about no path ("These house rules were changed on another
+    phone…"), or about a path no field shows, is a message for the whole form,
+    whole.
     """
     fields = _unwrapped(fields)
-    path, _, detail = message.partition(": ")
+    match = _PATH.fullmatch(message)
+    path, detail = (match["path"], match["detail"]) if match else ("", message)
     where = _position(path)
     text = f"{where}: {detail}" if where else detail
     text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-    field = _field_at(fields, path)
+    field = _field_at(fields, path) if path else None
     if field is None:
         fields.form_errors = [*fields.form_errors, text]
     else:

@@ -4,7 +4,7 @@ Ids in URLs use the ``id`` converter: a whole number SQLite can hold, so an
 id past its range is a plain 404 rather than an error deep in a query.
 """
 
-from flask import abort
+from flask import abort, request
 from werkzeug.routing import IntegerConverter
 
 SQLITE_MAX = 2**63 - 1
@@ -22,6 +22,15 @@ def found(value, description):
     if value is None:
         abort(404, description=description)
     return value
+
+
+def posted_or_filled(form_class, **shown):
+    """The form as the phone posted it, or for the page, filled with what it shows.
+
+    A posted form is read from the post alone: a revision the phone did not
+    send stays missing (a stale page, refused), never the game's current one.
+    """
+    return form_class() if request.method == "POST" else form_class(**shown)
 
 
 def page_number(args, *, lenient=False):

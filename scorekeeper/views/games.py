@@ -36,7 +36,7 @@ from ..forms.rounds import (
 )
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
 from ..services import Conflict, NotFound, game_model, games, players, rulesets
-from . import found
+from . import found, posted_or_filled
 from .share import share_url
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -391,8 +391,10 @@ def _to_editor(game, played, values, **changes):
     """303 to the round screen showing ``values`` (a GET: nothing is written).
 
     The browser keeps a button's ``#team-2`` on the way, so "Add up" and − / +
-    come back at their team; Check and Save post to the bare path and come
-    back at the top, where the review is.
+    come back at their team. A check comes back at ``#review``: the page's own
+    anchor decides where it opens, whatever was scrolled before (without a
+    review, as when something must be fixed first, it opens at the top, where
+    the list of mistakes is).
     """
     dropped = {"csrf_token", "checked", "changed", *changes}
     pairs = [(k, v) for k, v in values.items(multi=True) if k not in dropped] + list(changes.items())
@@ -403,7 +405,8 @@ def _to_editor(game, played, values, **changes):
         url = url_for("games.edit_round", game_id=game.id, number=played.number)
     else:
         url = url_for("games.new_round", game_id=game.id)
-    return redirect(f"{url}?{query}", 303)
+    checking = "step" not in values and changes.get("action", values.get("action", "check")) == "check"
+    return redirect(f"{url}?{query}{'#review' if checking else ''}", 303)
 
 
 def _save_checked(game, played, number, values):
@@ -501,7 +504,7 @@ def delete_round(game_id, number):
     game, played, refused = _fixable(game_id, number)
     if refused:
         return refused
-    form = ActionForm(revision=game.revision, round_id=played.id)
+    form = posted_or_filled(ActionForm, revision=game.revision, round_id=played.id)
     if form.validate_on_submit():
         try:
             after = games.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
@@ -524,7 +527,7 @@ def delete_round(game_id, number):
 def end(game_id):
     """Ask, then end the game here; the highest total wins."""
     game = _game_or_404(game_id)
-    form = ActionForm(revision=game.revision)
+    form = posted_or_filled(ActionForm, revision=game.revision)
     if game.finished and not game.is_open:
         return _to_game(game.id, "result")
     if form.validate_on_submit():

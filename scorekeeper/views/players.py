@@ -8,7 +8,7 @@ from .. import charts, formatting
 from ..db import get_db
 from ..forms.players import RenameForm
 from ..services import Conflict, NotFound, players, stats
-from . import found, page_number
+from . import found, page_number, posted_or_filled
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -51,7 +51,7 @@ def rename(player_id):
     """Rename a player; their games and history follow."""
     db = get_db()
     player, revision = _player_or_404(db, player_id)
-    form = RenameForm(name=player.name, revision=revision)
+    form = posted_or_filled(RenameForm, name=player.name, revision=revision)
     if form.validate_on_submit():
         try:
             renamed = players.rename_player(db, player_id, form.revision.data, form.name.data)

@@ -9,7 +9,7 @@ from ..db import get_db
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, show_error
 from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
 from ..services import Conflict, NotFound, rulesets
-from . import found
+from . import found, posted_or_filled
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -127,7 +127,7 @@ def edit(key):
 def delete(key):
     """Ask before deleting saved house rules, then delete them."""
     entry = _house_rules_or_404(key)
-    form = DeleteForm(revision=entry.revision)
+    form = posted_or_filled(DeleteForm, revision=entry.revision)
     if form.validate_on_submit():
         try:
             rulesets.delete_house_rules(get_db(), key, form.revision.data)

@@ -450,7 +450,7 @@ def test_delete_asks_first_then_deletes(client, db):
     assert "<h1>Delete “Sevens house”?</h1>" in text(page)
     assert "keep their own copy" in text(page)
     assert house_rules_count(db) == 1  # asking deletes nothing
-    response = client.post(f"/rules/{key}/delete")
+    response = client.post(f"/rules/{key}/delete", data=posted(page))  # what the page's button sends
     assert response.status_code == 303 and response.headers["Location"] == "/rules"
     assert house_rules_count(db) == 0
     assert "Deleted “Sevens house”." in text(client.get("/rules"))
