@@ -4,7 +4,6 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
 
 from .. import scoring
-from ..formatting import books as describe_books
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
 from .fields import RevisionField, WholeNumberField
 
@@ -87,7 +86,7 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
                     WholeNumberField(f"{tier.label} ×{tier.value}", default=None, maximum=limit or 999),
                 )
     if first_meld:  # one tick per team: its first meld held the books the round asks for
-        setattr(EntryFields, FIRST_MELD, BooleanField(f"First meld held {describe_books(first_meld)}"))
+        setattr(EntryFields, FIRST_MELD, BooleanField(scoring.first_meld_label(rules, first_meld)))
 
     choices = []
     for i, team in enumerate(game.teams):

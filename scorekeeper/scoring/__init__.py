@@ -18,7 +18,14 @@ adds up games and gives the verdict.
 """
 
 from .cards import Tier, card_points, tier_limits, value_tiers
-from .checks import Problem, can_make_points, check_round, least_book_points, least_meld_points
+from .checks import (
+    Problem,
+    can_make_points,
+    check_round,
+    first_meld_label,
+    least_book_points,
+    least_meld_points,
+)
 from .deal import Deck, deck
 from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, has_melded
 from .game import Standings, Verdict, standings, verdict
@@ -97,6 +104,7 @@ __all__ = [
     "deck",
     "decks_for",
     "first_meld_books",
+    "first_meld_label",
     "going_out_bonus",
     "has_melded",
     "in_use",

@@ -122,6 +122,13 @@ def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
     return text or "no books"
 
 
+def first_meld_label(rules: RuleSet, first_meld: Mapping[str, int]) -> str:
+    """The round form's tick for a team whose first meld held the books the round asks
+    for: "First meld held 1 clean and 1 dirty books". The warning that asks for the tick
+    names it so, word for word."""
+    return f"First meld held {_describe_books(rules, first_meld)}"
+
+
 def check_round(
     rules: RuleSet,
     entries: Sequence[TeamRound],
@@ -259,7 +266,8 @@ def _first_meld_problems(rules, entry, team, name, first_meld):
             Problem(
                 "warning",
                 team,
-                f"Did {name}’s first meld hold {required}? Tick “First meld held the books” if it did.",
+                f"Did {name}’s first meld hold {required}? "
+                f"Tick “{first_meld_label(rules, first_meld)}” if it did.",
                 "first_meld_books",
             )
         ]

@@ -300,7 +300,7 @@ def _fixable(game_id, number, editing=False):
         played = found(game.round(number), f"This game has no round {number}.")
     if game.is_open:
         return game, played, None
-    flash("Reopen the game to fix a round.", "error")
+    flash("This game is finished: tap “Reopen to fix a round” first.", "error")  # games/show.html's button
     return game, played, _to_game(game.id)
 
 

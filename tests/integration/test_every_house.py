@@ -248,13 +248,16 @@ def test_the_first_meld_tick_is_asked_saved_and_checked(client, db):
     assert "The first meld must hold <strong>1 clean + 1 dirty books</strong>." in shown
     url = f"/games/{game_id}/rounds/new"
     form = client.get(url)
-    assert "First meld held 1 clean + 1 dirty books" in text(form)
+    label = "First meld held 1 clean and 1 dirty books"
+    assert '<label class="choice"><input id="teams-0-first_meld_books"' in text(form)
+    assert re.search(rf'type="checkbox" value="y"> {label}</label>', text(form))
     a = {"book_clean": 1, "book_dirty": 1, "melded_points": 400}
     b = {"book_clean": 1, "book_dirty": 1, "melded_points": 350}
     data = {**fields(a, b), "revision": hidden(form, "revision"), "teams-0-first_meld_books": "y"}
     review = text(page_after(client, url, {**data, "action": "check"}))
     # only Cy & Di did not tick
-    assert "Did Cy & Di’s first meld hold 1 clean and 1 dirty books?" in review
+    # the warning names the tick as the form labels it
+    assert f"Did Cy & Di’s first meld hold 1 clean and 1 dirty books? Tick “{label}” if it did." in review
     assert "Did Ann & Bo’s" not in review
     enter(client, game_id, a, {**b, "first_meld_books": "y"}, expect_warnings=True)  # saved anyway
     entries = stored(db, game_id).rounds[0].entries

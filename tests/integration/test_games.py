@@ -428,7 +428,10 @@ def test_a_game_ends_by_its_rules_and_can_be_reopened(client, db):
     assert "Ann & Bo win with 610!" in page
     assert "Enter round" not in page and "Fix round" not in page
     assert client.get(f"/games/{game_id}/rounds/new").status_code == 303
-    assert client.get(f"/games/{game_id}/rounds/1/edit").status_code == 303
+    refused = client.get(f"/games/{game_id}/rounds/1/edit", follow_redirects=True)
+    # the message names the button as the page labels it
+    assert "This game is finished: tap “Reopen to fix a round” first." in text(refused)
+    assert ">Reopen to fix a round</button>" in text(refused)
     # reopen, fix round 4, and it closes again with the new winner
     client.post(f"/games/{game_id}/reopen", data={"revision": str(game.revision)})
     assert "Fix round 4" in text(client.get(f"/games/{game_id}"))

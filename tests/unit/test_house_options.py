@@ -17,6 +17,7 @@ from scorekeeper.scoring import (
     deck,
     decks_for,
     first_meld_books,
+    first_meld_label,
     meld_minimum,
     score_round,
     score_team_round,
@@ -176,7 +177,8 @@ def test_partnership_first_meld_holds_a_clean_and_a_dirty_book():
     assert check_round(rules, [ticked, TeamRound()], 1) == []  # B melded nothing: nothing to ask
     [asked] = check_round(rules, [dataclasses.replace(ticked, first_meld_books=False), TeamRound()], 1)
     assert (asked.level, asked.team, asked.field) == ("warning", 0, "first_meld_books")
-    assert "Tick “First meld held the books”" in asked.message
+    assert "Tick “First meld held 1 clean and 1 dirty books” if it did." in asked.message
+    assert first_meld_label(rules, first_meld_books(rules, 1)) == "First meld held 1 clean and 1 dirty books"
     # a dirty book only: books stay books, so the first meld cannot have held a clean one
     [short] = check_round(rules, [TR(0, 1, melded_points=300, first_meld_books=True), TeamRound()], 1)
     assert short.message == (
