@@ -1,7 +1,5 @@
 // Small enhancements only: every page works without this file.
 // - the − / + steppers change the number in place instead of posting the form;
-// - a form marked data-remember-scroll comes back where it was after a post
-//   (the server's answer, with the review or a message, replaces the page);
 // - a chip chosen for a count of books moves on to the next field;
 // - a number that may be negative gets the numeric keypad and a ± key;
 // - what is typed into a round is kept on the phone (drafts), and a round is
@@ -21,24 +19,6 @@
     event.preventDefault();
     input.value = Math.max(0, current + parseInt(button.dataset.step, 10));
     input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-
-  var KEY = "scorekeeper-scroll:" + location.pathname;
-  document.addEventListener("submit", function (event) {
-    if (!event.target.hasAttribute("data-remember-scroll")) return;
-    var submitter = event.submitter;
-    // "Check" and "Save" should show the review or the game from the top
-    if (submitter && submitter.name === "action" && /^(check|save)$/.test(submitter.value)) {
-      sessionStorage.removeItem(KEY);
-      return;
-    }
-    sessionStorage.setItem(KEY, String(window.scrollY));
-  });
-  window.addEventListener("DOMContentLoaded", function () {
-    var saved = sessionStorage.getItem(KEY);
-    if (saved === null || !document.querySelector("form[data-remember-scroll]")) return;
-    sessionStorage.removeItem(KEY);
-    window.scrollTo(0, parseInt(saved, 10));
   });
 })();
 
@@ -227,15 +207,18 @@
   if (!form || !window.fetch || !form.requestSubmit) return;
   var notice = form.querySelector("[data-offline-notice]");
   var asking = false;
+  var submitter = null;
   form.addEventListener("submit", function (event) {
     if (form.dataset.reached === "yes") {
       delete form.dataset.reached;
       return;
     }
     event.preventDefault();
+    // a second tap while the app is asked replaces the first: the last button tapped is sent,
+    // as a browser without this file sends the last submission
+    submitter = event.submitter;
     if (asking) return;
     asking = true;
-    var submitter = event.submitter;
     fetch(form.dataset.probe, { method: "HEAD", cache: "no-store" }).then(function () {
       asking = false;
       if (notice) notice.hidden = true;

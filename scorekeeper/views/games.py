@@ -391,10 +391,10 @@ def _to_editor(game, played, values, **changes):
     """303 to the round screen showing ``values`` (a GET: nothing is written).
 
     The browser keeps a button's ``#team-2`` on the way, so "Add up" and − / +
-    come back at their team. A check comes back at ``#review``: the page's own
-    anchor decides where it opens, whatever was scrolled before (without a
-    review, as when something must be fixed first, it opens at the top, where
-    the list of mistakes is).
+    come back at their team; Check and Save post to the bare path and come
+    back at the top, where the review is (or the list of what to fix first).
+    Nothing remembers or restores a scroll position: a new page opens at its
+    top or at its own anchor, whatever was scrolled before.
     """
     dropped = {"csrf_token", "checked", "changed", *changes}
     pairs = [(k, v) for k, v in values.items(multi=True) if k not in dropped] + list(changes.items())
@@ -405,8 +405,7 @@ def _to_editor(game, played, values, **changes):
         url = url_for("games.edit_round", game_id=game.id, number=played.number)
     else:
         url = url_for("games.new_round", game_id=game.id)
-    checking = "step" not in values and changes.get("action", values.get("action", "check")) == "check"
-    return redirect(f"{url}?{query}{'#review' if checking else ''}", 303)
+    return redirect(f"{url}?{query}", 303)
 
 
 def _save_checked(game, played, number, values):
