@@ -57,9 +57,13 @@ def nice_ticks(low, high, count=4):
 
 def line_chart(title, description, x_labels, series, *, width=340, height=210):
     """A chart of one line per series (label, values); values line up with x_labels."""
-    left, right, top, bottom = 46, width - 8, 10, height - 24
     values = [v for _, vs in series for v in vs]
     ticks = nice_ticks(min(values, default=0), max(values, default=0))
+    y_labels = [f"{t:,}".replace("-", "\u2212") for t in ticks]
+    # room for the longest value label at the left, never cut: 6.5 units a character
+    # (a digit of the 10-unit font is 6.4 wide, a comma half that) and a gap
+    left = max(30, math.ceil(6.5 * max(map(len, y_labels))) + 8)
+    right, top, bottom = width - 8, 10, height - 24
     low, high = ticks[0], ticks[-1]
     count = max(len(x_labels), 1)
 
@@ -88,7 +92,7 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
             )
             for i in shown
         ),
-        y_ticks=tuple((y(t), f"{t:,}".replace("-", "\u2212")) for t in ticks),
+        y_ticks=tuple((y(t), label) for t, label in zip(ticks, y_labels)),
         series=tuple(
             Series(
                 label,
