@@ -10,7 +10,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
+
+from .looks import no_error_shown
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -22,19 +25,47 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+# Every browser wait is bounded: an action, a navigation or an expect(...) that does
+# not happen in this time fails the test with Playwright's own message (a hang the
+# browser cannot see is caught by pytest-timeout, set in pyproject.toml).
+WAIT_MS = 10_000
+expect.set_options(timeout=WAIT_MS)
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+class LiveServer:
+    """The app served over HTTP on loopback from a background thread, until ``stop()``."""
+
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        # a request still being answered when the test ends is not waited for: its thread
+        # is a daemon and ends with its connection (werkzeug closes every connection)
+        self.server.block_on_close = False
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.stopped = False
+
+    def stop(self):
+        """Stop serving and close the listening socket; bounded, and safe to call twice."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.server.shutdown()  # the loop notices within its poll interval (0.5 s)
+        self.thread.join(10)
+        self.server.server_close()  # shutdown() leaves the listening socket open
+        assert not self.thread.is_alive(), "the test server did not stop in 10 s"
 
 
 @pytest.fixture
 def live_server(app):
-    """The app served over HTTP in a background thread; yields its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()  # shutdown() leaves the listening socket open
+    """The app served over HTTP in a background thread; yields its base URL. Stopped in
+    teardown, whether the test passed or failed."""
+    server = LiveServer(app)
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +91,9 @@ def new_page(browser):
     contexts = []
 
     def open_page(**options):
-        context = browser.new_context(viewport=PHONE, **options)
+        context = browser.new_context(**{"viewport": PHONE, **options})
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 
@@ -77,9 +110,12 @@ def page(new_page):
 
 @pytest.fixture
 def screenshot():
-    """Save a full-page screenshot to test-output/screenshots/<name>.png."""
+    """Save a full-page screenshot to test-output/screenshots/<name>.png, first checking
+    that it shows no error message (unless ``errors=True``: the page is about one)."""
 
-    def save(page, name):
+    def save(page, name, *, errors=False):
+        if not errors:
+            no_error_shown(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from scorekeeper import passcode
 from scorekeeper.scoring import TeamRound
 
-from .test_games_phone import fits_the_phone
+from .looks import fits_the_phone
 from .test_tables_phone import tappable
 
 AXE = (Path(__file__).parent / "axe" / "axe.min.js").read_text(encoding="utf-8")

@@ -33,7 +33,7 @@ def test_export_import_edit_and_delete_house_rules(page, live_server, screenshot
     page.get_by_role("link", name="Enter a whole number, like 120.").click()
     expect(page.get_by_label("9", exact=True)).to_have_value("nine")
     expect(red.get_by_label("Points per red 3")).to_have_value("100")
-    screenshot(page, "phone-rules-edit-refused")
+    screenshot(page, "phone-rules-edit-refused", errors=True)
     page.get_by_label("9", exact=True).fill("10")
     page.get_by_role("button", name="Save house rules").click()
     bonuses = page.get_by_role("region", name="Bonuses and penalties")

@@ -4,6 +4,7 @@ line, Back after a save, drafts kept on the phone, one-tap undo, the ± key.
 Every number compared here comes from the engine run on the same entries.
 """
 
+import random
 import re
 
 import pytest
@@ -12,12 +13,12 @@ from playwright.sync_api import expect
 from scorekeeper.scoring import RULESETS, TeamRound, standings
 from scorekeeper.services import game_model, games
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, WAIT_MS
+from .looks import fits_the_phone, numbers_whole
 from .test_games_phone import (
     choose_books,
     expect_books,
     expect_game_screen,
-    fits_the_phone,
     number,
     open_more,
     signed,
@@ -54,10 +55,11 @@ def type_round(page, entries=ROUND, names=NAMES, rules=RULESETS["friends-family"
                 group.get_by_label(label, exact=True).fill(str(value))
 
 
-def in_view(locator):
-    """The element's box lies wholly inside the phone's screen, as the page is scrolled."""
-    box = locator.evaluate("(el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom] }")
-    return box[0] >= 0 and box[1] <= PHONE["height"]
+def check(page, number_=1):
+    """Tap "Check round N" and wait for the page the app answers with (with JavaScript the
+    form leaves once the app has answered a small request: the navigation comes later)."""
+    with page.expect_navigation():
+        page.get_by_role("button", name=f"Check round {number_}").click()
 
 
 def expect_review_in_view(page, number_, entries, played=(), rules=RULESETS["friends-family"]):
@@ -71,8 +73,9 @@ def expect_review_in_view(page, number_, entries, played=(), rules=RULESETS["fri
         row = summary.get_by_role("row").filter(has=page.get_by_role("rowheader", name=name, exact=True))
         expect(row.get_by_role("cell")).to_have_text([signed(score.total), number(total)])
     save = review.get_by_role("button", name=re.compile(f"^Save (round {number_}|anyway)$"))
-    assert in_view(summary), f"the summary is off screen, scrolled to {page.evaluate('scrollY')}"
-    assert in_view(save), f"Save is off screen, scrolled to {page.evaluate('scrollY')}"
+    # wholly on the phone's screen as the page opened: nothing scrolled it away
+    expect(summary).to_be_in_viewport(ratio=1)
+    expect(save).to_be_in_viewport(ratio=1)
 
 
 # --- fewer taps -----------------------------------------------------------------------------
@@ -153,7 +156,7 @@ def test_the_review_opens_with_its_summary_in_view(make_game, new_page, live_ser
     game = make_game("friends-family", [], PAIRS)
     page.goto(f"{live_server}/games/{game.id}/rounds/new")
     type_round(page)
-    page.get_by_role("button", name="Check round 1").click()
+    check(page)
     expect_review_in_view(page, 1, ROUND)
 
     # after "Add up" (the page comes back at Cy & Di's field, #team-1-left), then Check
@@ -166,49 +169,103 @@ def test_the_review_opens_with_its_summary_in_view(make_game, new_page, live_ser
         left.get_by_role("button", name="Add up").click()
     expect(cy.get_by_label("Points left in hand and foot", exact=True)).to_have_value("140")
     assert page.url.endswith("#team-1-left")
-    page.get_by_role("button", name="Check round 1").click()
+    check(page)
     expect_review_in_view(page, 1, ROUND)
 
-    # after − / + (without JavaScript: a post, back at #team-1), then Check
+    # after − / + (without JavaScript: a post, back at #team-1), then Check: the same
+    # values, so the page the app answers with is at the very address shown before
     step_up(cy, "Red 3s caught", 1)
     cy.get_by_role("button", name="One fewer: Red 3s caught").click()
     expect(cy.get_by_label("Red 3s caught", exact=True)).to_have_value("0")
-    page.get_by_role("button", name="Check round 1").click()
+    check(page)
     expect_review_in_view(page, 1, ROUND)
     fits_the_phone(page)
     screenshot(page, f"round-entry-review-{'js' if javascript else 'nojs'}")
 
 
-# --- numbers on one line --------------------------------------------------------------------
+def expect_review_at_top(page):
+    """A review is shown, its summary and its Save button wholly on screen."""
+    review = page.get_by_role("region", name="Check before saving")
+    expect(review).to_be_visible()
+    expect(review.get_by_role("table").first).to_be_in_viewport(ratio=1)
+    expect(review.get_by_role("button", name=re.compile("^Save (round 1|anyway)$"))).to_be_in_viewport(
+        ratio=1
+    )
 
-# Every number in the standings, the rounds table and a round's breakdown: on one line,
-# inside its own box (no overlap with the next column), inside the screen.
-NUMBERS_JS = r"""(root) => {
-  const bad = [], seen = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const el = node.parentElement;
-    if (!el.checkVisibility() || el.closest(".visually-hidden")) continue;
-    let box = el;
-    while (getComputedStyle(box).display === "inline") box = box.parentElement;
-    const outer = box.getBoundingClientRect();
-    for (const match of node.textContent.matchAll(/[+\u2212-]?\d[\d,]*/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-      const lines = new Set(rects.map((r) => Math.round(r.top)));
-      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
-      seen.push(match[0]);
-      if (lines.size > 1) bad.push(`${match[0]} on ${lines.size} lines`);
-      else if (left < outer.left - 0.5 || right > outer.right + 0.5)
-        bad.push(`${match[0]} overflows its box (${left}-${right} in ${outer.left}-${outer.right})`);
-      else if (right > innerWidth) bad.push(`${match[0]} runs off the screen`);
-    }
-  }
-  return {bad, seen};
-}"""
+
+def tap_chip(page, rng, javascript):
+    choose_books(
+        team(page, rng.choice(NAMES)),
+        rng.choice(["Clean (red) books", "Dirty (black) books"]),
+        rng.randint(0, 3),
+    )
+
+
+def type_points(page, rng, javascript):
+    field = team(page, rng.choice(NAMES)).get_by_label("Points melded", exact=True)
+    field.fill(str(5 * rng.randint(0, 400)))
+
+
+def step(page, rng, javascript):
+    group = team(page, rng.choice(NAMES))
+    open_more(group)
+    field = group.get_by_label("Red 3s caught", exact=True)
+    now = int(field.input_value() or 0)
+    word, after = ("fewer", now - 1) if now and rng.random() < 0.5 else ("more", now + 1)
+    button = group.get_by_role("button", name=f"One {word}: Red 3s caught")
+    if javascript:
+        button.click()  # in place
+    else:
+        with page.expect_navigation():  # a post, back at the team
+            button.click()
+    expect(group.get_by_label("Red 3s caught", exact=True)).to_have_value(str(after))
+
+
+def add_up(page, rng, javascript, *, then_check=False):
+    group = team(page, rng.choice(NAMES))
+    helper = group.get_by_role("group").filter(has_text="Count the cards instead")
+    if helper.get_attribute("open") is None:
+        helper.get_by_text("Count the cards instead").click()
+    cards = helper.get_by_role("group", name="Cards left in hand and foot")
+    cards.get_by_label("8–K ×10", exact=True).fill(str(rng.randint(0, 6)))
+    if not then_check:
+        with page.expect_navigation():
+            cards.get_by_role("button", name="Add up").click()
+        return
+    # taps that come quickly: "Add up", and "Check" before its page has come
+    cards.get_by_role("button", name="Add up").click(no_wait_after=True)
+    page.get_by_role("button", name="Check round 1").click(no_wait_after=True)
+
+
+def scroll(page, rng, javascript):
+    page.mouse.wheel(0, rng.randint(300, 4000))
+
+
+TAPS = [tap_chip, type_points, step, add_up, scroll]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_review_opens_at_its_summary_after_any_taps(make_game, new_page, live_server, javascript, seed):
+    """Chips, digits, − / +, "Add up", scrolling, in any order and as quickly as a thumb:
+    the check screen opens with its summary and Save in view, every time."""
+    rng = random.Random(seed)
+    page = new_page(java_script_enabled=javascript, has_touch=True)
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    type_round(page)
+    for _ in range(3):
+        for action in rng.choices(TAPS, k=4):
+            action(page, rng, javascript)
+        if rng.random() < 0.5:
+            add_up(page, rng, javascript, then_check=True)
+        else:
+            scroll(page, rng, javascript)
+            check(page)
+        expect_review_at_top(page)
+
+
+# --- numbers on one line --------------------------------------------------------------------
 
 BIG = [  # partnership: rounds of +9,385 to +12,295, then −2,295 each: totals of 19,285 to 20,745
     [TeamRound(books={"clean": 9, "dirty": 9}, melded_points=4975, went_out=True)]
@@ -231,9 +288,7 @@ def test_numbers_never_wrap_at_360_px(make_game, page, live_server, screenshot, 
     for n in range(1, 4):
         page.locator(f"#round-{n} > summary").click()
     for region in ("Standings", "Rounds"):
-        found = page.get_by_role("region", name=region).evaluate(NUMBERS_JS)
-        assert found["seen"], region
-        assert not found["bad"], f"{teams} teams, {region}: {found['bad']}"
+        assert numbers_whole(page.get_by_role("region", name=region)), region
     fits_the_phone(page)
     screenshot(page, f"round-entry-numbers-{teams}-teams")
 
@@ -242,15 +297,13 @@ def test_numbers_never_wrap_at_360_px(make_game, page, live_server, screenshot, 
     for n in range(1, 4):
         page.locator(f"#round-{n} > summary").click()
     for region in ("Standings", "Rounds"):
-        found = page.get_by_role("region", name=region).evaluate(NUMBERS_JS)
-        assert found["seen"] and not found["bad"], f"{teams} teams, following, {region}: {found['bad']}"
+        assert numbers_whole(page.get_by_role("region", name=region)), f"following, {region}"
     fits_the_phone(page)
 
     # the review of a round with those numbers, too
     page.goto(f"{live_server}/games/{game.id}/rounds/3/edit")
-    page.get_by_role("button", name="Check round 3").click()
-    found = page.get_by_role("region", name="Check before saving").evaluate(NUMBERS_JS)
-    assert found["seen"] and not found["bad"], found["bad"]
+    check(page, 3)
+    assert numbers_whole(page.get_by_role("region", name="Check before saving"))
     fits_the_phone(page)
 
 
@@ -336,7 +389,7 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     expect(alert).to_be_visible()
     assert page.url == url
     expect(team(page, "Cy & Di").get_by_label("Points melded", exact=True)).to_have_value("610")
-    screenshot(page, "round-entry-offline")
+    screenshot(page, "round-entry-offline", errors=True)
     context.set_offline(False)
     page.get_by_role("button", name="Check round 1").click()
     expect_review_in_view(page, 1, ROUND)
@@ -392,8 +445,7 @@ def test_undo_the_round_just_saved(make_game, page, live_server, db, screenshot)
     page.get_by_role("button", name="Check round 2").click()
     page.get_by_role("button", name="Save round 2").click()
     undo = page.get_by_role("button", name="Undo round 2")
-    expect(undo).to_be_visible()
-    assert in_view(undo)
+    expect(undo).to_be_in_viewport(ratio=1)
     fits_the_phone(page)
     screenshot(page, "round-entry-undo")
     undo.click()  # one tap
@@ -480,17 +532,21 @@ def test_back_to_a_game_page_the_browser_kept_shows_the_game_as_it_is(browser, m
         ignore_default_args=["--disable-back-forward-cache"],
     )
     try:
-        page = keeping.new_context(viewport=PHONE, service_workers="block").new_page()
+        context = keeping.new_context(viewport=PHONE, service_workers="block")
+        context.set_default_timeout(WAIT_MS)
+        page = context.new_page()
         page.goto(f"{live_server}/games/{game.id}")
         page.evaluate("window.keptByTheBrowser = true")
-        page.get_by_role("link", name="Rules", exact=True).click()
+        with page.expect_navigation():
+            page.get_by_role("link", name="Rules", exact=True).click()
         games.add_round(db, game.id, game.revision, 1, ROUND)  # on another phone
         page.go_back(wait_until="commit")  # a page shown from memory fires no "load"
         expect_game_screen(page, rules, NAMES, [ROUND])
         # it was the kept page, reloaded because the game changed (not a page fetched anew)
-        assert page.evaluate("window.keptByTheBrowser") is None
+        page.wait_for_function("window.keptByTheBrowser === undefined")
         page.evaluate("window.keptByTheBrowser = true")
-        page.get_by_role("link", name="Rules", exact=True).click()
+        with page.expect_navigation():
+            page.get_by_role("link", name="Rules", exact=True).click()
         page.go_back(wait_until="commit")  # unchanged: kept as it is
         expect(page.get_by_role("heading", level=1)).to_have_text("Ann & Bo vs Cy & Di")
         page.wait_for_function("window.keptByTheBrowser === true")

@@ -10,11 +10,11 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round
 
+from .looks import fits_the_phone
 from .test_games_phone import (
     check_and_save,
     choose_books,
     expect_game_screen,
-    fits_the_phone,
     open_more,
     start_game,
     team_names,

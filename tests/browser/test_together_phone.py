@@ -4,15 +4,14 @@ the installable app (manifest, service worker, offline page), and not one
 console error or Content-Security-Policy violation on any page."""
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from scorekeeper import passcode
 from scorekeeper.scoring import TeamRound
 
+from .conftest import LiveServer
 from .test_phone_pages import CONTROLS_JS, TAP
 
 SECRET = "Marmalade-42"
@@ -56,7 +55,8 @@ def sign_in(page, base, code=SECRET):
     page.goto(base + "/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
     page.get_by_label("Household passcode").fill(code)
-    page.get_by_role("button", name="Sign in").click()
+    with page.expect_navigation():  # the phone is signed in once the answer has come
+        page.get_by_role("button", name="Sign in").click()
 
 
 def fits_the_phone(page):
@@ -81,7 +81,7 @@ def test_signing_in_on_a_phone(app, page, live_server, screenshot, problems):
     page.get_by_role("button", name="Sign in").click()
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(re.compile("That is not the passcode"))
-    screenshot(page, "together-sign-in-refused")
+    screenshot(page, "together-sign-in-refused", errors=True)
 
     page.get_by_label("Household passcode").fill(SECRET)
     page.get_by_role("button", name="Sign in").click()
@@ -108,7 +108,7 @@ def test_a_second_phone_follows_the_game_through_its_share_link(
     share = keeper.get_by_role("region", name="Follow on other phones")
     qr = share.get_by_role("img", name="QR code of the share link")
     expect(qr).to_be_visible()
-    assert keeper.evaluate("(img) => img.naturalWidth > 0 && img.complete", qr.element_handle())
+    keeper.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
     link = share.get_by_role("link").get_attribute("href")
     assert link.endswith(f"/s/{game.share_token}")
     fits_the_phone(keeper)
@@ -165,20 +165,11 @@ def test_following_without_javascript_is_a_reload(app, make_game, new_page, live
 @pytest.fixture
 def own_server(app):
     """The app on a live server this test can stop: (base URL, stop)."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    stopped = []
-
-    def stop():
-        if not stopped:
-            server.shutdown()
-            thread.join()
-            server.server_close()
-            stopped.append(True)
-
-    yield f"http://127.0.0.1:{server.server_port}", stop
-    stop()
+    server = LiveServer(app)
+    try:
+        yield server.url, server.stop
+    finally:
+        server.stop()
 
 
 def test_the_app_installs_and_shows_its_offline_page(app, make_game, page, own_server, screenshot, problems):

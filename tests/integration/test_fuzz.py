@@ -79,6 +79,10 @@ from ..httpkit import (
     urlencode,
 )
 
+# thousands of requests a test: the longest takes 16 s on a quiet machine, and several
+# times that on a busy two-core CI machine under coverage
+pytestmark = pytest.mark.timeout(240)
+
 STATS = Counter()
 STATUSES = Counter()  # (route, method, status): to see the fuzz gets past CSRF and validation
 ALL_FOUND: dict = {}

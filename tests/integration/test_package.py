@@ -12,6 +12,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Run from the installed wheel only: the page, a round form and a score sheet.
@@ -55,6 +57,7 @@ def _tracked(folder):
     return sorted(p.relative_to(ROOT / folder).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file())
 
 
+@pytest.mark.timeout(180)  # builds a wheel and installs it into a new virtual environment
 def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
     source = tmp_path / "source"
     source.mkdir()
@@ -119,6 +122,7 @@ NOT_IMPORTED = {
     "setuptools": ("tests/integration/test_package.py", "--no-build-isolation"),
     "ruff": ("Makefile", "-m ruff check"),
     "coverage": ("Makefile", "-m coverage run"),
+    "pytest-timeout": ("pyproject.toml", "timeout = 60"),
 }
 
 
