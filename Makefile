@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test bench bench-large init-db system-packages system-packages-test clean
+.PHONY: run test bench bench-large flake-hunt init-db system-packages system-packages-test clean
 
 system-packages:
 	@PYTHON=$(PYTHON) scripts/system-packages run
@@ -42,6 +42,12 @@ test: system-packages-test $(VENV)/.installed-test
 	$(PY) -m ruff format --check .
 	$(PY) -m coverage run -m pytest $(PYTEST_ARGS)
 	$(PY) -m coverage report
+
+# the browser tests RUNS times (10), every other run with every core busy: each test
+# that failed or hung in any run (scripts/flake-hunt; about 5-10 minutes a run)
+RUNS ?= 10
+flake-hunt: system-packages-test $(VENV)/.installed-test
+	$(PY) scripts/flake-hunt --runs $(RUNS)
 
 # every figure of issue 14 at 1,000 and 10,000 games (a few minutes; docs/PERFORMANCE.md)
 bench: system-packages-test $(VENV)/.installed-test
