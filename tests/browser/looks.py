@@ -63,10 +63,26 @@ def numbers_whole(locator):
     return found["seen"]
 
 
+# the page's width and the innermost element reaching furthest right (to name it when it
+# is too wide)
+FITS_JS = """() => {
+  let widest = null, right = 0;
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect().right;
+    if (r > right + 0.5) { right = r; widest = el; }
+  }
+  const name = widest ? `<${widest.tagName.toLowerCase()} class="${widest.className}"> ` +
+    `right at ${Math.round(right)} px: ${(widest.textContent || "").trim().slice(0, 40)}` : "";
+  return [document.documentElement.scrollWidth, window.innerWidth, name];
+}"""
+
+
 def fits_the_phone(page):
     """No sideways scroll."""
-    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert scroll_width <= inner_width, f"{page.url} scrolls sideways: {scroll_width} px in {inner_width}"
+    scroll_width, inner_width, widest = page.evaluate(FITS_JS)
+    assert scroll_width <= inner_width, (
+        f"{page.url} scrolls sideways: {scroll_width} px in {inner_width}: {widest}"
+    )
 
 
 def no_error_shown(page):
