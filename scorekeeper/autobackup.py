@@ -23,6 +23,7 @@ carries the time: ``scorekeeper-20261125T210000Z.db``.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime
 import logging
@@ -143,6 +144,7 @@ class AutoBackup:
         self._settled = threading.Event()  # nothing due now: the worker sleeps or has ended
         self._settled.set()
         self._marker = None  # the finished-games marker of the newest backup
+        self._making = threading.Lock()  # one copy at a time (the worker, or flush as the app stops)
 
     def changed(self):
         """A change was committed: back it up now or when due, in the background."""
@@ -224,6 +226,10 @@ class AutoBackup:
 
     def make(self):
         """Copy the database into the folder now, then prune; return the new Backup."""
+        with self._making:
+            return self._make()
+
+    def _make(self):
         self.folder.mkdir(parents=True, exist_ok=True)
         for leftover in self.folder.glob(f"{PREFIX}*.db{backup.PARTIAL}*"):
             with contextlib.suppress(OSError):
@@ -241,6 +247,16 @@ class AutoBackup:
         removed = prune(self.folder, self.keep)
         log.info("backed up to %s (%d old removed)", target, len(removed))
         return Backup(target, now.astimezone(datetime.UTC).replace(microsecond=0))
+
+    def flush(self):
+        """As the app stops: copy a change still waiting for its hour, now."""
+        with self._cond:
+            pending, self._pending = self._pending, False
+        if pending:
+            try:
+                self.make()
+            except (OSError, ValueError, sqlite3.Error) as error:
+                log.warning("automatic backup into %s failed: %s", self.folder, error)
 
     def status(self):
         """What the settings page says: the folder, the newest copy, how many, any problem."""
@@ -289,6 +305,8 @@ def for_app(app):
             interval=app.config["BACKUP_INTERVAL"],
             keep=app.config["BACKUPS_KEEP"],
         )
+        if app.config["BACKUPS_AUTOMATIC"] and not app.testing:
+            atexit.register(auto.flush)  # the evening's last rounds, if the app stops before their hour
     return auto
 
 

@@ -16,7 +16,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from . import backup, demo, passcode
+from . import autobackup, backup, demo, passcode
 from .db import connect, migrate
 from .exchange import csvfile, importer, jsonfile
 from .scoring import RuleSet
@@ -141,11 +141,60 @@ def backup_command(path, force):
     click.echo(f"Backed up {_database()} to {path}.")
 
 
+def _size(n):
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+
+
+@click.command("backups")
+@with_appcontext
+def backups_command():
+    """List the automatic backups, newest first: name, time, size and games."""
+    auto = autobackup.for_app(current_app)
+    found = autobackup.list_backups(auto.folder)
+    click.echo(f"Backups in {auto.folder}:" if found else f"No automatic backup in {auto.folder} yet.")
+    for item in found:
+        games_count = autobackup.count_games(item.path)
+        click.echo(
+            f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
+            + (
+                f"{games_count:,} game{'' if games_count == 1 else 's'}"
+                if games_count is not None
+                else "unreadable"
+            )
+        )
+    problem = auto.problem()
+    if problem:
+        click.echo(f"Backups cannot be written: {problem}", err=True)
+
+
+def _backup_to_restore(path, latest):
+    """The file ``restore`` restores: PATH, a name ``backups`` listed, or the newest."""
+    folder = autobackup.for_app(current_app).folder
+    if latest:
+        if path:
+            raise click.UsageError("Give either a backup or --latest, not both.")
+        found = autobackup.list_backups(folder)
+        if not found:
+            raise click.ClickException(f"No automatic backup in {folder} to restore.")
+        return found[0].path
+    if not path:
+        raise click.UsageError("Give the backup to restore (a file, or a name `backups` lists), or --latest.")
+    if not os.path.exists(path) and os.sep not in path and (folder / path).is_file():
+        return folder / path
+    return path
+
+
 @click.command("restore")
 @with_appcontext
-@click.argument("path", type=click.Path(dir_okay=False))
-def restore_command(path):
-    """Replace the database with the backup at PATH (the current one is kept beside it)."""
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.option("--latest", is_flag=True, help="Restore the newest automatic backup.")
+def restore_command(path, latest):
+    """Replace the database with a backup: PATH, a name `backups` lists, or --latest
+    (the current one is kept beside it)."""
+    path = _backup_to_restore(path, latest)
     try:
         with _stoppable():
             kept = backup.restore_database(path, _database())
@@ -208,6 +257,7 @@ COMMANDS = (
     export_command,
     import_command,
     backup_command,
+    backups_command,
     restore_command,
     demo_data_command,
     passcode_command,

@@ -10,13 +10,16 @@ clock itself.
 from __future__ import annotations
 
 import datetime
+import os
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from scorekeeper import autobackup
 
-from ..httpkit import FlaskPhone, end_game, make_app, reopen_game, save_round, start_game
+from ..httpkit import FlaskPhone, HttpPhone, end_game, make_app, reopen_game, save_round, start_game
 
 ROUND = {"went_out": "0", 0: {"book_clean": 1, "melded_points": 150}, 1: {"melded_points": 60}}
 START = datetime.datetime(2026, 1, 5, 19, 30, tzinfo=datetime.UTC)  # a Monday evening
@@ -130,7 +133,7 @@ def test_a_page_that_changes_nothing_makes_no_backup(family):
     assert auto.wait() and backups(auto) == []
 
 
-def test_an_unwritable_folder_leaves_saving_untouched_and_the_settings_page_says_why(family, tmp_path):
+def test_an_unwritable_folder_leaves_saving_alone_and_the_settings_page_says_why(family, tmp_path, caplog):
     app, phone, auto, _clock = family
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the folder should be")
@@ -141,6 +144,10 @@ def test_an_unwritable_folder_leaves_saving_untouched_and_the_settings_page_says
     assert auto.wait()
     assert rows(app.config["DATABASE"], "SELECT count(*) FROM rounds") == [(1,)]
     assert auto.last_error is not None
+    assert any(
+        r.levelname == "WARNING" and f"automatic backup into {auto.folder} failed" in r.getMessage()
+        for r in caplog.records
+    )
     page = phone.get("/settings").text
     assert "Backups cannot be written" in page and "The last automatic backup failed" in page
     assert str(blocker) in page
@@ -163,6 +170,19 @@ def test_a_failed_copy_never_costs_an_old_one(family, tmp_path):
     assert auto.wait()
     assert auto.last_error and backups(auto) == [kept]
     auto.database = real
+
+
+def test_a_change_still_waiting_for_its_hour_is_copied_as_the_app_stops(family):
+    _app, phone, auto, clock = family
+    game = start_game(phone, "tablet")
+    assert auto.wait()
+    clock.advance(minutes=20)
+    assert save_round(phone, game, ROUND).status == 303
+    assert auto.wait() and len(backups(auto)) == 1
+    clock.advance(hours=1)  # another hour: flush() makes its own copy, not the sleeping worker
+    auto.flush()
+    assert rows(backups(auto)[0].path, "SELECT count(*) FROM rounds") == [(1,)]
+    assert len(backups(auto)) == 2
 
 
 def test_the_settings_page_says_where_when_and_how_many_and_downloads_the_latest(family):
@@ -252,3 +272,95 @@ def test_rotation_through_the_worker_with_a_clock(tmp_path):
     names = [b.name for b in backups(auto)]
     assert len(names) == 25
     assert names[0] == "scorekeeper-20260106T230000Z.db" and names[-1] == "scorekeeper-20260105T230000Z.db"
+
+
+# --- the commands -----------------------------------------------------------------------
+
+
+def test_backups_lists_time_size_and_games_and_restore_takes_the_latest_or_a_name(family):
+    app, phone, auto, clock = family
+    runner = app.test_cli_runner()
+    assert "No automatic backup" in runner.invoke(args=["backups"]).output
+    game = start_game(phone, "tablet")
+    assert auto.wait()
+    first = backups(auto)[0]
+    clock.advance(hours=1)
+    start_game(phone, "roth")
+    assert auto.wait()
+    second = backups(auto)[0]
+    listed = runner.invoke(args=["backups"])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert lines[0] == f"Backups in {auto.folder}:"
+    assert [line.split()[0] for line in lines[1:]] == [second.name, first.name]  # newest first
+    assert lines[1].endswith("2 games") and lines[2].endswith(" 1 game")
+    assert f"{second.made.astimezone():%Y-%m-%d %H:%M}" in lines[1] and "KB" in lines[1]
+
+    # a round saved since the newest copy: --latest brings back the two games without it
+    assert save_round(phone, game, ROUND).status == 303
+    restored = runner.invoke(args=["restore", "--latest"])
+    assert restored.exit_code == 0, restored.output
+    assert f"Restored {second.path}" in restored.output and "kept at" in restored.output
+    assert rows(app.config["DATABASE"], "SELECT count(*) FROM rounds") == [(0,)]
+    assert rows(app.config["DATABASE"], "SELECT count(*) FROM games") == [(2,)]
+    # a name the list shows
+    restored = runner.invoke(args=["restore", first.name])
+    assert restored.exit_code == 0, restored.output
+    assert rows(app.config["DATABASE"], "SELECT count(*) FROM games") == [(1,)]
+    assert phone.get(f"/games/{game}").status == 200
+
+
+def test_restore_checks_a_listed_backup_as_any_other(family):
+    app, phone, auto, _clock = family
+    runner = app.test_cli_runner()
+    start_game(phone, "tablet")
+    assert auto.wait()
+    damaged = auto.folder / "scorekeeper-20990101T000000Z.db"  # the newest by its name
+    damaged.write_bytes(backups(auto)[0].path.read_bytes()[:4096])
+    refused = runner.invoke(args=["restore", "--latest"])
+    assert refused.exit_code == 1 and "damaged" in refused.output, refused.output
+    assert rows(app.config["DATABASE"], "SELECT count(*) FROM games") == [(1,)]
+    assert "unreadable" in runner.invoke(args=["backups"]).output
+    assert runner.invoke(args=["restore"]).exit_code == 2
+    assert runner.invoke(args=["restore", "--latest", damaged.name]).exit_code == 2
+
+
+def test_restore_latest_with_no_backup_says_so(app):
+    result = app.test_cli_runner().invoke(args=["restore", "--latest"])
+    assert result.exit_code == 1 and "No automatic backup in" in result.output
+
+
+def test_the_served_app_backs_up_a_saved_round_by_the_time_it_stops(tmp_path):
+    """`make run`'s server (waitress, in its own process), stopped as a service manager does."""
+    instance = tmp_path / "instance"
+    database = tmp_path / "family.db"
+    make_app(database)
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_DATABASE": str(database),
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("SCOREKEEPER_BACKUP_DIR", None)
+    env.pop("BACKUP_DIR", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        first_line = server.stdout.readline()
+        port = int(first_line.rsplit(":", 1)[1].strip("/\n"))
+        phone = HttpPhone("127.0.0.1", port)
+        game = start_game(phone, "tablet")
+        assert save_round(phone, game, ROUND).status == 303
+    finally:
+        server.terminate()  # SIGTERM
+        assert server.wait(timeout=10) == 0
+        server.stdout.close()
+    [newest, *_] = autobackup.list_backups(instance / "backups")
+    assert rows(newest.path, "PRAGMA integrity_check") == [("ok",)]
+    assert rows(newest.path, "SELECT number FROM rounds") == [(1,)]
+    assert sorted(rows(newest.path, "SELECT melded_points FROM round_entries")) == [(60,), (150,)]
