@@ -170,13 +170,15 @@ def check_database(path):
     return applied
 
 
-def restore_database(backup, live):
+def restore_database(backup, live, progress=None):
     """Replace the database at ``live`` with the backup; return where the old one was kept.
 
     The backup is checked first; the current database is copied to
     ``<live>.before-restore-<UTC time>``; then the backup API writes the
     backup into the live file (so connections the app holds see the restored
     data, with no file swapped under them), and pending migrations are applied.
+
+    :param progress: see ``_copy`` (the copy into the live file).
     """
     backup, live = Path(backup), Path(live)
     check_database(backup)
@@ -192,6 +194,6 @@ def restore_database(backup, live):
             kept = live.with_name(f"{live.name}.before-restore-{stamp}-{n}")
         backup_database(live, kept)
     with contextlib.closing(_read_only(backup)) as src, contextlib.closing(sqlite3.connect(live)) as dst:
-        src.backup(dst)
+        src.backup(dst, pages=256, progress=progress)
     migrate(live)
     return kept

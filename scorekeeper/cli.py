@@ -46,6 +46,42 @@ def _stoppable():
         signal.signal(signal.SIGTERM, previous)
 
 
+class Progress:
+    """Click's progress bar on stderr, drawn as ``update(done, total)`` is called, with
+    the counts; nothing at all with --quiet or when stderr is not a terminal (a
+    script, a pipe, a log). ``done`` and ``total`` keep the last counts, for the
+    summary line."""
+
+    def __init__(self, label, quiet):
+        self.label = label
+        self.shown = not quiet and sys.stderr.isatty()
+        self.bar = None
+        self.done = self.total = 0
+
+    def update(self, done, total):
+        self.done, self.total = done, total
+        if not self.shown:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True)
+            self.bar.render_progress()
+        self.bar.update(done - self.bar.pos)
+
+    def pages(self, status, remaining, total):
+        """As ``sqlite3.Connection.backup`` reports: pages copied of the total."""
+        self.update(total - remaining, total)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.render_finish()
+
+
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar (only the summary line).")
+
+
 @click.command("init-db")
 @with_appcontext
 def init_db_command():
@@ -86,36 +122,44 @@ def recompute_scores_command():
 @with_appcontext
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
-def export_command(path, force):
+@quiet_option
+def export_command(path, force, quiet):
     """Export the whole history to PATH: CSV if it ends in .csv, else JSON (- for stdout)."""
-    chunks = csvfile.iter_csv if path.lower().endswith(".csv") else jsonfile.iter_history_json
-    with _connection() as db:
+    csv = path.lower().endswith(".csv")
+    with _connection() as db, Progress("Exporting games", quiet) as progress:
+        chunks = (
+            csvfile.iter_csv(db, progress=progress.update)
+            if csv
+            else jsonfile.iter_history_json(db, progress=progress.update)
+        )
         if path == "-":
-            for chunk in chunks(db):
+            for chunk in chunks:
                 click.echo(chunk, nl=False)
-            return
-        if os.path.exists(path) and not force:
-            raise click.ClickException(f"{path} already exists (use --force to replace it)")
-        partial = f"{path}{backup.PARTIAL}{secrets.token_hex(4)}"
-        try:
-            with _stoppable(), open(partial, "w", encoding="utf-8", newline="") as file:
-                for chunk in chunks(db):
-                    file.write(chunk)
-            os.replace(partial, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(partial)
-    click.echo(f"Exported the history to {path}.", err=True)
+        else:
+            if os.path.exists(path) and not force:
+                raise click.ClickException(f"{path} already exists (use --force to replace it)")
+            partial = f"{path}{backup.PARTIAL}{secrets.token_hex(4)}"
+            try:
+                with _stoppable(), open(partial, "w", encoding="utf-8", newline="") as file:
+                    for chunk in chunks:
+                        file.write(chunk)
+                os.replace(partial, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(partial)
+    where = "standard output" if path == "-" else path
+    click.echo(f"Exported {_games(progress.total)} to {where} ({'CSV' if csv else 'JSON'}).", err=True)
 
 
 @click.command("import")
 @with_appcontext
 @click.argument("file", type=click.File("rb"))
-def import_command(file):
+@quiet_option
+def import_command(file, quiet):
     """Import a JSON export (games already here are skipped)."""
     try:
-        with _connection() as db:
-            summary = importer.import_history(db, importer.read_history(file.read()))
+        with _connection() as db, Progress("Importing games", quiet) as progress:
+            summary = importer.import_history(db, importer.read_history(file.read()), progress.update)
     except ValueError as error:
         raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
     click.echo(str(summary))
@@ -125,20 +169,19 @@ def import_command(file):
 @with_appcontext
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
-def backup_command(path, force):
+@quiet_option
+def backup_command(path, force, quiet):
     """Copy the database to PATH, consistently, even while the app runs."""
-
-    def progress(status, remaining, total):  # a large database shows how far it is
-        click.echo(f"\rCopied {100 * (total - remaining) // max(total, 1)}%", nl=False, err=True)
-
     try:
-        with _stoppable():
-            backup.backup_database(
-                _database(), path, force=force, progress=progress if sys.stderr.isatty() else None
-            )
+        with _stoppable(), Progress("Copying pages", quiet) as progress:
+            backup.backup_database(_database(), path, force=force, progress=progress.pages)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Backed up {_database()} to {path}.")
+
+
+def _games(n):
+    return f"{n:,} game{'' if n == 1 else 's'}"
 
 
 def _size(n):
@@ -191,13 +234,14 @@ def _backup_to_restore(path, latest):
 @with_appcontext
 @click.argument("path", required=False, type=click.Path(dir_okay=False))
 @click.option("--latest", is_flag=True, help="Restore the newest automatic backup.")
-def restore_command(path, latest):
+@quiet_option
+def restore_command(path, latest, quiet):
     """Replace the database with a backup: PATH, a name `backups` lists, or --latest
     (the current one is kept beside it)."""
     path = _backup_to_restore(path, latest)
     try:
-        with _stoppable():
-            kept = backup.restore_database(path, _database())
+        with _stoppable(), Progress("Restoring pages", quiet) as progress:
+            kept = backup.restore_database(path, _database(), progress=progress.pages)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
     click.echo(
@@ -211,12 +255,13 @@ def restore_command(path, latest):
     "--games", "count", type=click.IntRange(1, 1_000_000), required=True, help="How many games to add."
 )
 @click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
+@quiet_option
 @with_appcontext
-def demo_data_command(count, seed):
+def demo_data_command(count, seed, quiet):
     """Fill the database with realistic generated games (scored by the engine)."""
     migrate(_database())
-    with _connection() as db:
-        rounds = demo.generate(db, count, seed)
+    with _connection() as db, Progress("Making games", quiet) as progress:
+        rounds = demo.generate(db, count, seed, progress=progress.update)
     click.echo(f"Added {count:,} games ({rounds:,} rounds) to {_database()}.")
 
 

@@ -361,7 +361,7 @@ def _check_round(rules, entries, number, where, team_names):
     return round_entries
 
 
-def import_history(db, data):
+def import_history(db, data, progress=None):
     """Merge an export into the database; return an ``ImportSummary``.
 
     The whole file is checked first (``check_history``): anything wrong and
@@ -370,6 +370,7 @@ def import_history(db, data):
     saved under a new name); games matched by uid (ones already here are
     skipped), with their rounds scored by the engine.
 
+    :param progress: called as ``progress(games done, games in the file)`` as they are written.
     :raises ValueError: the file is refused; the message says where.
     """
     players, house_rules, checked = check_history(data)
@@ -380,7 +381,9 @@ def import_history(db, data):
         for name in players:
             player_id(db, name, stamp)
         keys = {name_key(rules.name): _merge_house_rules(db, rules, summary) for rules in house_rules}
-        for game in checked:
+        for done, game in enumerate(checked, start=1):
+            if progress:
+                progress(done, len(checked))
             if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
                 summary.games_skipped += 1
                 continue
