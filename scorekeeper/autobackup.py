@@ -166,6 +166,16 @@ class AutoBackup:
                 self._settled.clear()
                 self._cond.notify_all()
 
+    def stop(self):
+        """End the worker without a copy (a test's app goes away; the app itself uses
+        ``flush`` as it stops)."""
+        with self._cond:
+            self._pending = False
+            self._generation += 1
+            if self._thread is not None:
+                self._settled.clear()  # set again as the worker ends
+            self._cond.notify_all()
+
     def wait(self, timeout=10):
         """Block until nothing is due now (the worker made its copy, or sleeps until
         the next is due); return whether that happened within ``timeout`` seconds."""

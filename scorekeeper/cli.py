@@ -66,7 +66,12 @@ class Progress:
         if self.bar is None:
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True)
             self.bar.render_progress()
+        if self.bar.finished:
+            return
         self.bar.update(done - self.bar.pos)
+        if done >= total:  # done: its line stays, and the next bar starts on its own
+            self.bar.render_finish()
+            self.bar.finished = True
 
     def pages(self, status, remaining, total):
         """As ``sqlite3.Connection.backup`` reports: pages copied of the total."""
@@ -76,7 +81,7 @@ class Progress:
         return self
 
     def __exit__(self, *exc):
-        if self.bar is not None:
+        if self.bar is not None and not self.bar.finished:
             self.bar.render_finish()
 
 
@@ -159,8 +164,13 @@ def export_command(path, force, quiet):
 def import_command(file, quiet):
     """Import a JSON export (games already here are skipped)."""
     try:
-        with _connection() as db, Progress("Importing games", quiet) as progress:
-            summary = importer.import_history(db, importer.read_history(file.read()), progress.update)
+        data = importer.read_history(file.read())
+        with (
+            _connection() as db,
+            Progress("Checking games", quiet) as checking,
+            Progress("Importing games", quiet) as progress,
+        ):
+            summary = importer.import_history(db, data, progress.update, checking.update)
     except ValueError as error:
         raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
     click.echo(str(summary))

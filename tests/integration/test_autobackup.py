@@ -49,7 +49,9 @@ def family(tmp_path, monkeypatch):
     app.config["BACKUPS_AUTOMATIC"] = True
     auto = autobackup.for_app(app)
     auto.clock = clock = Clock()
-    return app, FlaskPhone(app), auto, clock
+    yield app, FlaskPhone(app), auto, clock
+    auto.stop()
+    assert auto.wait() and auto._thread is None, "the worker did not end"
 
 
 def rows(path, sql):
