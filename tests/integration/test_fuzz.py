@@ -1352,6 +1352,7 @@ def all_targets():
             "share.qr",
             "auth.sign_in",
             "auth.settings",
+            "backups.latest",
             "webapp.manifest",
             "webapp.service_worker",
             "webapp.offline",
