@@ -174,6 +174,19 @@ def test_a_failed_copy_never_costs_an_old_one(family, tmp_path):
     auto.database = real
 
 
+def test_what_a_killed_copy_left_is_swept_and_other_files_are_left_alone(family):
+    _app, phone, auto, _clock = family
+    auto.folder.mkdir(parents=True)
+    leftover = auto.folder / "scorekeeper-20260105T180000Z.db.partial-1a2b3c4d"
+    leftover.write_bytes(b"half a copy")
+    theirs = auto.folder / "photos.zip"
+    theirs.write_bytes(b"not ours")
+    start_game(phone, "tablet")
+    assert auto.wait()
+    assert not leftover.exists() and theirs.exists()
+    assert sorted(p.name for p in auto.folder.iterdir()) == sorted([theirs.name, backups(auto)[0].name])
+
+
 def test_a_change_still_waiting_for_its_hour_is_copied_as_the_app_stops(family):
     _app, phone, auto, clock = family
     game = start_game(phone, "tablet")
