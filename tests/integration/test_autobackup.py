@@ -174,6 +174,35 @@ def test_a_failed_copy_never_costs_an_old_one(family, tmp_path):
     auto.database = real
 
 
+def test_a_full_disk_costs_the_new_copy_never_an_old_one(family):
+    """The copy is written by a process that may write no more than 4 KB to a file (as a
+    full disk refuses the rest, mid-file): it fails, leaves nothing, and the old copy stays."""
+    _app, phone, auto, _clock = family
+    start_game(phone, "tablet")
+    assert auto.wait()
+    [old] = backups(auto)
+    before = old.path.read_bytes()
+    assert len(before) > 4096
+    script = f"""
+import datetime, resource, signal
+from scorekeeper import autobackup
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+later = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
+auto = autobackup.AutoBackup({str(auto.database)!r}, {str(auto.folder)!r}, clock=lambda: later)
+try:
+    auto.make()
+except OSError as error:
+    print("refused:", error)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert done.returncode == 0 and done.stdout.startswith("refused:"), done.stdout + done.stderr
+    assert [p.name for p in auto.folder.iterdir()] == [old.name]
+    assert old.path.read_bytes() == before
+
+
 def test_what_a_killed_copy_left_is_swept_and_other_files_are_left_alone(family):
     _app, phone, auto, _clock = family
     auto.folder.mkdir(parents=True)
