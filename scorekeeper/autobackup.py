@@ -305,8 +305,16 @@ def backup_folder(app):
     return Path(configured) if configured else Path(app.instance_path) / "backups"
 
 
+_made = threading.Lock()  # two server threads asking at once make one AutoBackup
+
+
 def for_app(app):
     """The app's AutoBackup (made on first use)."""
+    with _made:
+        return _for_app(app)
+
+
+def _for_app(app):
     auto = app.extensions.get("scorekeeper.backups")
     if auto is None:
         auto = app.extensions["scorekeeper.backups"] = AutoBackup(
