@@ -152,8 +152,13 @@ def install(service):
     partial.write_text(unit_text(service), encoding="utf-8")
     os.replace(partial, path)
     said = [f"Wrote {path}."]
-    _checked(_systemctl(service.system, "daemon-reload"), "systemctl daemon-reload")
-    _checked(_systemctl(service.system, "enable", "--now", UNIT), f"systemctl enable --now {UNIT}")
+    try:
+        _checked(_systemctl(service.system, "daemon-reload"), "systemctl daemon-reload")
+        _checked(_systemctl(service.system, "enable", "--now", UNIT), f"systemctl enable --now {UNIT}")
+    except RuntimeError as error:  # a unit that cannot start is not left behind
+        path.unlink(missing_ok=True)
+        _systemctl(service.system, "daemon-reload")
+        raise RuntimeError(f"{error}. Nothing is installed.") from None
     if not service.system:
         user = pwd.getpwuid(os.getuid()).pw_name
         linger = subprocess.run(

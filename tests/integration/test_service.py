@@ -113,7 +113,11 @@ def systemd(tmp_path, monkeypatch):
     for name in ("systemctl", "loginctl"):
         tool = bin_dir / name
         tool.write_text(
-            f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n[ "$2" = "is-active" ] && echo active\nexit 0\n'
+            f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n'
+            '[ "$2" = "is-active" ] && echo active\n'
+            # a unit that cannot start, as systemctl says so
+            f'[ "$2" = "enable" ] && [ -e "{tmp_path}/fail-enable" ] && echo "Job failed" >&2 && exit 1\n'
+            "exit 0\n"
         )
         tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
@@ -150,6 +154,16 @@ def test_install_status_and_remove_a_user_service(runner, app, systemd, tmp_path
     ]
     assert "Not installed" in runner.invoke(args=["service", "status", "--user"]).output
     assert "Not installed" in runner.invoke(args=["service", "remove", "--user"]).output
+
+
+def test_an_install_that_cannot_start_leaves_nothing_behind(runner, systemd, tmp_path):
+    (tmp_path / "fail-enable").touch()
+    result = runner.invoke(args=["service", "install", "--user"])
+    assert result.exit_code == 1
+    assert "systemctl enable --now scorekeeper.service failed: Job failed" in result.output
+    assert "Nothing is installed." in result.output
+    assert not (tmp_path / "config" / "systemd" / "user" / service.UNIT).exists()
+    assert systemd()[-1] == "systemctl --user daemon-reload"
 
 
 def test_install_a_system_service(runner, systemd, tmp_path):
