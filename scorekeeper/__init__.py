@@ -46,18 +46,19 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import assets, cli, db, formatting, security, views
-    from .views import auth, exchange, games, history, home, players, rules, share, sheets, webapp
+    from . import assets, autobackup, cli, db, formatting, security, views
+    from .views import auth, backups, exchange, games, history, home, players, rules, share, sheets, webapp
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
+    autobackup.init_app(app)  # a request that changed something is backed up after it
     assets.init_app(app)
     formatting.init_app(app)
     cli.init_app(app)
     views.init_app(app)
     auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
     csrf.init_app(app)
-    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, share, webapp):
+    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, backups, share, webapp):
         app.register_blueprint(blueprint.bp)
     return app
 

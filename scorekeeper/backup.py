@@ -38,11 +38,20 @@ def _sweep_partials(target):
             leftover.unlink()
 
 
+def _check_written(path):
+    """Read the file just written back from the disk and check it, before it takes its name."""
+    with contextlib.closing(_read_only(path)) as conn:
+        result = conn.execute("PRAGMA integrity_check").fetchall()
+    if result != [("ok",)]:
+        raise ValueError(f"the written copy failed its integrity check: {result[:3]}")
+
+
 def _copy(source_conn, target, progress=None):
     """Copy a database into ``target``: into memory first, checked there, then
     written beside the target and renamed into place.
 
-    Nothing touches the disk until the copy is whole and sound, so a run
+    Nothing touches the disk until the copy is whole and sound (and the file
+    written is read back and checked again before it is renamed), so a run
     killed during the copy leaves nothing behind; one killed while the bytes
     are written (a few milliseconds) leaves a ``.partial-*`` file that the
     next run sweeps up. A family's database is a few MB, so holding it in
@@ -66,6 +75,7 @@ def _copy(source_conn, target, progress=None):
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
+        _check_written(partial)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
@@ -160,13 +170,15 @@ def check_database(path):
     return applied
 
 
-def restore_database(backup, live):
+def restore_database(backup, live, progress=None):
     """Replace the database at ``live`` with the backup; return where the old one was kept.
 
     The backup is checked first; the current database is copied to
     ``<live>.before-restore-<UTC time>``; then the backup API writes the
     backup into the live file (so connections the app holds see the restored
     data, with no file swapped under them), and pending migrations are applied.
+
+    :param progress: see ``_copy`` (the copy into the live file).
     """
     backup, live = Path(backup), Path(live)
     check_database(backup)
@@ -182,6 +194,6 @@ def restore_database(backup, live):
             kept = live.with_name(f"{live.name}.before-restore-{stamp}-{n}")
         backup_database(live, kept)
     with contextlib.closing(_read_only(backup)) as src, contextlib.closing(sqlite3.connect(live)) as dst:
-        src.backup(dst)
+        src.backup(dst, pages=256, progress=progress)
     migrate(live)
     return kept

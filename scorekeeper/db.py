@@ -40,6 +40,7 @@ def connect(path):
     database = Database(conn, execute_plugins=False)
     # which file: what services.game_model remembers of a game is kept per file
     database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
+    database.commits = 0  # transactions committed: a request that made one is backed up after
     return database
 
 
@@ -81,6 +82,7 @@ def transaction(db):
     finally:
         db.writing = False
     db.conn.execute("COMMIT")
+    db.commits = getattr(db, "commits", 0) + 1
 
 
 @contextlib.contextmanager

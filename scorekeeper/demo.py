@@ -131,11 +131,13 @@ def _family(db, rng):
     return [player_id(db, name) for name in rng.sample(FAMILY, rng.randint(8, 12))]
 
 
-def generate(db, count, seed=None, *, now=None):
+def generate(db, count, seed=None, *, now=None, progress=None):
     """Add ``count`` generated games; return how many rounds they hold.
 
     Games are spread over up to five years before ``now``, oldest first, a
     batch of ``BATCH`` games per transaction.
+
+    :param progress: called as ``progress(games done, count)`` as they are made.
     """
     rng = random.Random(seed)
     now = now or datetime.datetime.now(datetime.UTC).replace(microsecond=0)
@@ -220,6 +222,8 @@ def generate(db, count, seed=None, *, now=None):
                     )
                     entry_values += games.entry_rows(round_id, team_ids, entries, scores)
                 rounds_made += len(rounds)
+                if progress:
+                    progress(i + 1, count)
                 game = rows["games"][-1]
                 summary_rows += summaries.rows_for(
                     game_model.Game(

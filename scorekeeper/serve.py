@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import io
 import ipaddress
+import signal
 import socket
 import subprocess
 import sys
@@ -96,6 +97,9 @@ def main(argv=None):
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")
         print(codes, end="", flush=True)
+    # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
+    # that what waits for it (a change's backup, autobackup.flush) is done
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.run()
     except KeyboardInterrupt:

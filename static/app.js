@@ -3,7 +3,7 @@
 // - a chip chosen for a count of books moves on to the next field;
 // - a number that may be negative gets the numeric keypad and a ± key;
 // - what is typed into a round is kept on the phone (drafts), and a round is
-//   sent only when the app can be reached.
+//   sent only when the app can be reached: by itself, as soon as it can.
 // No scoring happens here: points and totals always come from the server;
 // this file only moves, keeps and restores what was typed.
 (function () {
@@ -200,14 +200,54 @@
 
 // A round is sent only when the app answers (form[data-probe]): first a small
 // request, then the form as usual. With the Wi-Fi gone, the page stays as it
-// is, says so, and keeps everything typed (the draft too): try again later.
+// is and keeps everything typed (the draft too), says that the round will be
+// saved (or checked) when the app answers, and keeps asking by itself: again
+// after 2, 3, 5 and 8 seconds, then every 10, at once when the phone says it
+// is back online or the page is seen again; the first answer sends the form,
+// with the last button tapped. The app recognises a save it already has (one
+// whose answer never came back) and shows the game: nothing is saved twice.
 (function () {
   "use strict";
   var form = document.querySelector("form[data-probe]");
   if (!form || !window.fetch || !form.requestSubmit) return;
   var notice = form.querySelector("[data-offline-notice]");
+  var DELAYS = [2, 3, 5, 8, 10];
   var asking = false;
+  var waiting = false; // the app did not answer: asking again by itself
+  var tries = 0;
+  var timer = null;
   var submitter = null;
+
+  function say() {
+    if (!notice) return;
+    var action = submitter && submitter.name === "action" ? submitter.value : "";
+    notice.textContent = action === "save" ? notice.dataset.whenSave
+      : action === "check" ? notice.dataset.whenCheck : notice.dataset.whenOther;
+    if (submitter && submitter.getClientRects().length) submitter.parentNode.insertBefore(notice, submitter);
+    notice.hidden = false;
+  }
+
+  function ask() {
+    clearTimeout(timer);
+    timer = null;
+    if (asking) return;
+    asking = true;
+    fetch(form.dataset.probe, { method: "HEAD", cache: "no-store" }).then(function () {
+      asking = false;
+      waiting = false;
+      tries = 0;
+      if (notice) notice.hidden = true;
+      form.dataset.reached = "yes";
+      form.requestSubmit(submitter || undefined);
+    }, function () {
+      asking = false;
+      waiting = true;
+      say();
+      timer = setTimeout(ask, 1000 * DELAYS[Math.min(tries, DELAYS.length - 1)]);
+      tries += 1;
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     if (form.dataset.reached === "yes") {
       delete form.dataset.reached;
@@ -215,21 +255,14 @@
     }
     event.preventDefault();
     // a second tap while the app is asked replaces the first: the last button tapped is sent,
-    // as a browser without this file sends the last submission
+    // as a browser without this file sends the last submission; a tap while waiting asks now
     submitter = event.submitter;
-    if (asking) return;
-    asking = true;
-    fetch(form.dataset.probe, { method: "HEAD", cache: "no-store" }).then(function () {
-      asking = false;
-      if (notice) notice.hidden = true;
-      form.dataset.reached = "yes";
-      form.requestSubmit(submitter || undefined);
-    }, function () {
-      asking = false;
-      if (!notice) return;
-      if (submitter && submitter.getClientRects().length) submitter.parentNode.insertBefore(notice, submitter);
-      notice.hidden = false;
-    });
+    if (waiting) say();
+    ask();
+  });
+  window.addEventListener("online", function () { if (waiting) ask(); });
+  document.addEventListener("visibilitychange", function () {
+    if (waiting && document.visibilityState === "visible") ask();
   });
 })();
 

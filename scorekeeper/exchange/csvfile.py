@@ -46,8 +46,11 @@ def _book_kinds(db, game_id=None):
     return list(kinds)
 
 
-def iter_csv(db, game_id=None):
-    """CSV lines: one row per team per round, with the engine's round score and running total."""
+def iter_csv(db, game_id=None, progress=None):
+    """CSV lines: one row per team per round, with the engine's round score and running total.
+
+    :param progress: called as ``progress(games done, games)`` after each game.
+    """
     buffer = io.StringIO()
     # every text cell quoted, so that a separator inside one never starts a cell
     writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC)
@@ -76,7 +79,8 @@ def iter_csv(db, game_id=None):
                 "total",
             ]
         )
-        for gid in game_ids(db, game_id):
+        ids = game_ids(db, game_id)
+        for done, gid in enumerate(ids, start=1):
             game = load_game(db, gid)
             result = game.standings
             for i, played in enumerate(game.rounds):
@@ -97,6 +101,8 @@ def iter_csv(db, game_id=None):
                             result.running_totals[i][position],
                         ]
                     )
+            if progress:
+                progress(done, len(ids))
 
 
 def export_csv(db, game_id=None):

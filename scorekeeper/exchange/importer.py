@@ -196,8 +196,10 @@ def _rules(value, where):
         ) from None
 
 
-def check_history(data):
+def check_history(data, progress=None):
     """Check a whole export; return (players, house rules, games) ready to write.
+
+    :param progress: called as ``progress(games checked, games in the file)``.
 
     :raises ValueError: the first problem, starting with where it is
         ("games[3].rounds[2].entries[1].melded_points: …"; lists count from 0).
@@ -241,12 +243,15 @@ def check_history(data):
         house_rules.append(rules)
 
     checked, uids = [], {}
-    for i, value in enumerate(_list(data["games"], "games", high=MAX_GAMES)):
+    games = _list(data["games"], "games", high=MAX_GAMES)
+    for i, value in enumerate(games):
         game = _check_game(value, f"games[{i}]", seen)
         if game.uid in uids:
             _fail(f"games[{i}].uid", f"the same game as games[{uids[game.uid]}]")
         uids[game.uid] = i
         checked.append(game)
+        if progress:
+            progress(i + 1, len(games))
     return players, house_rules, checked
 
 
@@ -361,7 +366,7 @@ def _check_round(rules, entries, number, where, team_names):
     return round_entries
 
 
-def import_history(db, data):
+def import_history(db, data, progress=None, checking=None):
     """Merge an export into the database; return an ``ImportSummary``.
 
     The whole file is checked first (``check_history``): anything wrong and
@@ -370,9 +375,11 @@ def import_history(db, data):
     saved under a new name); games matched by uid (ones already here are
     skipped), with their rounds scored by the engine.
 
+    :param progress: called as ``progress(games done, games in the file)`` as they are written.
+    :param checking: the same, as they are checked first (see ``check_history``).
     :raises ValueError: the file is refused; the message says where.
     """
-    players, house_rules, checked = check_history(data)
+    players, house_rules, checked = check_history(data, checking)
     summary = ImportSummary()
     with transaction(db):
         (before,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
@@ -380,7 +387,9 @@ def import_history(db, data):
         for name in players:
             player_id(db, name, stamp)
         keys = {name_key(rules.name): _merge_house_rules(db, rules, summary) for rules in house_rules}
-        for game in checked:
+        for done, game in enumerate(checked, start=1):
+            if progress:
+                progress(done, len(checked))
             if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
                 summary.games_skipped += 1
                 continue

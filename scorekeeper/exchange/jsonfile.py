@@ -99,15 +99,21 @@ def export_game(db, game_id):
         }
 
 
-def iter_history_json(db):
-    """The export as JSON text, a game at a time, so memory stays flat however long the history."""
+def iter_history_json(db, progress=None):
+    """The export as JSON text, a game at a time, so memory stays flat however long the history.
+
+    :param progress: called as ``progress(games done, games)`` after each game.
+    """
     with snapshot(db):
         names = _house_rules_names(db)
         header = json.dumps(_header(db), ensure_ascii=False)
         yield header[:-1] + ', "games": ['
-        for n, game_id in enumerate(game_ids(db)):
+        ids = game_ids(db)
+        for n, game_id in enumerate(ids):
             record = game_record(load_game(db, game_id), names)
             yield ("," if n else "") + "\n" + json.dumps(record, ensure_ascii=False)
+            if progress:
+                progress(n + 1, len(ids))
         yield "\n]}\n"
 
 

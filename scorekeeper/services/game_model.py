@@ -253,6 +253,17 @@ def changes_since(db, game_id, revision):
     ]
 
 
+def round_added_by(db, game_id, revision):
+    """(round number, entries as logged) when ``revision`` of the game was made by
+    adding a round, else None: how a save whose answer was lost is recognised."""
+    row = db.execute(
+        """SELECT round_number, after FROM revisions
+        WHERE game_id = ? AND revision = ? AND action = 'added' AND after IS NOT NULL""",
+        [game_id, revision],
+    ).fetchone()
+    return (row[0], json.loads(row[1])) if row else None
+
+
 def shared_game_revision(db, token):
     """(game id, revision) of the game this share token opens, or None: one indexed
     read, so a phone following the game learns cheaply that nothing changed."""

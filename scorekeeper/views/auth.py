@@ -1,4 +1,5 @@
-"""The household passcode: signing in, signing out, and the settings page that sets it.
+"""The household passcode: signing in, signing out, and the settings page that sets it
+(and says where the automatic backups go).
 
 With no passcode set (the default) nothing here stands in anyone's way. With
 one set, ``require_sign_in`` sends every request but the ``PUBLIC`` ones to
@@ -18,7 +19,7 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from .. import passcode
+from .. import autobackup, passcode
 from ..forms.auth import PasscodeForm, SignInForm, SignOutForm
 
 bp = Blueprint("auth", __name__)
@@ -146,6 +147,8 @@ def _settings_page(form, stored):
         passcode_set=stored is not None,
         sign_out=SignOutForm(),
         hours=f"{hours:g}",
+        backups=autobackup.for_app(current_app._get_current_object()).status(),
+        automatic=current_app.config["BACKUPS_AUTOMATIC"],
     )
 
 

@@ -241,6 +241,8 @@ def new_round(game_id):
     game = _game_or_404(game_id)
     if _saved_here(game, None):
         return _to_game(game.id)
+    if request.method == "POST" and _saved_already(game):
+        return _to_game(game.id)
     if not game.is_open or game.finished:
         flash("This game is finished: there is no next round to enter.", "error")
         return _to_game(game.id)
@@ -273,6 +275,43 @@ def _saved_here(game, played):
     if values["revision"] != str(saved.get("before")):
         return False
     return saved.get("round") == _round_id(values) if played else bool(saved.get("added"))
+
+
+def _saved_already(game):
+    """Whether this post is a save the app already made: the same reviewed values,
+    posted again with the revision they were saved over (the phone never had the
+    answer: the Wi-Fi dropped, the page was reloaded). The session's note went
+    with the lost answer, so the change log says: the change after that revision
+    added this round with these entries. Then the save is noted as this phone's,
+    and the game is shown."""
+    values = request.form
+    if values.get("action") != "save" or "step" in values:
+        return False
+    revision = ActionForm(formdata=values, meta={"csrf": False}).revision.data
+    if revision is None or revision >= game.revision:
+        return False
+    added = game_model.round_added_by(get_db(), game.id, revision + 1)
+    if added is None:
+        return False
+    number, logged = added
+    form = round_form(game, formdata=values, number=number, csrf=False)
+    if not form.validate():
+        return False
+    entries = entries_from(form)
+    if [e.to_dict() for e in entries] != logged or form.checked.data != _digest(entries, number, revision):
+        return False
+    played = game.round(number)
+    session[SAVED] = {
+        "game": game.id,
+        "round": played.id if played else None,
+        "number": number,
+        "added": True,
+        "before": revision,
+        "after": revision + 1,
+        "draft": _draft_key(game, None, number),
+    }
+    flash(f"Round {number} saved.", "success")
+    return True
 
 
 def _fixable(game_id, number, editing=False):

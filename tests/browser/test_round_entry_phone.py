@@ -382,16 +382,18 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     expect(page.get_by_text("Draft restored")).to_be_visible()
     expect(team(page, "Ann & Bo").get_by_label("Points melded", exact=True)).to_have_value("1240")
 
-    # the Wi-Fi drops: Check says the app could not be reached, and nothing is lost
+    # the Wi-Fi drops: Check says the app could not be reached, and nothing is lost;
+    # back online, the round is checked by itself
     context.set_offline(True)
     page.get_by_role("button", name="Check round 1").click()
     alert = page.get_by_role("alert").filter(has_text="Could not reach the app")
     expect(alert).to_be_visible()
+    expect(alert).to_contain_text("Round 1 will be checked when the app answers")
     assert page.url == url
     expect(team(page, "Cy & Di").get_by_label("Points melded", exact=True)).to_have_value("610")
     screenshot(page, "round-entry-offline", errors=True)
-    context.set_offline(False)
-    page.get_by_role("button", name="Check round 1").click()
+    with page.expect_navigation():
+        context.set_offline(False)
     expect_review_in_view(page, 1, ROUND)
     expect(page.get_by_text("Draft restored")).to_be_hidden()  # the app's answer holds what was sent
 
@@ -405,10 +407,11 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     expect(melded).to_have_value("610")
     context.set_offline(True)
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.get_by_role("alert").filter(has_text="Could not reach the app")).to_be_visible()
+    waits = page.get_by_role("alert").filter(has_text="Round 1 will be saved when the app answers")
+    expect(waits).to_be_visible()
     assert game_model.load_game(db, game.id).rounds == ()
-    context.set_offline(False)
-    page.get_by_role("button", name="Save round 1").click()
+    with page.expect_navigation():
+        context.set_offline(False)
     expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
     assert len(game_model.load_game(db, game.id).rounds) == 1
 
@@ -417,6 +420,36 @@ def test_a_draft_survives_a_reload_a_locked_screen_and_a_dropped_connection(
     page.get_by_role("link", name="Enter round 2").click()
     expect(page.get_by_text("Draft restored")).to_be_hidden()
     expect(team(page, "Ann & Bo").get_by_label("Points melded", exact=True)).to_have_value("")
+
+
+def test_a_save_that_cannot_reach_the_app_is_sent_by_itself_once_it_answers(
+    make_game, page, live_server, screenshot, db
+):
+    """Requests to the app fail while Save is tapped, then succeed: saved once, no second tap."""
+    game = make_game("friends-family", [], PAIRS)
+    page.goto(f"{live_server}/games/{game.id}/rounds/new")
+    type_round(page)
+    check(page)
+    expect_review_in_view(page, 1, ROUND)
+    saves = []
+    page.on("request", lambda r: saves.append(r.url) if r.method == "POST" else None)
+    every = f"{live_server}/**"
+    page.route(every, lambda route: route.abort("internetdisconnected"))
+    with page.expect_event("requestfailed"):  # the first ask
+        page.get_by_role("button", name="Save round 1").click()
+    alert = page.get_by_role("alert").filter(has_text="Round 1 will be saved when the app answers")
+    expect(alert).to_be_visible()
+    fits_the_phone(page)
+    screenshot(page, "round-entry-save-waits", errors=True)
+    with page.expect_event("requestfailed"):  # it asks again by itself
+        pass
+    expect(alert).to_be_visible()
+    assert game_model.load_game(db, game.id).rounds == () and saves == []
+    with page.expect_navigation(url=f"{live_server}/games/{game.id}"):
+        page.unroute(every)  # the app answers: no tap
+    expect(page.get_by_role("status").first).to_have_text("Round 1 saved.")
+    assert [r.entries for r in game_model.load_game(db, game.id).rounds] == [tuple(ROUND)]
+    assert len(saves) == 1
 
 
 def test_without_javascript_the_form_works_as_before(make_game, new_page, live_server, db):

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import passcode
+from scorekeeper import autobackup, passcode
 from scorekeeper.scoring import TeamRound
 
 from .conftest import LiveServer
@@ -93,6 +93,33 @@ def test_signing_in_on_a_phone(app, page, live_server, screenshot, problems):
     screenshot(page, "together-settings")
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
+    assert problems.seen == []
+
+
+def test_the_settings_page_says_where_the_backups_are_and_downloads_the_latest(
+    app, make_game, new_page, live_server, screenshot, problems, tmp_path
+):
+    app.config["BACKUPS_AUTOMATIC"] = True  # as outside the tests (no change is made here)
+    passcode.set_passcode(app.instance_path, SECRET)
+    make_game("roth", [ROUND], teams=TEAMS)
+    auto = autobackup.for_app(app)
+    auto.folder = tmp_path / "a folder a cloud drive syncs, with a long name to wrap on a phone"
+    made = auto.make()
+    page = problems(new_page(accept_downloads=True))
+    sign_in(page, live_server)
+    page.goto(live_server + "/settings")
+    backups = page.get_by_role("region", name="Backups")
+    expect(backups).to_contain_text(str(auto.folder))
+    expect(backups).to_contain_text("the last 24 hourly, 14 daily and 8 weekly copies")
+    expect(backups).to_contain_text("made by itself after a change")
+    fits_the_phone(page)
+    screenshot(page, "together-settings-backups")
+    with page.expect_download() as download:
+        backups.get_by_role("link", name="Download the latest").click()
+    assert download.value.suggested_filename == made.name
+    saved = tmp_path / "downloaded.db"
+    download.value.save_as(saved)
+    assert saved.read_bytes() == made.path.read_bytes()
     assert problems.seen == []
 
 

@@ -402,6 +402,10 @@ def world(tmp_path_factory, request):
         app = make_app(live)
         phone = FlaskPhone(app)
         ids = arrange(phone)
+        # a backup in the backups folder, as the automatic ones are named: "Download the latest" has one
+        (root / "instance" / "backups").mkdir(parents=True)
+        copy = root / "instance" / "backups" / "scorekeeper-20260105T193000Z.db"
+        assert app.test_cli_runner().invoke(args=["backup", str(copy)]).exit_code == 0
         checkpoint(live)
         template = root / "template.db"
         shutil.copyfile(live, template)
@@ -1352,6 +1356,7 @@ def all_targets():
             "share.qr",
             "auth.sign_in",
             "auth.settings",
+            "backups.latest",
             "webapp.manifest",
             "webapp.service_worker",
             "webapp.offline",

@@ -50,6 +50,52 @@ def review_url(client, url, data):
     return response.headers["Location"]
 
 
+def _reviewed_save(client, game_id, *teams):
+    """The save a phone posts after Check: the form's values with the review's digest."""
+    url = f"/games/{game_id}/rounds/new"
+    form = client.get(url)
+    data = {**fields(*teams), "revision": hidden(form, "revision"), "round_id": ""}
+    checked = hidden(client.get(review_url(client, url, data)), "checked")
+    return url, {**data, "action": "save", "checked": checked}
+
+
+@pytest.mark.parametrize("before", [0, 4], ids=["a first round", "the round that ends the game"])
+def test_a_save_whose_answer_was_lost_is_recognised_when_sent_again(app, client, db, make_game, before):
+    """The Wi-Fi dropped after the save reached the app: the phone has neither the answer
+    nor the session's note that came with it, and sends the same save again."""
+    game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]] * before)
+    url, save = _reviewed_save(client, game.id, {"melded_points": 120}, {"melded_points": 70})
+    with app.test_client() as first:  # the tap that reached the app; its answer is lost
+        assert first.post(url, data=save).status_code == 303
+    assert len(stored(db, game.id).rounds) == before + 1
+    again = client.post(url, data=save)
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{game.id}")
+    page = text(client.get(f"/games/{game.id}"))
+    assert f"Round {before + 1} saved." in page and "changed on another phone" not in page
+    assert len(stored(db, game.id).rounds) == before + 1  # once
+    assert db["revisions"].count_where("game_id = ? AND action = 'added'", [game.id]) == before + 1
+    if before == 0:
+        assert f"Undo round {before + 1}" in page  # noted as this phone's save, as the lost answer would have
+    # a third time, from the game page's Back: still the game
+    assert client.post(url, data=save).headers["Location"].endswith(f"/games/{game.id}")
+
+
+def test_a_save_over_a_changed_game_that_is_not_the_same_round_is_still_refused(app, client, db, make_game):
+    game = make_game("tablet")
+    url, save = _reviewed_save(client, game.id, {"melded_points": 120}, {"melded_points": 70})
+    other = app.test_client()
+    other_url, other_save = _reviewed_save(other, game.id, {"melded_points": 125}, {"melded_points": 70})
+    assert other.post(other_url, data=other_save).status_code == 303
+    refused = client.post(url, data=save)
+    assert refused.status_code == 303 and "action=check" in refused.headers["Location"]
+    assert "changed on another phone" in text(client.get(refused.headers["Location"]))
+    assert [r.entries[0].melded_points for r in stored(db, game.id).rounds] == [125]
+    # the same values with a digest that was never reviewed: refused too
+    forged = {**save, "revision": "1"}
+    assert client.post(url, data=forged).headers["Location"] != f"/games/{game.id}"
+    assert len(stored(db, game.id).rounds) == 1
+
+
 def test_a_round_page_opened_again_after_its_save_shows_the_game(app, client, db):
     game_id = start(client, "tablet")
     url = f"/games/{game_id}/rounds/new"
