@@ -1,4 +1,4 @@
-"""The scoring engine, worked by hand from shared/RULES.md."""
+"""The scoring engine, worked by hand from each preset's written rules."""
 
 import dataclasses
 import json
@@ -57,7 +57,7 @@ def TR(clean=0, dirty=0, **fields):
 
 # Each game: rounds of (team A, expected A, team B, expected B), then the totals,
 # whether it is finished and the winners. Every expected score is worked by hand
-# in its comment from the preset's column in RULES.md.
+# in its comment from the preset's written rules.
 GAMES = {
     "friends-family": dict(
         rounds=[
