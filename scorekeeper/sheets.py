@@ -75,7 +75,7 @@ def blank_lines(rules):
     """The boxes to fill in per team and round: (label, points per unit, or None
     where the points are written as counted or change by round)."""
     lines = [(rules.book_label(kind), value) for kind, value in rules.books.items()]
-    for entry in scoring.ENTRY_FIELDS:
+    for entry in scoring.entry_fields(rules):
         if scoring.asked(rules, entry):
             value = getattr(rules, entry.rule) if entry.kind == "count" else None
             # a value that depends on who went out is on the cheat sheet
