@@ -289,6 +289,14 @@ def test_every_rule_set_offers_its_blank_sheet(client):
     page = client.get("/rules/roth").get_data(as_text=True)
     assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
     assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
+    assert '<select id="teams" name="teams"><option value="2">2</option>' in page
+    # four blank columns a round, without names
+    flowing = " ".join(read(pdf(client, "/rules/tablet/blank.pdf?teams=4&team=&team="))[1].split())
+    assert "Round 5" in flowing and "Team" in flowing
+    html = client.get("/rules/tablet/blank?teams=4").get_data(as_text=True)
+    assert html.count('class="team-head') == 4 * 5  # a column per team under each of 5 rounds
+    for bad in ("teams=7", "teams=1", "teams=x"):
+        assert client.get(f"/rules/roth/blank.pdf?{bad}").status_code == 200
 
 
 # --- the extremes of a table: six teams, two players alone -------------------------------------
