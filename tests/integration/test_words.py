@@ -111,6 +111,19 @@ def test_classic_canasta_never_says_book_or_foot(client):
     assert "Canastas to go out: 1 canasta of any kind." in " ".join(pages["blank sheet (a4)"].split())
 
 
+def test_exports_label_in_the_games_words_and_keep_their_keys(client):
+    game_id, _ = _a_canasta_game(client)
+    shown = json.dumps(json.loads(client.get(f"/games/{game_id}.json").get_data(as_text=True)))
+    assert '"label": "Natural canastas"' in shown and '"label": "Left in hand"' in shown
+    assert not re.search(r'"label": "[^"]*(book|foot)', shown, re.I)
+    exported = json.loads(client.get(f"/games/{game_id}/export.json").get_data(as_text=True))
+    text = json.dumps(exported, ensure_ascii=False)
+    assert '"books": {"clean": 1, "dirty": 1}' in text  # the keys are the file's kinds
+    assert '"words": {"game": "Canasta"' in text  # the rules travel with their words
+    header = client.get(f"/games/{game_id}/export.csv").get_data(as_text=True).splitlines()[0]
+    assert "books_clean" in header and "unplayed_points" in header
+
+
 def test_hand_and_foot_still_says_book(client):
     game_id = start(client, "tablet", [["Ann", "Bo"], ["Cy", "Di"]])
     form = visible(client.get(f"/games/{game_id}/rounds/new"))
