@@ -4,6 +4,8 @@ import datetime
 from collections import Counter
 from collections.abc import Mapping
 
+from .scoring.words import DEFAULT
+
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
 _OUTCOMES = ("went_out", "other_went_out", "nobody_out")  # scoring.OUTCOMES
@@ -25,18 +27,19 @@ def points(value):
     return number(value) if value <= 0 else "+" + number(value)
 
 
-def books(counts):
+def books(counts, words=DEFAULT):
     """{"clean": 5, "dirty": 4} -> "5 clean + 4 dirty books"; {"any": 1} -> "1 book of any kind";
-    {"clean": 1, "any": 3} -> "1 clean book, 3 books in all"."""
+    {"clean": 1, "any": 3} -> "1 clean book, 3 books in all"; in the rule set's ``words``
+    (``rules.say``) when given: "1 canasta of any kind"."""
     named = {kind: count for kind, count in counts.items() if kind != ANY and count}
-    text = " + ".join(f"{count} {kind.replace('_', ' ')}" for kind, count in named.items())
+    text = " + ".join(f"{count} {words.kind(kind)}" for kind, count in named.items())
     if text:
-        text += " book" if sum(named.values()) == 1 else " books"
+        text += " " + words.count(sum(named.values()))
     total = counts.get(ANY, 0)
     if total:
-        some = f"{total} book{'s' if total != 1 else ''}"
+        some = f"{total} {words.count(total)}"
         return f"{text}, {some} in all" if text else f"{some} of any kind"
-    return text or "no books"
+    return text or f"no {words.books}"
 
 
 def by_outcome(value, unit=""):

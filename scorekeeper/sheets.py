@@ -71,11 +71,140 @@ def blank_rounds(rules, count=None):
     ]
 
 
+# The paper (mm), and what a pen needs: the blank sheet's geometry (static/sheet.css
+# draws the same sizes; tests/integration/test_sheets.py counts the pages).
+PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
+MARGINS_MM = (20.0, 22.0)  # left + right, top + bottom (sheet.css @page)
+CELL_MM = 12.0  # the narrowest box: five digits and a minus, written by hand
+ROW_MM = 6.35  # a box 6.1 mm tall and its borders (never under 6 mm)
+CHAR_MM = 1.45  # one character of 8 pt DejaVu Sans Condensed, a little generous
+LINE_MM = 3.45  # a line of 8 pt text
+SHEET_HEAD_MM = 13.0  # the title and the date line
+ROUND_SPACING_MM = 3.0  # between one band of rounds and the next
+
+
+@dataclass(frozen=True)
+class BlankLayout:
+    """How a blank sheet's rounds go onto paper: bands of rounds side by side, pages of bands."""
+
+    landscape: bool
+    label_mm: float  # the column of what each row is
+    pages: list  # pages, each a list of bands, each a list of BlankRound
+
+
+def _lines_of(text, width_mm):
+    """How many lines a text of 8 pt takes in a box this wide (an estimate that errs long)."""
+    per_line = max(1, int((width_mm - 2.4) / CHAR_MM))
+    return max(1, -(-len(text) // per_line))
+
+
+def round_head(rules, r):
+    """What a blank sheet prints at the head of a round's column: its number and what it asks."""
+    words = rules.say
+    from .formatting import books, points  # the sheet's own words for numbers
+
+    parts = [f"Round {r.number}"]
+    if r.meld_minimum is not None:
+        parts.append(f"meld {r.meld_minimum}")
+    if r.first_meld_books:
+        parts.append(f"first meld {books(r.first_meld_books, words)}")
+    if r.books_to_go_out:
+        parts.append(f"out with {books(r.books_to_go_out, words)}")
+    if r.going_out and not isinstance(rules.going_out, int):  # by round (else on the cheat sheet)
+        parts.append(f"going out {points(r.going_out)}")
+    return parts
+
+
+def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
+    """Lay a blank sheet out: as many rounds side by side as boxes a pen can use allow, as
+    many such bands as fit a page, portrait or landscape, whichever needs fewer pages.
+
+    :param teams: the teams' names ("" for a column to write one in)
+    :param rounds: the rounds asked for (0: the game's; for an open-ended game, as many
+        as fit one page, at least ``BLANK_ROUNDS``)
+    :param cheat_chars: about how long the cheat-sheet strip is
+    """
+    lines = blank_lines(rules)
+    longest = max(len(label) + (len(f" × {v:,}") if v is not None else 0) for label, v in lines)
+    label_mm = min(36.0, max(26.0, longest * CHAR_MM + 2.4))
+    count = rounds or rules.planned_rounds
+    options = [
+        BlankLayout(landscape, label_mm, _pack(rules, teams, count, paper, landscape, label_mm, cheat_chars))
+        for landscape in (False, True)
+    ]
+    if count:
+        return min(options, key=lambda layout: len(layout.pages))  # portrait on a tie
+    best = max(options, key=_shown)
+    if _shown(best) >= BLANK_ROUNDS:
+        return best
+    return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars)
+
+
+def _pack(rules, teams, count, paper, landscape, label_mm, cheat_chars):
+    """Pages of bands of rounds: ``count`` rounds, or (None) as many as fit one page."""
+    w, h = PAPER_MM[paper]
+    width, height = (
+        ((h, w) if landscape else (w, h))[0] - MARGINS_MM[0],
+        ((w if landscape else h) - MARGINS_MM[1]),
+    )
+    lines = blank_lines(rules)
+    by_score = bool(rules.meld_minimum and "by_score" in rules.meld_minimum)
+    names = max(_lines_of(name, CELL_MM) for name in teams)  # a team's name over its column
+    teams = len(teams)
+    per_band = max(1, int((width - label_mm) / (teams * CELL_MM)))
+    cell = (width - label_mm) / (per_band * teams)
+    body = (
+        sum(
+            max(ROW_MM, _lines_of(f"{label} × {v:,}" if v is not None else label, label_mm) * LINE_MM + 1.2)
+            for label, v in lines
+        )
+        + (2 + by_score) * ROW_MM
+    )
+    room = height - SHEET_HEAD_MM - (_lines_of("x" * cheat_chars, width) * LINE_MM + 5)
+    room -= (LINE_MM + 3) if by_score else 0
+
+    def band_height(band):
+        head = max(_lines_of(" · ".join(round_head(rules, r)), teams * cell) for r in band)
+        return head * LINE_MM + 1.2 + names * LINE_MM + 1.2 + body + ROUND_SPACING_MM
+
+    every = blank_rounds(rules, count or min(scoring.MAX_ROUNDS, per_band * 12))
+    pages, page, used = [], [], 0.0
+    for i in range(0, len(every), per_band):
+        band = every[i : i + per_band]
+        need = band_height(band)
+        if page and used + need > room:
+            pages.append(page)
+            if count is None:
+                return pages  # open-ended: what fits one page
+            page, used = [], 0.0
+        page.append(band)
+        used += need
+    pages = [*pages, page] if page else pages
+    return [_even(page) for page in pages]
+
+
+def _even(page):
+    """The page's rounds spread evenly over its bands (3 + 1 becomes 2 + 2), so that no
+    band's boxes stretch wider than another's."""
+    rounds = [r for band in page for r in band]
+    size = -(-len(rounds) // len(page))
+    return [rounds[i : i + size] for i in range(0, len(rounds), size)]
+
+
+def label_class(layout):
+    """The CSS class that sets the label column's width (even millimetres, 26 to 36)."""
+    return f"label-{min(36, max(26, 2 * round(layout.label_mm / 2)))}"
+
+
+def _shown(layout):
+    return sum(len(band) for page in layout.pages for band in page)
+
+
 def blank_lines(rules):
     """The boxes to fill in per team and round: (label, points per unit, or None
     where the points are written as counted or change by round)."""
     lines = [(rules.book_label(kind), value) for kind, value in rules.books.items()]
-    for entry in scoring.ENTRY_FIELDS:
+    for entry in scoring.entry_fields(rules):
         if scoring.asked(rules, entry):
             value = getattr(rules, entry.rule) if entry.kind == "count" else None
             # a value that depends on who went out is on the cheat sheet

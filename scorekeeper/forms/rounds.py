@@ -69,7 +69,7 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
             f"book_{kind}",
             BookCountField(rules.book_label(kind), default=0, maximum=MAX_BOOKS),
         )
-    for entry in ENTRY_FIELDS:
+    for entry in scoring.entry_fields(rules):
         if entry.kind == "flag" or not (scoring.asked(rules, entry) or entry.name in held):
             continue  # the one flag, going out, is the round's "who went out" choice
         # empty, not "0": a digit typed replaces nothing (an empty field counts as 0)
@@ -198,7 +198,7 @@ def entry_fields(form, fields):
     """The team subform's entry fields in the declaration's order: (EntryField, field)."""
     return [
         (entry, getattr(fields, entry.name))
-        for entry in ENTRY_FIELDS
+        for entry in scoring.entry_fields(form.rules)
         if entry.kind != "flag" and hasattr(fields, entry.name)
     ]
 

@@ -48,6 +48,12 @@ _FIELD_NAMES = {
     "deal.hand": "deal_hand",
     "deal.foot": "deal_foot",
     "deal.jokers": "deal_jokers",
+    "words": "words_game",
+    "words.game": "words_game",
+    "words.book": "words_book",
+    "words.books": "words_books",
+    "words.kinds": "book_clean",
+    "words.piles": "words_piles",
 }
 
 
@@ -86,6 +92,17 @@ def fields_from_rules(rules: RuleSet) -> dict:
         "end_mode": next(iter(rules.end or {}), "none"),
         "end_rounds": rules.planned_rounds,
         "end_score": rules.target_score,
+        **_words_data(rules),
+    }
+
+
+def _words_data(rules):
+    words = rules.words or {}
+    return {
+        "words_game": words.get("game", ""),
+        "words_book": words.get("book", ""),
+        "words_books": words.get("books", ""),
+        "words_piles": ", ".join(words.get("piles", ())),
     }
 
 
@@ -119,8 +136,10 @@ def _books_data(rules):
     mode = "none" if needed is None else "same" if isinstance(needed, Mapping) else "by_round"
     same = needed if mode == "same" else {}
 
+    called = (rules.words or {}).get("kinds", {})
+
     def book(kind):
-        return {"value": rules.books[kind], "to_go_out": same.get(kind)}
+        return {"value": rules.books[kind], "to_go_out": same.get(kind), "called": called.get(kind, "")}
 
     return {
         "book_clean": book("clean"),
@@ -172,6 +191,9 @@ def rules_from_fields(fields) -> RuleSet | None:
         "end": _end(fields),
         "deal": _deal(fields),
     }
+    words = _words(fields, rows)
+    if words:  # none typed: no words in the file, as before words existed
+        data["words"] = words
     if _has_errors(fields):
         return None
     try:
@@ -237,6 +259,22 @@ def _deal(fields):
         "foot": _required(fields["deal_foot"]),
         "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
     }
+
+
+def _words(fields, rows):
+    """The words typed (the engine checks them), only those given."""
+    words = {
+        key: fields[f"words_{key}"].data.strip()
+        for key in ("game", "book", "books")
+        if not _is_blank(fields[f"words_{key}"])
+    }
+    kinds = {kind: row["called"].data.strip() for kind, row in rows if kind and not _is_blank(row["called"])}
+    if kinds:
+        words["kinds"] = kinds
+    if not _is_blank(fields["words_piles"]):
+        text = fields["words_piles"].data.replace(" and ", ",")
+        words["piles"] = [pile.strip() for pile in text.split(",") if pile.strip()]
+    return words
 
 
 def _book_rows(fields):
@@ -350,6 +388,8 @@ def _field_at(fields, path):
             return fields["books_by_round"]
         if root == "card_values":
             return fields["card_values"][key]
+        if base.startswith("words.kinds."):
+            return dict(_book_rows(fields))[base.removeprefix("words.kinds.")]["called"]
         if root in ("books", "books_to_go_out"):
             row = dict(_book_rows(fields))[key]
             if root == "books_to_go_out":

@@ -60,6 +60,7 @@ del _rank
 class BookFields(Form):
     value = _number("Bonus each")
     to_go_out = _number("To go out", maximum=99)
+    called = StringField("Called", description="Like natural; empty: its kind’s own name.")
 
 
 class ExtraBookFields(BookFields):
@@ -188,6 +189,15 @@ class RulesFields(Form):
     end_rounds = _number("Number of rounds", minimum=1, maximum=scoring.MAX_ROUNDS)
     end_score = _number(
         "Target score", minimum=1, description="The game ends after the round in which a team reaches it."
+    )
+    # what the family calls things (scoring.words); empty: Hand and Foot's words
+    words_game = StringField("The game", description="Like Canasta; empty: Hand and Foot.")
+    words_book = StringField("One book is called", description="Like canasta; empty: book.")
+    words_books = StringField("Two or more", description="Like canastas; empty: books.")
+    words_piles = StringField(
+        "The piles a player holds",
+        description="In the order they are played, split by commas: like hand, or hand, knee, foot; "
+        "empty: hand, foot.",
     )
 
 

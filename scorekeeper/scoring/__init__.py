@@ -27,7 +27,7 @@ from .checks import (
     least_meld_points,
 )
 from .deal import Deck, deck
-from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, has_melded
+from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, entry_fields, has_melded
 from .game import Standings, Verdict, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
@@ -103,6 +103,7 @@ __all__ = [
     "check_round",
     "deck",
     "decks_for",
+    "entry_fields",
     "first_meld_books",
     "first_meld_label",
     "going_out_bonus",

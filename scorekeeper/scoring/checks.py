@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from .cards import join
 from .deal import deck
-from .entries import ENTRY_FIELDS, TeamRound, entry_problems, has_melded
+from .entries import TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import books_short, books_to_go_out, first_meld_books
 from .rules import (
     ANY_BOOK,
@@ -112,14 +112,15 @@ def least_meld_points(rules: RuleSet, books: Mapping[str, int]) -> int:
 def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
     """ "5 clean and 4 dirty books", "1 clean book", "1 book of any kind", "no books",
     in the rules' order."""
-    parts = [f"{counts[kind]} {kind.replace('_', ' ')}" for kind in rules.books if counts.get(kind)]
+    words = rules.say
+    parts = [f"{counts[kind]} {words.kind(kind)}" for kind in rules.books if counts.get(kind)]
     named = sum(counts.get(kind, 0) for kind in rules.books)
-    text = join(parts) + (" book" if named == 1 else " books") if parts else ""
+    text = f"{join(parts)} {words.count(named)}" if parts else ""
     total = counts.get(ANY_BOOK, 0)
     if total:
-        any_kind = f"{total} book{'s' if total != 1 else ''}"
+        any_kind = f"{total} {words.count(total)}"
         return f"{text} and {any_kind} in all" if text else f"{any_kind} of any kind"
-    return text or "no books"
+    return text or f"no {words.books}"
 
 
 def first_meld_label(rules: RuleSet, first_meld: Mapping[str, int]) -> str:
@@ -172,7 +173,7 @@ def check_round(
             Problem("error", team, f"{name}: {message}", where)
             for where, message in entry_problems(rules, entry)
         ]
-        for where, label in ((f.name, f.log) for f in ENTRY_FIELDS if f.kind == "points"):
+        for where, label in ((f.name, f.log) for f in entry_fields(rules) if f.kind == "points"):
             points = getattr(entry, where)
             if any(e.field == where for e in errors) or can_make_points(rules, points):
                 continue
@@ -223,8 +224,10 @@ def check_round(
                 Problem(
                     "warning",
                     team,
-                    f"{name} has books but no melded points. Books count their cards "
-                    "in the melded points too.",
+                    rules.say.fill(
+                        f"{name} has {{books}} but no melded points. {{Books}} count their cards "
+                        "in the melded points too."
+                    ),
                     "melded_points",
                 )
             )
@@ -324,8 +327,8 @@ def _deck_problems(rules, entries, names, players):
             Problem(
                 "warning",
                 None,
-                f"The teams report {books} books in all, but the {cards.cards:,} cards of {where} "
-                f"make at most {cards.books()}.",
+                f"The teams report {books} {rules.say.count(books)} in all, "
+                f"but the {cards.cards:,} cards of {where} make at most {cards.books()}.",
                 None,
             )
         )

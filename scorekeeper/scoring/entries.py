@@ -10,11 +10,12 @@ that adds its column; the rule value that prices it is named by ``rule``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
 from .rules import RuleSet, in_use
+from .words import Words
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,16 @@ class EntryField:
     # the RuleSet value that makes the form ask it, when that is not ``rule``
     asked_by: str | None = None
 
+    def said(self, words: Words) -> EntryField:
+        """This field with a rule set's words in its texts ("Points left in {piles}")."""
+        return replace(
+            self,
+            label=words.fill(self.label),
+            line=words.fill(self.line),
+            log=words.fill(self.log),
+            help=words.fill(self.help),
+        )
+
 
 ENTRY_FIELDS: tuple[EntryField, ...] = (
     EntryField(
@@ -58,9 +69,9 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "unplayed_points",
-        "Points left in hand and foot",
-        "Left in hand and foot",
-        "left in hand and foot",
+        "Points left in {piles}",
+        "Left in {piles}",
+        "left in {piles}",
         "points",
         sign=-1,
         maximum=100_000,
@@ -80,9 +91,9 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "red_three_books",
-        "Books of red 3s",
-        "Books of red 3s",
-        "books of red 3s",
+        "{Books} of red 3s",
+        "{Books} of red 3s",
+        "{books} of red 3s",
         "count",
         rule="red_three_book",
         maximum=9,
@@ -90,9 +101,9 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "black_three_books",
-        "Books of black 3s",
-        "Books of black 3s",
-        "books of black 3s",
+        "{Books} of black 3s",
+        "{Books} of black 3s",
+        "{books} of black 3s",
         "count",
         rule="black_three_book",
         maximum=9,
@@ -140,15 +151,23 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     EntryField("penalties", "Penalties", "Penalties", "penalties", "count", rule="penalty"),
     EntryField(
         "first_meld_books",
-        "First meld held the books",
-        "First meld held the books",
-        "first meld's books ticked",
+        "First meld held the {books}",
+        "First meld held the {books}",
+        "first meld's {books} ticked",
         "flag",
         maximum=1,
         asked_by="first_meld_books",
     ),
 )
 ENTRY = {f.name: f for f in ENTRY_FIELDS}
+
+
+def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
+    """``ENTRY_FIELDS`` in these rules' words: what the screens, sheets and change log show."""
+    words = rules.say
+    return tuple(f.said(words) for f in ENTRY_FIELDS)
+
+
 #: the most books of one kind a team can report in a round
 MAX_BOOKS = 99
 
@@ -237,7 +256,7 @@ def entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
             problems.append((where, f"{rules.book_label(kind)} must be a whole number."))
         elif count < 0:
             problems.append((where, f"{rules.book_label(kind)} can’t be negative."))
-    for declared in ENTRY_FIELDS:
+    for declared in entry_fields(rules):
         value = getattr(entry, declared.name)
         if declared.kind == "flag":
             if not isinstance(value, bool):

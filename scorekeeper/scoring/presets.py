@@ -140,6 +140,14 @@ RULESETS: dict[str, RuleSet] = {
         books_to_go_out={"any": 1},  # a canasta, natural or mixed
         end={"score": 5000},
         deal={"decks": 2, "hand": 11, "foot": 0},  # two packs and four jokers; no foot
+        # a canasta is natural or mixed; a player holds one hand
+        words={
+            "game": "Canasta",
+            "book": "canasta",
+            "books": "canastas",
+            "kinds": {"clean": "natural", "dirty": "mixed"},
+            "piles": ["hand"],
+        },
     ),
 }
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .entries import ENTRY_FIELDS, EntryField, TeamRound, entry_problems, has_melded
+from .entries import EntryField, TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import going_out_bonus
 from .rules import (
     BOOK_SIZE,
@@ -83,7 +83,7 @@ def score_team_round(
         Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)
         for kind, value in rules.books.items()
     ]
-    for entry in ENTRY_FIELDS:
+    for entry in entry_fields(rules):
         amount = int(getattr(team_round, entry.name))
         if entry.kind == "points":
             lines.append(Line(entry.line, None, entry.sign * amount))

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..names import clean_name, name_problem
+from .words import Words, check_words
 
 #: Every rank a house-rules file gives a value to, highest first. 3s are not
 #: here: they are never melded and are scored per 3 caught (or laid down).
@@ -49,12 +50,6 @@ ANY_BOOK = "any"
 
 RANK_ALIASES = {r.lower(): r for r in RANKS}
 _BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
-_BOOK_LABELS = {
-    "clean": "Clean (red) books",
-    "dirty": "Dirty (black) books",
-    "sevens": "Books of 7s",
-    "wild": "Wild-card books",
-}
 
 _REQUIRED_FIELDS = (
     "name",
@@ -79,6 +74,7 @@ _LATER_FIELDS = {
     "going_out_concealed": 0,
     "first_meld_books": None,
     "deal": None,
+    "words": None,
 }
 #: The values that may depend on how the round ended (see ``by_outcome``).
 OUTCOME_VALUES = ("red_three", "black_three", "red_three_melded", "red_three_book", "black_three_book")
@@ -411,6 +407,8 @@ class RuleSet:
     books_to_go_out: Mapping[str, int] | tuple[Mapping[str, int], ...] | None
     end: Mapping[str, int] | None
     deal: Mapping[str, Any] | None = None
+    # what the family calls the game, a book, each kind, the piles (scoring.words)
+    words: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         books = _books(self.books)
@@ -430,6 +428,7 @@ class RuleSet:
             "books_to_go_out": _books_by_round(self.books_to_go_out, books, "books_to_go_out"),
             "end": _end(self.end),
             "deal": _deal(self.deal),
+            "words": check_words(self.words, tuple(books)),
         }
         for name, value in normalised.items():
             object.__setattr__(self, name, _frozen(value))
@@ -485,8 +484,13 @@ class RuleSet:
 
     # Conveniences used by screens and sheets --------------------------------
 
+    @property
+    def say(self) -> Words:
+        """The words these rules use: the file's ``words``, Hand and Foot's for the rest."""
+        return Words.of(self.words)
+
     def book_label(self, kind: str) -> str:
-        return _BOOK_LABELS.get(kind, kind.replace("_", " ").capitalize() + " books")
+        return self.say.book_label(kind)
 
     @property
     def planned_rounds(self) -> int | None:

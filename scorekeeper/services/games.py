@@ -21,7 +21,7 @@ import uuid
 
 from ..db import transaction
 from ..names import clean_name, name_key
-from ..scoring import ENTRY_FIELDS
+from ..scoring import ENTRY_FIELDS, entry_fields
 from . import Conflict, NotFound, summaries
 from .game_model import Round, changes_since, load_game, remembered
 from .players import player_id
@@ -427,7 +427,7 @@ def describe_changes(game, before, after):
             for kind in game.rules.books
             if old.books.get(kind, 0) != new.books.get(kind, 0)
         ]
-        for entry in ENTRY_FIELDS:
+        for entry in entry_fields(game.rules):
             was, now_ = getattr(old, entry.name), getattr(new, entry.name)
             if was == now_:
                 continue

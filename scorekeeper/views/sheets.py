@@ -1,11 +1,13 @@
 """Printed score sheets: a game's, and blank ones for playing on paper."""
 
-from flask import Blueprint, current_app, render_template, request, url_for
+import re
+
+from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
 
 from .. import scoring, sheets
 from ..db import get_db
 from ..names import MAX_NAME, clean_name, name_problem
-from ..scoring import MAX_TEAMS
+from ..scoring import MAX_TEAMS, MIN_TEAMS
 from ..services import game_model, rulesets
 from . import found
 
@@ -68,19 +70,32 @@ def _blank_sheet(key, pdf=False):
         if not name_problem(name, MAX_NAME)
     ]
     teams = [n for n in names if n] or ["", ""]
+    text = request.args.get("teams", "")
+    if text in {str(n) for n in range(MIN_TEAMS, MAX_TEAMS + 1)}:  # blank columns for more teams
+        teams += [""] * (int(text) - len(teams))
     paper = _paper()
+    tiers = scoring.value_tiers(rules)
+    # how long the cheat-sheet strip is, so that the layout leaves it room
+    cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, tiers)
+    layout = sheets.blank_layout(
+        rules, teams, rounds, paper, cheat_chars=len(" ".join(re.sub(r"<[^>]*>", " ", cheat).split()))
+    )
     html = render_template(
         "sheets/blank.html",
         pdf=pdf,
         key=key,
         rules=rules,
         teams=teams,
-        rounds=sheets.blank_rounds(rules, rounds),
+        layout=layout,
+        label_class=sheets.label_class(layout),
+        round_head=sheets.round_head,
         lines=sheets.blank_lines(rules),
-        tiers=scoring.value_tiers(rules),
+        tiers=tiers,
         deck=None,
         paper_name=sheets.PAPERS[paper],
-        pdf_links=_pdf_links("sheets.blank_pdf", key=key, team=names, rounds=rounds or None),
+        pdf_links=_pdf_links(
+            "sheets.blank_pdf", key=key, team=names, rounds=rounds or None, teams=text or None
+        ),
     )
     return paper, html
 

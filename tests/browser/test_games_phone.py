@@ -242,7 +242,7 @@ def count_cards(group, target, counts, rules):
     if helper.get_attribute("open") is None:
         helper.get_by_text("Count the cards instead").click()
     cards = helper.get_by_role(
-        "group", name="Cards melded" if target == "melded" else "Cards left in hand and foot"
+        "group", name="Cards melded" if target == "melded" else f"Cards left in {rules.say.piles_and}"
     )
     for tier, count in zip(value_tiers(rules), counts):
         cards.get_by_label(f"{tier.label} ×{tier.value}", exact=True).fill(str(count))
@@ -250,7 +250,7 @@ def count_cards(group, target, counts, rules):
         cards.get_by_role("button", name="Add up").click()
     # "Add up" posts the form: the server counts and sends the page back, every value kept
     points = sum(tier.value * count for tier, count in zip(value_tiers(rules), counts))
-    label = "Points melded" if target == "melded" else "Points left in hand and foot"
+    label = "Points melded" if target == "melded" else f"Points left in {rules.say.piles_and}"
     expect(group.get_by_label(label, exact=True)).to_have_value(
         str(points)
     )  # locators find the new page's field
@@ -282,7 +282,9 @@ def fill_team(group, rules, entry, *, steppers=False, melded=None):
     group.get_by_label("Points melded", exact=True).fill(
         shown_number(entry.melded_points if melded is None else melded)
     )
-    group.get_by_label("Points left in hand and foot", exact=True).fill(shown_number(entry.unplayed_points))
+    group.get_by_label(f"Points left in {rules.say.piles_and}", exact=True).fill(
+        shown_number(entry.unplayed_points)
+    )
 
 
 def who_went_out(page, names, entries):
@@ -297,7 +299,7 @@ def expect_values_kept(page, names, rules, entries, melded_override=None):
             expect_books(group, rules.book_label(kind), entry.books[kind])
         melded = melded_override.get(i, entry.melded_points) if melded_override else entry.melded_points
         expect(group.get_by_label("Points melded", exact=True)).to_have_value(shown_number(melded))
-        expect(group.get_by_label("Points left in hand and foot", exact=True)).to_have_value(
+        expect(group.get_by_label(f"Points left in {rules.say.piles_and}", exact=True)).to_have_value(
             shown_number(entry.unplayed_points)
         )
         expect(group.get_by_label("Red 3s caught", exact=True)).to_have_value(shown_number(entry.red_threes))
@@ -365,7 +367,7 @@ def enter_round(page, rules, names, played, plan, number_, *, screenshot=None, p
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Round {number_}")
     s = standings(rules, played, teams=len(names))
     expect(page.get_by_text(re.compile("^(Meld minimum|First meld) this round:"))).to_have_text(
-        [f"{m.replace(':', ' this round:', 1)}" for m in meld_texts(s)]
+        [f"{m.replace(':', ' this round:', 1)}" for m in meld_texts(s, rules.say)]
     )
 
     who_went_out(page, names, plan.entries)
@@ -420,28 +422,31 @@ def expect_game_screen(page, rules, names, played, ended=False):
         expect(board.get_by_text(re.compile("^Meld minimum"))).to_have_count(0)
         expect(page.get_by_role("link", name=re.compile("^Enter round"))).to_have_count(0)
         return s
-    expect(board.get_by_text(re.compile("^(Meld minimum|First meld):"))).to_have_text(meld_texts(s))
+    melds = meld_texts(s, rules.say)
+    expect(board.get_by_text(re.compile("^(Meld minimum|First meld):"))).to_have_text(melds)
     next_round = page.get_by_role("region", name=re.compile(rf"^Round {s.next_round}\b"))
     of = f" of {rules.planned_rounds}" if rules.planned_rounds else ""
     expect(next_round.get_by_role("heading")).to_have_text(f"Round {s.next_round}{of}")
     if s.next_books_to_go_out:
-        expect(next_round).to_contain_text(f"Going out takes {books_text(s.next_books_to_go_out)}.")
+        needed = books_text(s.next_books_to_go_out, rules.say)
+        expect(next_round).to_contain_text(f"Going out takes {needed}.")
     return s
 
 
-def books_text(needed):
+def books_text(needed, words):
+    """What the page says of these books, in the rule set's words (worked out here, not asked)."""
     needed = dict(needed)
     if list(needed) == ["any"]:  # Canasta: a canasta of any kind
-        return f"{needed['any']} book{'s' if needed['any'] != 1 else ''} of any kind"
-    return " + ".join(f"{n} {kind}" for kind, n in needed.items()) + " books"
+        return f"{needed['any']} {words.book if needed['any'] == 1 else words.books} of any kind"
+    return " + ".join(f"{n} {words.kind(kind)}" for kind, n in needed.items()) + " " + words.books
 
 
-def meld_texts(s):
+def meld_texts(s, words):
     """What each team must meld first next round: points, or else books, or nothing."""
     return [
         f"Meld minimum: {number(m)}"
         if m is not None
-        else f"First meld: {books_text(s.next_first_meld_books)}"
+        else f"First meld: {books_text(s.next_first_meld_books, words)}"
         if s.next_first_meld_books
         else "Meld minimum: none"
         for m in s.next_meld_minimums

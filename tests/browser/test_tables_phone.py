@@ -59,7 +59,7 @@ def fill(group, entry, rules):
     for kind in rules.books:
         choose_books(group, rules.book_label(kind), entry.books.get(kind, 0))
     group.get_by_label("Points melded", exact=True).fill(str(entry.melded_points))
-    group.get_by_label("Points left in hand and foot", exact=True).fill(str(entry.unplayed_points))
+    group.get_by_label(f"Points left in {rules.say.piles_and}", exact=True).fill(str(entry.unplayed_points))
     for label, value in (
         ("Red 3s caught", entry.red_threes),
         ("Black 3s caught", entry.black_threes),
@@ -187,7 +187,7 @@ def test_two_players_alone_at_canasta(page, live_server, screenshot):
     ]
     assert not check_round(rules, first, 1, players=2) and not check_round(rules, second, 2, players=2)
     page.get_by_role("link", name="Enter round 1").click()
-    expect(page.get_by_text(re.compile(r"going out takes 1 book of any kind"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"going out takes 1 canasta of any kind"))).to_be_visible()
     page.get_by_role("radio", name="Ann went out concealed").check()
     for name, entry in zip(names, first):
         fill(page.get_by_role("group", name=name, exact=True), entry, rules)

@@ -184,7 +184,7 @@ def test_canasta_page_cites_its_numbers(client):
     assert (
         "<td>below 0</td>\n      <td>15</td>" in page and "<td>3,000 or more</td>\n      <td>120</td>" in page
     )
-    assert "1 book of any kind." in page and "11 cards in a hand, no foot" in page
+    assert "1 canasta of any kind." in page and "11 cards in a hand;" in page
     assert "reaches 5,000" in page
 
 
@@ -226,7 +226,7 @@ def test_going_out_concealed_is_one_of_who_went_out(client, db):
     game_id = start(client, "canasta", [["Ann", "Bo"], ["Cy", "Di"]])
     page = text(client.get(f"/games/{game_id}/rounds/new"))
     assert 'value="0c"' in page and "Ann & Bo went out concealed" in page
-    assert "going out takes 1 book of any kind" in page
+    assert "going out takes 1 canasta of any kind" in page
     enter(
         client,
         game_id,

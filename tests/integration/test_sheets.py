@@ -1,5 +1,6 @@
 """Printed score sheets: real PDFs from WeasyPrint, read back and compared with the engine."""
 
+import dataclasses
 import io
 import pathlib
 import re
@@ -11,7 +12,7 @@ from pypdf import PdfReader
 
 from scorekeeper import formatting, sheets
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import games, players
+from scorekeeper.services import games, players, rulesets
 
 from ..unit.test_scoring import GAMES
 
@@ -186,12 +187,15 @@ def test_a_blank_sheet_for_every_rule_set(client, key):
     rules = RULESETS[key]
     data = pdf(client, f"/rules/{key}/blank.pdf")
     reader, text = read(data)
-    rounds = rules.planned_rounds or sheets.BLANK_ROUNDS
+    rounds = rules.planned_rounds or max(
+        int(n) for n in re.findall(r"Round (\d+)", text)
+    )  # an open-ended game: as many as fit, at least six
+    assert rounds >= sheets.BLANK_ROUNDS or rules.planned_rounds
     assert f"Round {rounds}" in text and f"Round {rounds + 1}" not in text
     assert rules.name in text and "Round score" in text
     if rules.meld_minimum and "by_round" in rules.meld_minimum:
         for minimum in rules.meld_minimum["by_round"]:
-            assert f"meld minimum {minimum}" in text
+            assert f"meld {minimum}" in text
     if rules.meld_minimum and "by_score" in rules.meld_minimum:
         (_, first), (second, _) = rules.meld_minimum["by_score"][:2]  # Roth: 50 below 2,500
         assert f"Meld minimum by the team's score before the round: {first} below {second:,}" in text
@@ -199,6 +203,75 @@ def test_a_blank_sheet_for_every_rule_set(client, key):
         assert f"{rules.book_label(kind)} × {value}" in text
     assert f"Page {len(reader.pages)} of {len(reader.pages)}" in text
     keep_png(data, f"blank-{key}")
+
+
+# A house that plays every option there is: the most rows a round can have.
+EVERY_OPTION = dataclasses.replace(
+    RULESETS["canasta"],
+    name="Every option",
+    books={"clean": 500, "dirty": 300, "sevens": 1500, "wild": 2500},
+    red_three_book=1000,
+    black_three_book=500,
+    cut_22=100,
+    penalty=-100,
+    first_meld_books=[{"clean": 1}, {"clean": 1, "dirty": 1}],
+    books_to_go_out=[{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 2, "sevens": 1}],
+    end={"rounds": 4},
+    words=None,
+)
+
+
+def _pages(client, key, teams, paper):
+    data = pdf(client, f"/rules/{key}/blank.pdf?paper={paper}&teams={teams}")
+    return data, len(read(data)[0].pages)
+
+
+@pytest.mark.parametrize("key", [*RULESETS, "every-option"])
+def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
+    """2–4 teams on one page, Letter and A4; 5 or 6 teams on at most two (issue 23)."""
+    if key == "every-option":
+        key = rulesets.save_house_rules(db, EVERY_OPTION)
+    for paper in sheets.PAPERS:
+        for teams in range(2, 7):
+            data, pages = _pages(client, key, teams, paper)
+            assert pages <= (1 if teams <= 4 else 2), (key, paper, teams, pages)
+            if paper == "letter" and teams in (2, 4, 6):
+                keep_png(data, f"blank-{key}-{teams}-teams")
+
+
+def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
+    key = rulesets.save_house_rules(db, EVERY_OPTION)
+    flowing = " ".join(read(pdf(client, f"/rules/{key}/blank.pdf?teams=3"))[1].split())
+    assert "Round 1 · first meld 1 clean book · out with 1 clean + 1 dirty books" in flowing
+    assert (
+        "Round 4 · first meld 1 clean + 1 dirty books · out with 2 clean + 2 dirty + 1 sevens books"
+        in flowing
+    )
+    for label in (
+        "Books of 7s × 1,500",
+        "Wild-card books × 2,500",
+        "Books of red 3s × 1,000",
+        "Penalties × −100",
+    ):
+        assert label in flowing, label
+    assert "Round score" in flowing and "Total" in flowing and "Every option." in flowing
+
+
+def test_the_blank_sheets_boxes_are_for_a_pen(client):
+    """Boxes at least 6 mm tall and 12 mm wide, text at least 8 pt: read from the layout the
+    sheet is drawn from and the stylesheet that draws it."""
+    css = (pathlib.Path(sheets.css_path())).read_text()
+    assert re.search(r"td\.box \{ height: 6\.1mm;", css)
+    assert sheets.CELL_MM >= 12 and sheets.ROW_MM >= 6
+    for key, rules in RULESETS.items():
+        for teams in (2, 3, 4):
+            for paper, (width, height) in sheets.PAPER_MM.items():
+                layout = sheets.blank_layout(rules, [""] * teams, 0, paper)
+                across = (height if layout.landscape else width) - sheets.MARGINS_MM[0]
+                widest = max(len(band) for page in layout.pages for band in page)
+                assert (across - layout.label_mm) / (widest * teams) >= sheets.CELL_MM, (key, teams, paper)
+    blank_rules = css[css.index("/* blank sheets") :]
+    assert not re.findall(r"font-size: ([0-7](\.\d+)?)pt", blank_rules)
 
 
 def test_a_blank_sheet_with_team_names_and_rounds(client):
@@ -216,6 +289,14 @@ def test_every_rule_set_offers_its_blank_sheet(client):
     page = client.get("/rules/roth").get_data(as_text=True)
     assert 'href="/rules/roth/blank.pdf"' in page and "Print / share PDF" in page
     assert 'action="/rules/roth/blank.pdf"' in page and 'name="team"' in page
+    assert '<select id="teams" name="teams"><option value="2">2</option>' in page
+    # four blank columns a round, without names
+    flowing = " ".join(read(pdf(client, "/rules/tablet/blank.pdf?teams=4&team=&team="))[1].split())
+    assert "Round 5" in flowing and "Team" in flowing
+    html = client.get("/rules/tablet/blank?teams=4").get_data(as_text=True)
+    assert html.count('class="team-head') == 4 * 5  # a column per team under each of 5 rounds
+    for bad in ("teams=7", "teams=1", "teams=x"):
+        assert client.get(f"/rules/roth/blank.pdf?{bad}").status_code == 200
 
 
 # --- the extremes of a table: six teams, two players alone -------------------------------------

@@ -203,7 +203,7 @@ def test_canasta_goes_out_with_a_canasta_of_any_kind():
     canasta = RULESETS["canasta"]
     assert check_round(canasta, [TR(0, 1, melded_points=200, went_out=True), TeamRound()], 1) == []
     [warning] = check_round(canasta, [TR(melded_points=200, went_out=True), TeamRound()], 1)
-    assert warning.message == "Team 1 went out with no books, but going out takes 1 book of any kind."
+    assert warning.message == "Team 1 went out with no canastas, but going out takes 1 canasta of any kind."
 
 
 # --- the deal ---------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_more_threes_or_books_than_the_deck_holds():
     # 15 books: 105 cards > 100 (and 1,100 points: within the deck's 1,160)
     many_books = [TR(8, 7, melded_points=1100, went_out=True), TeamRound()]
     assert [p.message for p in check_round(rules, many_books, 1, players=2)] == [
-        "The teams report 15 books in all, but the 100 cards of 2 decks make at most 14."
+        "The teams report 15 canastas in all, but the 100 cards of 2 decks make at most 14."
     ]
 
 

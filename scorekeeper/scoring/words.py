@@ -1,0 +1,159 @@
+"""What a rule set calls things: the game, a book, each kind of book, the piles a player holds.
+
+A house-rules file may carry a ``words`` object beside its values::
+
+    "words": {"game": "Canasta", "book": "canasta", "books": "canastas",
+              "kinds": {"clean": "natural", "dirty": "mixed"}, "piles": ["hand"]}
+
+Every key is optional; what a file leaves out is Hand and Foot's (``DEFAULT``),
+so a file written before words existed reads and writes back as it was. The
+screens, sheets, change log and exports ask ``rules.say`` (a ``Words``) and
+never spell "book" or "foot" themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+MAX_WORD_LENGTH = 40
+MAX_PILES = 4
+_KEYS = ("game", "book", "books", "kinds", "piles")
+#: Hand and Foot's own labels for its usual kinds, when a file does not name them
+_BOOK_LABELS = {
+    "clean": "Clean (red) books",
+    "dirty": "Dirty (black) books",
+    "sevens": "Books of 7s",
+    "wild": "Wild-card books",
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f<>{}]")
+
+
+def join(parts: Sequence[str], last: str = "and") -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    parts = list(parts)
+    if len(parts) <= 1:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} {last} {parts[-1]}"
+
+
+def _word(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{where}: must be a word or a few, not {value!r}")
+    text = " ".join(value.split())
+    if not text:
+        raise ValueError(f"{where}: must not be empty")
+    if len(text) > MAX_WORD_LENGTH:
+        raise ValueError(f"{where}: at most {MAX_WORD_LENGTH} characters")
+    if _CONTROL.search(text):
+        raise ValueError(f"{where}: letters, digits, spaces and punctuation only (no <, >, {{ or }})")
+    return text
+
+
+def check_words(value: Any, kinds: Sequence[str]) -> dict[str, Any] | None:
+    """A file's ``words``, checked and in the file format's order; None for none at all.
+
+    :param kinds: the kinds of book the rules score (a name for another is refused)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ValueError(f"words: must be an object ({', '.join(_KEYS)}), not {value!r}")
+    for key in value:
+        if key not in _KEYS:
+            raise ValueError(f"words.{key}: not a word these rules name (they are {', '.join(_KEYS)})")
+    words: dict[str, Any] = {}
+    for key in ("game", "book", "books"):
+        if key in value:
+            words[key] = _word(value[key], f"words.{key}")
+    if ("book" in words) != ("books" in words):
+        raise ValueError("words.books: give both book and books (one and more than one)")
+    if "kinds" in value:
+        given = value["kinds"]
+        if not isinstance(given, Mapping):
+            raise ValueError(f"words.kinds: must be an object of kinds and names, not {given!r}")
+        for kind in given:
+            if kind not in kinds:
+                raise ValueError(
+                    f"words.kinds.{kind}: not a kind of book these rules score ({', '.join(kinds)})"
+                )
+        if given:
+            words["kinds"] = {
+                kind: _word(given[kind], f"words.kinds.{kind}") for kind in kinds if kind in given
+            }
+    if "piles" in value:
+        piles = value["piles"]
+        if isinstance(piles, (str, Mapping)) or not isinstance(piles, Sequence) or not piles:
+            raise ValueError('words.piles: must be a list of the piles a player holds, like ["hand", "foot"]')
+        if len(piles) > MAX_PILES:
+            raise ValueError(f"words.piles: at most {MAX_PILES} piles")
+        words["piles"] = tuple(_word(p, "words.piles") for p in piles)
+    return words or None
+
+
+@dataclass(frozen=True)
+class Words:
+    """A rule set's words, every one given (the file's, else Hand and Foot's)."""
+
+    game: str = "Hand and Foot"
+    book: str = "book"
+    books: str = "books"
+    kinds: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    piles: tuple[str, ...] = ("hand", "foot")
+
+    @classmethod
+    def of(cls, words: Mapping[str, Any] | None) -> Words:
+        """The words of a checked ``words`` object (``check_words``), Hand and Foot's for the rest."""
+        return cls(**dict(words or {}))
+
+    @property
+    def usual(self) -> bool:
+        """Whether a book is called a book (Hand and Foot's own labels then apply)."""
+        return self.book == "book" and self.books == "books"
+
+    def count(self, n: int) -> str:
+        """ "book" for one, "books" for any other number."""
+        return self.book if n == 1 else self.books
+
+    def kind(self, kind: str) -> str:
+        """A kind as counted: "clean", "natural", "sevens"."""
+        return self.kinds.get(kind) or kind.replace("_", " ")
+
+    def book_label(self, kind: str) -> str:
+        """A kind's label on the round form and sheets: "Clean (red) books", "Natural canastas"."""
+        if kind not in self.kinds and self.usual and kind in _BOOK_LABELS:
+            return _BOOK_LABELS[kind]
+        return capital(f"{self.kind(kind)} {self.books}")
+
+    @property
+    def piles_and(self) -> str:
+        """ "hand and foot", "hand", "hand, knee and foot"."""
+        return join(self.piles)
+
+    @property
+    def piles_or(self) -> str:
+        """ "hand or foot", "hand", "hand, knee or foot"."""
+        return join(self.piles, "or")
+
+    def fill(self, text: str) -> str:
+        """A text with the words put in: {book}, {books}, {Book}, {Books}, {piles}, {piles_or}, {game}."""
+        return text.format(
+            book=self.book,
+            books=self.books,
+            Book=capital(self.book),
+            Books=capital(self.books),
+            piles=self.piles_and,
+            piles_or=self.piles_or,
+            game=self.game,
+        )
+
+
+def capital(text: str) -> str:
+    """The first letter in upper case, the rest as written ("natural canastas" -> "Natural canastas")."""
+    return text[:1].upper() + text[1:]
+
+
+DEFAULT = Words()
