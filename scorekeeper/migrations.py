@@ -12,7 +12,7 @@ migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
 # scores (db.migrate does it once all pending migrations have run)
-REBUILDS_SUMMARIES = {"m008_player_summaries"}
+REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_player_ratings"}
 
 
 @migrations()
@@ -345,3 +345,29 @@ def m009_share_links(db):
     for (game_id,) in db.execute("SELECT id FROM games").fetchall():
         db.execute("UPDATE games SET share_token = ? WHERE id = ?", [secrets.token_urlsafe(16), game_id])
     db["games"].create_index(["share_token"], unique=True)
+
+
+@migrations()
+def m010_player_ratings(db):
+    # Each player's fair rating (services/ratings.py: openskill's Plackett-Luce)
+    # after each game that counts, in the order games were played, kept with
+    # every change like the summaries; the latest row is their rating now.
+    db["player_ratings"].create(
+        {
+            "player_id": int,
+            "game_id": int,
+            "played_at": str,  # the game's created_at: the order of play is (played_at, game_id)
+            "mu": float,
+            "sigma": float,
+            "games": int,  # rated games so far, this one included
+        },
+        pk=("player_id", "game_id"),
+        foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id")],
+        not_null={"played_at", "mu", "sigma", "games"},
+    )
+    db.execute("CREATE UNIQUE INDEX idx_player_ratings_games ON player_ratings (player_id, games)")
+    db.execute("CREATE INDEX idx_player_ratings_played ON player_ratings (played_at, game_id)")
+    # the games that count, in the order they were played (a replay reads them from a point on)
+    db.execute("""CREATE INDEX idx_player_games_played ON player_games (created_at, game_id)
+                  WHERE counted_at IS NOT NULL""")
+    # made from the summaries by db.migrate once every migration has run (REBUILDS_SUMMARIES)

@@ -33,6 +33,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import ratings
+
 # the order of a player_games row as read and written here
 _COLUMNS = (
     "player_id",
@@ -217,6 +219,13 @@ def refresh(db, game):
         db.conn.executemany("DELETE FROM player_games WHERE player_id = ? AND game_id = ?", list(gone))
     for table, deltas in _difference(_sums(before), _sums(after)).items():
         _add(db, table, deltas)
+    if _rated(before) != _rated(after):
+        ratings.changed(db, (game.created_at, game.id))
+
+
+def _rated(rows):
+    """What a game gives the ratings: who played on which team, and its totals, once it counts."""
+    return sorted((r.team_id, r.player_id, r.total) for r in rows if r.counted_at is not None)
 
 
 def add_new(db, rows):
@@ -234,6 +243,9 @@ def add_new(db, rows):
     for table, sums in totals.items():
         if sums:
             _add(db, table, sums)
+    counted = [(r.created_at, r.game_id) for r in rows if r.counted_at is not None]
+    if counted:
+        ratings.changed(db, min(counted))
 
 
 def started(db, game_id, created_at, teams):
@@ -329,3 +341,4 @@ def rebuild(db):
     """Make every summary row again from the stored scores and totals (inside the caller's transaction)."""
     for statement in REBUILD:
         db.execute(statement)
+    ratings.replay(db)

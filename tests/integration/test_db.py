@@ -97,6 +97,14 @@ SCHEMA = {
     "partnerships": {"player_id": int, "partner_id": int, "games": int, "wins": int},
     "rivalries": {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
     "game_counts": {"finished": int, "games": int},
+    "player_ratings": {
+        "player_id": int,
+        "game_id": int,
+        "played_at": str,
+        "mu": float,
+        "sigma": float,
+        "games": int,
+    },
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -110,6 +118,7 @@ FOREIGN_KEYS = {
     "player_books": {("player_id", "players", "id")},
     "partnerships": {("player_id", "players", "id"), ("partner_id", "players", "id")},
     "rivalries": {("player_id", "players", "id"), ("rival_id", "players", "id")},
+    "player_ratings": {("player_id", "players", "id"), ("game_id", "games", "id")},
 }
 MIGRATIONS = [
     "m001_house_rules",
@@ -121,6 +130,7 @@ MIGRATIONS = [
     "m007_entries_for_every_house",
     "m008_player_summaries",
     "m009_share_links",
+    "m010_player_ratings",
 ]
 
 
@@ -141,6 +151,7 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         ("rounds", ("game_id", "number")),
         ("games", ("uid",)),
         ("games", ("share_token",)),
+        ("player_ratings", ("player_id", "games")),
     } <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"

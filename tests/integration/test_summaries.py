@@ -22,6 +22,7 @@ TABLES = {
     "partnerships": "player_id, partner_id",
     "rivalries": "player_id, rival_id",
     "game_counts": "finished",
+    "player_ratings": "player_id, game_id",
 }
 
 
