@@ -197,36 +197,43 @@ def history(db, player_id, limit=None):
 
 
 def board(db, limit):
-    """The players with a rated game, by conservative rating (highest first).
+    """The players with a rated game, by conservative rating (highest first); equal
+    ratings share a rank.
 
-    :returns: dicts of rank, id, name, rating (ordinal), mu, sigma, games
-        (rated), trend (the ordinal's change over their last TREND_GAMES games).
+    :returns: dicts of rank, id, name, rating (the ordinal), mu, sigma, games
+        (finished games, each rated), wins, win_rate, trend (the rating's change
+        over their last TREND_GAMES games, or since their first).
     """
     rows = db.execute(
         """
-        SELECT p.id, p.name, r.mu, r.sigma, r.games,
+        SELECT p.id, p.name, r.mu, r.sigma, s.games, s.wins,
                (SELECT b.mu - 3 * b.sigma FROM player_ratings b
                 WHERE b.player_id = p.id AND b.games = r.games - :trend)
-        FROM players p JOIN player_ratings r ON r.player_id = p.id
+        FROM players p JOIN player_stats s ON s.player_id = p.id
+        JOIN player_ratings r ON r.player_id = p.id
              AND r.games = (SELECT MAX(games) FROM player_ratings WHERE player_id = p.id)
-        ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, p.name COLLATE NOCASE
+        ORDER BY r.mu - 3 * r.sigma DESC, s.games DESC, p.name COLLATE NOCASE
         LIMIT :limit""",
         {"trend": TREND_GAMES, "limit": limit},
     ).fetchall()
-    result = []
-    for position, (pid, name, mu, sigma, games, before) in enumerate(rows, start=1):
+    result, rank, previous = [], 0, None
+    for position, (pid, name, mu, sigma, games, wins, before) in enumerate(rows, start=1):
         now = ordinal(mu, sigma)
+        if now != previous:
+            rank, previous = position, now
         if before is None:  # fewer games than the trend spans: since they started
             before = ordinal(MU, SIGMA)
         result.append(
             {
-                "rank": position,
+                "rank": rank,
                 "id": pid,
                 "name": name,
                 "rating": now,
                 "mu": mu,
                 "sigma": sigma,
                 "games": games,
+                "wins": wins,
+                "win_rate": wins / games if games else None,
                 "trend": now - before,
             }
         )

@@ -224,3 +224,32 @@ def test_ratings_after_any_sequence_of_changes_equal_a_replay_from_scratch(templ
             assert kept(db) == rebuilt(db)
     finally:
         db.close()
+
+
+def test_the_new_game_and_game_pages_show_each_teams_chance_to_win(client, db):
+    import re
+
+    from ..helpers import posted, text
+
+    for n in range(10):
+        play(db, [("", ["Ann"]), ("", ["Bo"])], 0, day=day(n))
+    ann, bo = players.find_player(db, "Ann").id, players.find_player(db, "Bo").id
+    expected = [f"{c:.0%}" for c in ratings.win_chances(db, [[ann], [bo]])]
+    games_before = db["games"].count
+    form = posted(client.get("/games/new?rules=partnership"))
+    typed = {**form, "teams-0-players-0": "ann", "teams-1-players-0": "Bo"}
+    page = text(client.post("/games/new", data={**typed, "action": "chances"}))
+    shown = re.findall(r'<strong class="chance">([^<]+)</strong>', page)
+    assert shown == expected and int(shown[0].rstrip("%")) > 80
+    assert 'value="ann"' in page and db["games"].count == games_before  # typed kept, nothing started
+    # a new name is a beginner: even against a beginner, one team alone is no prediction
+    page = text(client.post("/games/new", data={**typed, "teams-1-players-0": "Zed", "action": "chances"}))
+    assert len(re.findall(r'<strong class="chance">', page)) == 2
+    started = client.post("/games/new", data=typed)
+    assert started.status_code in (302, 303)
+    game_page = text(client.get(started.headers["Location"]))
+    assert re.findall(r'<strong class="chance">([^<]+)</strong>', game_page) == expected
+    game_id = int(re.search(r"/games/(\d+)", started.headers["Location"]).group(1))
+    game = game_model.load_game(db, game_id)
+    games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
+    assert "Chance to win" not in text(client.get(f"/games/{game_id}"))
