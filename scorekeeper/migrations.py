@@ -12,7 +12,7 @@ migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
 # scores (db.migrate does it once all pending migrations have run)
-REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_player_ratings"}
+REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records"}
 
 
 @migrations()
@@ -348,10 +348,11 @@ def m009_share_links(db):
 
 
 @migrations()
-def m010_player_ratings(db):
+def m010_ratings_streaks_records(db):
     # Each player's fair rating (services/ratings.py: openskill's Plackett-Luce)
-    # after each game that counts, in the order games were played, kept with
-    # every change like the summaries; the latest row is their rating now.
+    # after each game that counts, in the order games were played, and their
+    # winning streak after it; the latest row is where they stand now. Kept
+    # with every change like the summaries (a change replays the games since).
     db["player_ratings"].create(
         {
             "player_id": int,
@@ -360,13 +361,38 @@ def m010_player_ratings(db):
             "mu": float,
             "sigma": float,
             "games": int,  # rated games so far, this one included
+            "won": int,
+            "streak": int,  # games won in a row, ending with this one (0 when lost)
         },
         pk=("player_id", "game_id"),
         foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id")],
-        not_null={"played_at", "mu", "sigma", "games"},
+        not_null={"played_at", "mu", "sigma", "games", "won", "streak"},
     )
     db.execute("CREATE UNIQUE INDEX idx_player_ratings_games ON player_ratings (player_id, games)")
     db.execute("CREATE INDEX idx_player_ratings_played ON player_ratings (played_at, game_id)")
+    db.execute("CREATE INDEX idx_player_ratings_streak ON player_ratings (streak)")
+    # two partners' winning streak together, after each game they played on one team
+    # (player_id < partner_id)
+    db["pair_games"].create(
+        {
+            "player_id": int,
+            "partner_id": int,
+            "game_id": int,
+            "played_at": str,
+            "won": int,
+            "streak": int,
+        },
+        pk=("player_id", "partner_id", "game_id"),
+        foreign_keys=[
+            ("player_id", "players", "id"),
+            ("partner_id", "players", "id"),
+            ("game_id", "games", "id"),
+        ],
+        not_null={"played_at", "won", "streak"},
+    )
+    db.execute("CREATE INDEX idx_pair_games_order ON pair_games (player_id, partner_id, played_at, game_id)")
+    db.execute("CREATE INDEX idx_pair_games_played ON pair_games (played_at, game_id)")
+    db.execute("CREATE INDEX idx_pair_games_streak ON pair_games (streak)")
     # the games that count, in the order they were played (a replay reads them from a point on)
     db.execute("""CREATE INDEX idx_player_games_played ON player_games (created_at, game_id)
                   WHERE counted_at IS NOT NULL""")

@@ -8,7 +8,8 @@ with evidence, so one lucky game does not top it.
 
 Kept as rows, like the players' summaries (m010): ``player_ratings`` holds
 each player's rating after each game that counts (finished, with a round),
-with how many rated games that makes. Since a rating depends on every game
+with how many rated games that makes and their winning streak after it;
+``pair_games`` the same streak for every two partners of a team. Since a rating depends on every game
 before it, a change to a game that counts (its result, its teams, whether it
 counts) replays the games from that one on: their rows are deleted and made
 again, each player starting from their last row before it. Finishing the
@@ -70,11 +71,20 @@ def _after(key):
 
 def _latest(db, player_id):
     row = db.execute(
-        """SELECT mu, sigma, games FROM player_ratings WHERE player_id = ?
+        """SELECT mu, sigma, games, streak FROM player_ratings WHERE player_id = ?
            ORDER BY games DESC LIMIT 1""",
         [player_id],
     ).fetchone()
-    return Rating(*row) if row else UNRATED
+    return (Rating(*row[:3]), row[3]) if row else (UNRATED, 0)
+
+
+def _pair_streak(db, pair):
+    row = db.execute(
+        """SELECT streak FROM pair_games WHERE player_id = ? AND partner_id = ?
+           ORDER BY played_at DESC, game_id DESC LIMIT 1""",
+        pair,
+    ).fetchone()
+    return row[0] if row else 0
 
 
 def _ranks(totals):
@@ -83,43 +93,56 @@ def _ranks(totals):
 
 
 def replay(db, key=None):
-    """Make every player's ratings again from game ``key`` = (played_at, game_id)
-    on (from the first game when None), inside the caller's transaction."""
+    """Make every player's ratings and streaks again from game ``key`` =
+    (played_at, game_id) on (from the first game when None), inside the
+    caller's transaction."""
     if key is None:
         db.execute("DELETE FROM player_ratings")
+        db.execute("DELETE FROM pair_games")
         where, params = "1", []
     else:
         where, params = _after(key)
         db.execute(f"DELETE FROM player_ratings WHERE {where}", params)
+        db.execute(f"DELETE FROM pair_games WHERE {where}", params)
     rows = db.execute(
-        f"""SELECT game_id, played_at, team_id, player_id, total FROM (
-                SELECT game_id, created_at AS played_at, team_id, player_id, total
+        f"""SELECT game_id, played_at, team_id, player_id, total, won FROM (
+                SELECT game_id, created_at AS played_at, team_id, player_id, total, won
                 FROM player_games WHERE counted_at IS NOT NULL)
             WHERE {where} ORDER BY played_at, game_id, team_id, player_id""",
         params,
     ).fetchall()
-    current, written, m = {}, [], model()
-    game = []
+    current, streaks, pairs, m = {}, {}, {}, model()
+    written, paired = [], []
 
     def rate(game):
-        teams, totals = {}, {}
-        for _, _, team_id, player_id, total in game:
+        teams, totals, won = {}, {}, {}
+        for _, _, team_id, player_id, total, team_won in game:
             teams.setdefault(team_id, []).append(player_id)
-            totals[team_id] = total
+            totals[team_id], won[team_id] = total, team_won
         if len(teams) < 2:  # nothing to learn from a game of one team
             return
         for members in teams.values():
             for p in members:
                 if p not in current:
-                    current[p] = _latest(db, p)
+                    current[p], streaks[p] = _latest(db, p)
         lineup = [[m.rating(mu=current[p].mu, sigma=current[p].sigma) for p in ms] for ms in teams.values()]
         rated = m.rate(lineup, ranks=_ranks(list(totals.values())))
         game_id, played_at = game[0][0], game[0][1]
-        for members, new in zip(teams.values(), rated):
+        for (team_id, members), new in zip(teams.items(), rated):
+            w = won[team_id]
             for p, r in zip(members, new):
                 current[p] = Rating(r.mu, r.sigma, current[p].games + 1)
-                written.append((p, game_id, played_at, r.mu, r.sigma, current[p].games))
+                streaks[p] = streaks[p] + 1 if w else 0
+                written.append((p, game_id, played_at, r.mu, r.sigma, current[p].games, w, streaks[p]))
+            ordered = sorted(members)
+            for i, a in enumerate(ordered):
+                for b in ordered[i + 1 :]:
+                    if (a, b) not in pairs:
+                        pairs[(a, b)] = _pair_streak(db, (a, b))
+                    pairs[(a, b)] = pairs[(a, b)] + 1 if w else 0
+                    paired.append((a, b, game_id, played_at, w, pairs[(a, b)]))
 
+    game = []
     for row in rows:
         if game and row[0] != game[0][0]:
             rate(game)
@@ -128,9 +151,14 @@ def replay(db, key=None):
     if game:
         rate(game)
     db.conn.executemany(
-        """INSERT INTO player_ratings (player_id, game_id, played_at, mu, sigma, games)
-           VALUES (?, ?, ?, ?, ?, ?)""",
+        """INSERT INTO player_ratings (player_id, game_id, played_at, mu, sigma, games, won, streak)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
         written,
+    )
+    db.conn.executemany(
+        """INSERT INTO pair_games (player_id, partner_id, game_id, played_at, won, streak)
+           VALUES (?, ?, ?, ?, ?, ?)""",
+        paired,
     )
 
 
@@ -165,7 +193,17 @@ def batch(db):
 
 def current(db, player_ids):
     """{player id: Rating} now (UNRATED for a player with no rated game)."""
-    return {p: _latest(db, p) for p in player_ids}
+    return {p: _latest(db, p)[0] for p in player_ids}
+
+
+def streaks(db, player_id):
+    """(current, longest) winning streak of a player, in games that count."""
+    row = db.execute(
+        """SELECT (SELECT streak FROM player_ratings WHERE player_id = :p ORDER BY games DESC LIMIT 1),
+                  (SELECT MAX(streak) FROM player_ratings WHERE player_id = :p)""",
+        {"p": player_id},
+    ).fetchone()
+    return row[0] or 0, row[1] or 0
 
 
 def win_chances(db, teams):

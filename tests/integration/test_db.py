@@ -104,6 +104,16 @@ SCHEMA = {
         "mu": float,
         "sigma": float,
         "games": int,
+        "won": int,
+        "streak": int,
+    },
+    "pair_games": {
+        "player_id": int,
+        "partner_id": int,
+        "game_id": int,
+        "played_at": str,
+        "won": int,
+        "streak": int,
     },
 }
 FOREIGN_KEYS = {
@@ -119,6 +129,11 @@ FOREIGN_KEYS = {
     "partnerships": {("player_id", "players", "id"), ("partner_id", "players", "id")},
     "rivalries": {("player_id", "players", "id"), ("rival_id", "players", "id")},
     "player_ratings": {("player_id", "players", "id"), ("game_id", "games", "id")},
+    "pair_games": {
+        ("player_id", "players", "id"),
+        ("partner_id", "players", "id"),
+        ("game_id", "games", "id"),
+    },
 }
 MIGRATIONS = [
     "m001_house_rules",
@@ -130,7 +145,7 @@ MIGRATIONS = [
     "m007_entries_for_every_house",
     "m008_player_summaries",
     "m009_share_links",
-    "m010_player_ratings",
+    "m010_ratings_streaks_records",
 ]
 
 

@@ -16,13 +16,14 @@ from scorekeeper.services import game_model, games, players, ratings, summaries
 
 
 def kept(db):
+    """Every rating and streak row."""
     return [
         tuple(row)
         for row in db.execute(
-            "SELECT player_id, game_id, played_at, mu, sigma, games FROM player_ratings "
+            "SELECT player_id, game_id, played_at, mu, sigma, games, won, streak FROM player_ratings "
             "ORDER BY player_id, game_id"
         )
-    ]
+    ] + [tuple(row) for row in db.execute("SELECT * FROM pair_games ORDER BY player_id, partner_id, game_id")]
 
 
 def rebuilt(db):
@@ -253,3 +254,18 @@ def test_the_new_game_and_game_pages_show_each_teams_chance_to_win(client, db):
     game = game_model.load_game(db, game_id)
     games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
     assert "Chance to win" not in text(client.get(f"/games/{game_id}"))
+
+
+def test_winning_streaks_of_players_and_partners(db):
+    # Ann & Bo: won, won, won, lost, won, won; Ann with Cy in between (won)
+    results = [("Bo", 0), ("Bo", 0), ("Cy", 0), ("Bo", 0), ("Bo", 1), ("Bo", 0), ("Bo", 0)]
+    for n, (partner, winner) in enumerate(results):
+        play(db, [("", ["Ann", partner]), ("", ["Di", "Eve"])], winner, day=day(n))
+    ann, bo = players.find_player(db, "Ann").id, players.find_player(db, "Bo").id
+    assert ratings.streaks(db, ann) == (2, 4)
+    assert ratings.streaks(db, bo) == (2, 3)  # Bo sat out the game with Cy: it does not break his
+    pair = db.execute(
+        "SELECT MAX(streak) FROM pair_games WHERE player_id = ? AND partner_id = ?", sorted([ann, bo])
+    ).fetchone()[0]
+    assert pair == 3  # Ann & Bo: won, won, (Cy), won, lost, won, won
+    assert ratings.streaks(db, 999_999) == (0, 0)

@@ -23,6 +23,7 @@ TABLES = {
     "rivalries": "player_id, rival_id",
     "game_counts": "finished",
     "player_ratings": "player_id, game_id",
+    "pair_games": "player_id, partner_id, game_id",
 }
 
 
