@@ -121,6 +121,35 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
     return Record(stats, partners[0] if partners else None, opponents[:rivals])
 
 
+def partnerships(db, player_id):
+    """Every teammate the player has finished a game with: games, wins and win rate
+    together, most games first (then name); a dozen rows in a family.
+
+    :returns: dicts of id, name, games, wins, win_rate, longest (their longest
+        winning streak together).
+    """
+    rows = db.execute(
+        """SELECT p.id, p.name, s.games, s.wins,
+                  (SELECT MAX(streak) FROM pair_games pg
+                   WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id))
+           FROM partnerships s JOIN players p ON p.id = s.partner_id
+           WHERE s.player_id = :player AND s.games > 0
+           ORDER BY s.games DESC, p.name COLLATE NOCASE""",
+        {"player": player_id},
+    ).fetchall()
+    return [
+        {
+            "id": pid,
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "win_rate": _rate(wins, games),
+            "longest": longest or 0,
+        }
+        for pid, name, games, wins, longest in rows
+    ]
+
+
 def timeline(db, player_id, limit=TIMELINE_GAMES):
     """The player's latest finished games in the order played, oldest first, for the
     results chart (dated by when each game was played, as the lists are).

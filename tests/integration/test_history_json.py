@@ -71,3 +71,24 @@ def test_charts_are_dated_when_the_games_were_played(client, played):
         svg = svg[: svg.index("</svg>")]
         labels = set(re.findall(r'y="204" text-anchor="(?:start|middle|end)">([^<]+)</text>', svg))
         assert labels == {"Jan ’26"}, chart
+
+
+def test_a_players_streaks_and_partnerships_on_their_page_and_json(client, played):
+    # Ann: lost (n=0), won, won, lost (3), won, won, lost (6), won, won: current 2, longest 2
+    ann = played["Ann"]
+    data = client.get(f"/players/{ann}.json").get_json()
+    assert data["streaks"] == {"current": 2, "longest": 2}
+    page = text(client.get(f"/players/{ann}"))
+    assert "<dt>Winning streak</dt><dd>2</dd>" in page and "<dt>Longest streak</dt><dd>2</dd>" in page
+    # Bo partnered Ann in games 0, 2, 4, 6, 8 (won 2, 4, 8); Cy in 1, 3, 5, 7 (won 1, 5, 7)
+    assert [(p["name"], p["games"], p["wins"], p["longest"]) for p in data["partnerships"]] == [
+        ("Bo", 5, 3, 2),
+        ("Cy", 4, 3, 2),
+    ]
+    table = page[page.index("Partnerships") : page.index("Head to head")]
+    for p in data["partnerships"]:
+        assert re.search(
+            rf">{p['name']}</a></th>\s*<td>{p['games']}</td><td>{p['wins']}</td>"
+            rf"<td>{p['win_rate']:.0%}</td><td>{p['longest']}</td>",
+            table,
+        )
