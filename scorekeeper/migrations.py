@@ -396,4 +396,47 @@ def m010_ratings_streaks_records(db):
     # the games that count, in the order they were played (a replay reads them from a point on)
     db.execute("""CREATE INDEX idx_player_games_played ON player_games (created_at, game_id)
                   WHERE counted_at IS NOT NULL""")
+    # what each game that counts could hold a record for (services/records.py);
+    # *_team is the team's position, *_number / comeback_round the round
+    figures = [
+        *("high_total", "high_team", "margin", "margin_team", "comeback", "comeback_team", "comeback_round"),
+        *("best_round", "best_round_team", "best_round_number"),
+        *("worst_round", "worst_round_team", "worst_round_number"),
+        *("most_books", "most_books_team", "most_books_number"),
+    ]
+    db["game_records"].create(
+        {"game_id": int, "rules_name": str, "played_at": str, "night": str, **dict.fromkeys(figures, int)},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"rules_name", "played_at", "night", *figures} - {"comeback_round"},
+    )
+    for column, order in (
+        ("high_total", "DESC"),
+        ("margin", "DESC"),
+        ("comeback", "DESC"),
+        ("best_round", "DESC"),
+        ("worst_round", "ASC"),
+        ("most_books", "DESC"),
+    ):
+        db.execute(
+            f"""CREATE INDEX idx_game_records_{column}
+                ON game_records (rules_name, {column} {order}, played_at, game_id)"""
+        )
+    db.execute("CREATE INDEX idx_game_records_night ON game_records (night, rules_name)")
+    # game nights (services/evenings.py): games per evening, each player's games
+    # and wins per evening, and partners' games and wins per year (player_id < partner_id)
+    db["nights"].create({"night": str, "games": int}, pk="night", not_null={"games"})
+    db.execute("CREATE INDEX idx_nights_games ON nights (games DESC, night)")
+    db["night_players"].create(
+        {"night": str, "player_id": int, "games": int, "wins": int},
+        pk=("night", "player_id"),
+        foreign_keys=[("player_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
+    db["year_pairs"].create(
+        {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
+        pk=("year", "player_id", "partner_id"),
+        foreign_keys=[("player_id", "players", "id"), ("partner_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
     # made from the summaries by db.migrate once every migration has run (REBUILDS_SUMMARIES)

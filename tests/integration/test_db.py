@@ -115,6 +115,29 @@ SCHEMA = {
         "won": int,
         "streak": int,
     },
+    "game_records": {
+        "game_id": int,
+        "rules_name": str,
+        "played_at": str,
+        "night": str,
+        **dict.fromkeys(
+            [
+                *("high_total", "high_team", "margin", "margin_team", "comeback", "comeback_team"),
+                *("comeback_round", "best_round", "best_round_team", "best_round_number", "worst_round"),
+                *(
+                    "worst_round_team",
+                    "worst_round_number",
+                    "most_books",
+                    "most_books_team",
+                    "most_books_number",
+                ),
+            ],
+            int,
+        ),
+    },
+    "nights": {"night": str, "games": int},
+    "night_players": {"night": str, "player_id": int, "games": int, "wins": int},
+    "year_pairs": {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -134,6 +157,9 @@ FOREIGN_KEYS = {
         ("partner_id", "players", "id"),
         ("game_id", "games", "id"),
     },
+    "game_records": {("game_id", "games", "id")},
+    "night_players": {("player_id", "players", "id")},
+    "year_pairs": {("player_id", "players", "id"), ("partner_id", "players", "id")},
 }
 MIGRATIONS = [
     "m001_house_rules",

@@ -14,16 +14,25 @@ from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, players, ratings, summaries
 
+from .test_summaries import dump
+
 
 def kept(db):
-    """Every rating and streak row."""
-    return [
-        tuple(row)
-        for row in db.execute(
-            "SELECT player_id, game_id, played_at, mu, sigma, games, won, streak FROM player_ratings "
-            "ORDER BY player_id, game_id"
-        )
-    ] + [tuple(row) for row in db.execute("SELECT * FROM pair_games ORDER BY player_id, partner_id, game_id")]
+    """Every rating and streak row, and every summary (the records and nights among them)."""
+    return (
+        [dump(db)]
+        + [
+            tuple(row)
+            for row in db.execute(
+                "SELECT player_id, game_id, played_at, mu, sigma, games, won, streak FROM player_ratings "
+                "ORDER BY player_id, game_id"
+            )
+        ]
+        + [
+            tuple(row)
+            for row in db.execute("SELECT * FROM pair_games ORDER BY player_id, partner_id, game_id")
+        ]
+    )
 
 
 def rebuilt(db):

@@ -24,6 +24,10 @@ TABLES = {
     "game_counts": "finished",
     "player_ratings": "player_id, game_id",
     "pair_games": "player_id, partner_id, game_id",
+    "game_records": "game_id",
+    "nights": "night",
+    "night_players": "night, player_id",
+    "year_pairs": "year, player_id, partner_id",
 }
 
 
