@@ -47,7 +47,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import assets, cli, db, formatting, security, views
-    from .views import auth, exchange, games, history, home, players, rules, share, sheets, webapp
+    from .views import auth, exchange, games, history, home, players, records, rules, share, sheets, webapp
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
@@ -57,7 +57,7 @@ def create_app(test_config=None):
     views.init_app(app)
     auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
     csrf.init_app(app)
-    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, share, webapp):
+    for blueprint in (home, rules, games, players, records, sheets, history, exchange, auth, share, webapp):
         app.register_blueprint(blueprint.bp)
     return app
 
