@@ -1083,6 +1083,7 @@ def path_strategies(ids):
         "game_id": _int_segment([ids["playing"], ids["done"], ids["three"]]),
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
+        "year": _int_segment([2025, 2026, 1, 9999]),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),
         "filename": st.one_of(
             st.sampled_from(
@@ -1339,6 +1340,10 @@ def all_targets():
             "players.index_json",
             "players.show",
             "players.show_json",
+            "records.index",
+            "records.index_json",
+            "records.year",
+            "records.year_json",
             "players.rename",
             "sheets.game",
             "sheets.game_pdf",
