@@ -10,16 +10,21 @@ from ..services import records, years
 bp = Blueprint("records", __name__)
 
 
+def _records():
+    db = get_db()
+    return {**records.all_records(db), "years": years.years_played(db)}
+
+
 @bp.get("/records")
 def index():
-    """Show every record: per rule set, streaks, the busiest evening."""
-    return render_template("records/index.html", **records.all_records(get_db()))
+    """Show every record: per rule set, streaks, the busiest evening; the years played."""
+    return render_template("records/index.html", **_records())
 
 
 @bp.get("/records.json")
 def index_json():
     """Every record as JSON: what the records page shows."""
-    return jsonify(records.all_records(get_db()))
+    return jsonify(_records())
 
 
 def _year(year):
