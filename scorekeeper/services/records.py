@@ -220,8 +220,8 @@ def _team_column(column):
 def game_records(db, year=None):
     """Each rule set's records: [{rules_name, records: [{key, label, value, game_id, …}]}].
 
-    With ``year``, only games of that year's evenings count. A margin or
-    comeback of 0 is no record.
+    With ``year``, only games of that year's evenings count. A margin, a
+    comeback or most books of 0 is no record.
     """
     result = []
     if year is None:
@@ -241,7 +241,7 @@ def game_records(db, year=None):
             if year is not None:
                 where += " AND night >= :since AND night < :until"
                 params.update(since=f"{year:04d}", until=f"{year + 1:04d}")
-            if column in ("margin", "comeback"):
+            if column in ("margin", "comeback", "most_books"):  # none at all is no record
                 where += f" AND {column} > 0"
             row = db.execute(
                 f"""SELECT game_id, played_at, {column}, {_team_column(column)}, {_number_column(column)}

@@ -38,7 +38,8 @@ def plain_records(export):
         rec["high_total"].append((top, g["uid"]))
         rec["best_round"].append((max(max(s) for s in scores), g["uid"]))
         rec["worst_round"].append((min(min(s) for s in scores), g["uid"]))
-        rec["most_books"].append((max(max(b) for b in books), g["uid"]))
+        if max(max(b) for b in books) > 0:
+            rec["most_books"].append((max(max(b) for b in books), g["uid"]))
         others = [t for t in totals if t != top]
         if others and top - max(others) > 0:
             rec["margin"].append((top - max(others), g["uid"]))
