@@ -27,10 +27,11 @@ def years_played(db):
 def year_review(db, year):
     """Everything the year page shows (finished games with a round, by the evening played).
 
-    :returns: a dict of year, games, nights (each: night, games, players with
-        games and wins, winners: who won most that night), months (games per
-        month), most_wins (players by wins), best_partnership, records (per
-        rule set), busiest_night, years (every year played).
+    :returns: a dict of year, games, nights (the latest first, each: night,
+        games, players (names), winners (who won most that night, names),
+        most_wins (how many they won)), months (games per month), most_wins
+        (players by wins), best_partnership, records (per rule set),
+        busiest_night, years (every year played).
     """
     since, until = f"{year:04d}", f"{year + 1:04d}"
     names = {}
@@ -38,7 +39,7 @@ def year_review(db, year):
     for night, games in db.execute(
         "SELECT night, games FROM nights WHERE night >= ? AND night < ? ORDER BY night", [since, until]
     ):
-        nights[night] = {"night": night, "games": games, "players": [], "winners": []}
+        nights[night] = {"night": night, "games": games, "players": [], "winners": [], "most_wins": 0}
     totals = {}
     for night, pid, name, games, wins in db.execute(
         """SELECT n.night, p.id, p.name, n.games, n.wins
@@ -47,13 +48,14 @@ def year_review(db, year):
         [since, until],
     ):
         names[pid] = name
-        if night in nights:
-            nights[night]["players"].append({"id": pid, "name": name, "games": games, "wins": wins})
+        entry = nights.get(night)
+        if entry is not None:  # most wins first: the first player's wins are the night's most
+            entry["players"].append(name)
+            if wins and wins >= entry["most_wins"]:
+                entry["most_wins"] = wins
+                entry["winners"].append(name)
         played, won = totals.get(pid, (0, 0))
         totals[pid] = (played + games, won + wins)
-    for entry in nights.values():
-        best = max((p["wins"] for p in entry["players"]), default=0)
-        entry["winners"] = [p for p in entry["players"] if best and p["wins"] == best]
     months = [0] * 12
     for night, entry in nights.items():
         months[int(night[5:7]) - 1] += entry["games"]

@@ -149,6 +149,20 @@ def test_a_year_equals_a_plain_computation_and_its_page_shows_it(client, demo):
     in_year = [g for g in games if local_evening(g["created_at"]).startswith(str(year))]
     assert data["games"] == len(in_year)
     assert len(data["nights"]) == len({local_evening(g["created_at"]) for g in in_year})
+    per_night = Counter(local_evening(g["created_at"]) for g in in_year)
+    assert {n["night"]: n["games"] for n in data["nights"]} == dict(per_night)
+    busiest = max(data["nights"], key=lambda n: n["games"])
+    night_wins = Counter()
+    for g in in_year:
+        if local_evening(g["created_at"]) == busiest["night"]:
+            totals = [sum(r["scores"][t] for r in g["rounds"]) for t in range(len(g["teams"]))]
+            for t, team in enumerate(g["teams"]):
+                night_wins.update({p: int(totals[t] == max(totals)) for p in team["players"]})
+    assert sorted(busiest["players"]) == sorted(night_wins)
+    top = max(night_wins.values())
+    assert busiest["most_wins"] == top and sorted(busiest["winners"]) == sorted(
+        p for p, w in night_wins.items() if w == top
+    )
     months = Counter(int(local_evening(g["created_at"])[5:7]) for g in in_year)
     assert [m["games"] for m in data["months"]] == [months[m] for m in range(1, 13)]
     wins = Counter()
