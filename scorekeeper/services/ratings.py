@@ -111,7 +111,9 @@ def replay(db, key=None):
             WHERE {where} ORDER BY played_at, game_id, team_id, player_id""",
         params,
     ).fetchall()
-    current, streaks, pairs, m = {}, {}, {}, model()
+    # per player: their openskill rating as the last game left it (passed on as it
+    # is: making one anew for every game costs as much as the rating itself), games
+    current, games, streaks, pairs, m = {}, {}, {}, {}, model()
     written, paired = [], []
 
     def rate(game):
@@ -124,16 +126,17 @@ def replay(db, key=None):
         for members in teams.values():
             for p in members:
                 if p not in current:
-                    current[p], streaks[p] = _latest(db, p)
-        lineup = [[m.rating(mu=current[p].mu, sigma=current[p].sigma) for p in ms] for ms in teams.values()]
+                    before, streaks[p] = _latest(db, p)
+                    current[p], games[p] = m.rating(mu=before.mu, sigma=before.sigma), before.games
+        lineup = [[current[p] for p in ms] for ms in teams.values()]
         rated = m.rate(lineup, ranks=_ranks(list(totals.values())))
         game_id, played_at = game[0][0], game[0][1]
         for (team_id, members), new in zip(teams.items(), rated):
             w = won[team_id]
             for p, r in zip(members, new):
-                current[p] = Rating(r.mu, r.sigma, current[p].games + 1)
+                current[p], games[p] = r, games[p] + 1
                 streaks[p] = streaks[p] + 1 if w else 0
-                written.append((p, game_id, played_at, r.mu, r.sigma, current[p].games, w, streaks[p]))
+                written.append((p, game_id, played_at, r.mu, r.sigma, games[p], w, streaks[p]))
             ordered = sorted(members)
             for i, a in enumerate(ordered):
                 for b in ordered[i + 1 :]:
