@@ -36,9 +36,17 @@ def test_players_json_is_the_leaderboard_the_page_shows(client, played):
     page = text(client.get("/players"))
     data = client.get("/players.json").get_json()
     board = page[page.index("Leaderboard") : page.index("Everyone")]
-    names = re.findall(r'<span class="rank">\d+\.</span> ([^<]+?) <span class="rating">([^<]+)</span>', board)
+    names = re.findall(
+        r'<span class="rank">\d+\.</span> ([^<]+?)</strong>\s*'
+        r'<span class="facts">Rating <span class="rating">([^<]+)</span>',
+        board,
+    )
     assert names == [(row["name"], f"{row['rating']:.1f}".replace("-", "−")) for row in data["leaderboard"]]
+    assert len(names) == 5
     for row in data["leaderboard"]:
+        trend = f"{abs(row['trend']):.1f}"
+        trend = "0.0" if trend == "0.0" else ("▲ +" if row["trend"] > 0 else "▼ −") + trend
+        assert f'<span class="trend">{trend}</span>' in board
         assert f"{row['wins']} win{'s' if row['wins'] != 1 else ''} in {row['games']} games" in board
     assert {p["name"]: p["games"] for p in data["players"]} == {"Ann": 9, "Bo": 5, "Cy": 4, "Di": 9, "Eve": 9}
     assert data["page"] == 1 and data["pages"] == 1
