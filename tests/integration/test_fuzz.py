@@ -907,6 +907,7 @@ def valid_arguments(ids):
         "key": ids["house"],
         "filename": "style.css",
         "token": ids["token"],
+        "year": 2026,
     }
 
 
