@@ -104,7 +104,7 @@ def new():
         return _new_game_page(_with_rules_of(form, entry), entries, loaded=entry)
     form.rules_key.choices = _choices(entries)
     if request.form.get("action") == "chances":  # each team's chance from the names typed: nothing started
-        return _new_game_page(form, entries, chances=_typed_chances(form))
+        return _new_game_page(form, entries, chances=_typed_chances(form) or ([], None))
     valid = form.validate()  # each field, then the teams as a whole
     rules = rules_from_fields(form.rules)
     if not valid or rules is None:

@@ -255,6 +255,8 @@ def test_the_new_game_and_game_pages_show_each_teams_chance_to_win(client, db):
     # a new name is a beginner: even against a beginner, one team alone is no prediction
     page = text(client.post("/games/new", data={**typed, "teams-1-players-0": "Zed", "action": "chances"}))
     assert len(re.findall(r'<strong class="chance">', page)) == 2
+    alone = {**typed, "teams-1-players-0": "", "action": "chances"}
+    assert "Type the players of two teams or more" in text(client.post("/games/new", data=alone))
     started = client.post("/games/new", data=typed)
     assert started.status_code in (302, 303)
     game_page = text(client.get(started.headers["Location"]))
