@@ -370,7 +370,8 @@ def m010_ratings_streaks_records(db):
     )
     db.execute("CREATE UNIQUE INDEX idx_player_ratings_games ON player_ratings (player_id, games)")
     db.execute("CREATE INDEX idx_player_ratings_played ON player_ratings (played_at, game_id)")
-    db.execute("CREATE INDEX idx_player_ratings_streak ON player_ratings (streak)")
+    db.execute("CREATE INDEX idx_player_ratings_streak ON player_ratings (streak)")  # the record
+    db.execute("CREATE INDEX idx_player_ratings_longest ON player_ratings (player_id, streak)")  # theirs
     # two partners' winning streak together, after each game they played on one team
     # (player_id < partner_id)
     db["pair_games"].create(
@@ -393,6 +394,7 @@ def m010_ratings_streaks_records(db):
     db.execute("CREATE INDEX idx_pair_games_order ON pair_games (player_id, partner_id, played_at, game_id)")
     db.execute("CREATE INDEX idx_pair_games_played ON pair_games (played_at, game_id)")
     db.execute("CREATE INDEX idx_pair_games_streak ON pair_games (streak)")
+    db.execute("CREATE INDEX idx_pair_games_longest ON pair_games (player_id, partner_id, streak)")
     # the games that count, in the order they were played (a replay reads them from a point on)
     db.execute("""CREATE INDEX idx_player_games_played ON player_games (created_at, game_id)
                   WHERE counted_at IS NOT NULL""")
