@@ -13,7 +13,13 @@ Two kinds of table (m008):
   and kind of book (``player_books``), per pair of partners
   (``partnerships``) and per pair of opponents (``rivalries``); and how many
   games there are, finished and not (``game_counts``, for the history's
-  page count).
+  page count); and, per game night (``services/evenings.py``), how many
+  games (``nights``), each player's games and wins (``night_players``), and
+  partners' games and wins per year (``year_pairs``, m010).
+
+With the same change, ``records.refresh`` keeps the game's ``game_records``
+row, and when what the game gives the ratings changed (its teams and totals,
+once it counts) ``ratings.changed`` replays the ratings and streaks from it.
 
 Every number is the engine's: a row is made from ``scoring.standings`` of
 the game as saved (the same totals and verdict ``teams.total`` and
