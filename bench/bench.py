@@ -31,6 +31,7 @@ per HTTP figure. ``--only save,pages,sheets,bytes`` runs some sections.
 
 import argparse
 import contextlib
+import datetime
 import glob
 import os
 import platform
@@ -45,6 +46,7 @@ import common  # bench/common.py: the scripts run as `python bench/NAME.py`
 from common import Client, Table, form_values, timings_ms
 
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
+THIS_YEAR = datetime.date.today().year  # demo-data spreads games over the five years before today
 SHEET_RUNS = int(os.environ.get("BENCH_SHEET_RUNS", "15"))
 STARTS = int(os.environ.get("BENCH_STARTS", "5"))
 PAUSE = float(os.environ.get("BENCH_PAUSE", "2"))  # seconds between the game page and Print
@@ -172,6 +174,13 @@ def serve_and_measure(table, work, databases, sections):
                 ("/players (leaderboard)", lambda busiest, quietest, last: "/players"),
                 ("/players/<busiest>", lambda busiest, quietest, last: f"/players/{busiest}"),
                 ("/players/<quietest>", lambda busiest, quietest, last: f"/players/{quietest}"),
+                ("/players.json", lambda busiest, quietest, last: "/players.json"),
+                ("/players/<busiest>.json", lambda busiest, quietest, last: f"/players/{busiest}.json"),
+                ("/records", lambda busiest, quietest, last: "/records"),
+                ("/records.json", lambda busiest, quietest, last: "/records.json"),
+                ("/years/<this year>", lambda busiest, quietest, last: f"/years/{THIS_YEAR}"),
+                ("/years/<this year>.json", lambda busiest, quietest, last: f"/years/{THIS_YEAR}.json"),
+                ("/years/<last year>", lambda busiest, quietest, last: f"/years/{THIS_YEAR - 1}"),
             ):
                 urls = {games: url(*prepared[games][3:]) for games in sizes}
                 actions = {games: (lambda c=clients[games], u=urls[games]: c.get(u)) for games in sizes}

@@ -47,7 +47,20 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import assets, autobackup, cli, db, formatting, security, views
-    from .views import auth, backups, exchange, games, history, home, players, rules, share, sheets, webapp
+    from .views import (
+        auth,
+        backups,
+        exchange,
+        games,
+        history,
+        home,
+        players,
+        records,
+        rules,
+        share,
+        sheets,
+        webapp,
+    )
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
@@ -58,7 +71,21 @@ def create_app(test_config=None):
     views.init_app(app)
     auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
     csrf.init_app(app)
-    for blueprint in (home, rules, games, players, sheets, history, exchange, auth, backups, share, webapp):
+    blueprints = (
+        home,
+        rules,
+        games,
+        players,
+        records,
+        sheets,
+        history,
+        exchange,
+        auth,
+        backups,
+        share,
+        webapp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint.bp)
     return app
 

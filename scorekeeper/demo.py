@@ -27,7 +27,7 @@ import uuid
 from . import scoring
 from .db import transaction
 from .scoring import RULESETS, TeamRound
-from .services import game_model, games, summaries
+from .services import game_model, games, records, summaries
 from .services.games import INSERT_ENTRY
 from .services.players import Player, player_id
 
@@ -152,7 +152,7 @@ def generate(db, count, seed=None, *, now=None, progress=None):
     while made < count:
         batch = min(BATCH, count - made)
         rows = {"games": [], "teams": [], "team_players": [], "rounds": [], "revisions": []}
-        entry_values, summary_rows = [], []
+        entry_values, summary_rows, record_rows = [], [], []
         with transaction(db):  # BEGIN IMMEDIATE: the ids below stay ours
             ids = _Ids(db)
             for i in range(made, made + batch):
@@ -225,34 +225,32 @@ def generate(db, count, seed=None, *, now=None, progress=None):
                 if progress:
                     progress(i + 1, count)
                 game = rows["games"][-1]
-                summary_rows += summaries.rows_for(
-                    game_model.Game(
-                        id=game_id,
-                        uid=game["uid"],
-                        rules=rules,
-                        rules_key=key,
-                        teams=tuple(
-                            game_model.Team(
-                                team_id, position, "", tuple(Player(p, names[p]) for p in players)
-                            )
-                            for position, (team_id, players) in enumerate(zip(team_ids, teams))
-                        ),
-                        rounds=tuple(
-                            game_model.Round(round_id, number, tuple(entries))
-                            for number, (round_id, entries) in enumerate(zip(round_ids, rounds), start=1)
-                        ),
-                        first_dealer=game["first_dealer"],
-                        ended_by_hand=ended,
-                        finished_at=game["finished_at"],
-                        created_at=game["created_at"],
-                        updated_at=game["updated_at"],
-                        revision=0,
+                made_game = game_model.Game(
+                    id=game_id,
+                    uid=game["uid"],
+                    rules=rules,
+                    rules_key=key,
+                    teams=tuple(
+                        game_model.Team(team_id, position, "", tuple(Player(p, names[p]) for p in players))
+                        for position, (team_id, players) in enumerate(zip(team_ids, teams))
                     ),
-                    result,
+                    rounds=tuple(
+                        game_model.Round(round_id, number, tuple(entries))
+                        for number, (round_id, entries) in enumerate(zip(round_ids, rounds), start=1)
+                    ),
+                    first_dealer=game["first_dealer"],
+                    ended_by_hand=ended,
+                    finished_at=game["finished_at"],
+                    created_at=game["created_at"],
+                    updated_at=game["updated_at"],
+                    revision=0,
                 )
+                summary_rows += summaries.rows_for(made_game, result)
+                record_rows.append(records.facts_of(made_game, result))
             for table, table_rows in rows.items():
                 db[table].insert_all(table_rows, batch_size=500)
             db.conn.executemany(INSERT_ENTRY, entry_values)
             summaries.add_new(db, summary_rows)
+            records.add_new(db, record_rows)
         made += batch
     return rounds_made

@@ -22,6 +22,24 @@ def number(value):
     return MINUS + text if value < 0 else text
 
 
+def rating(value):
+    """A fair rating, one decimal: 23.456 -> "23.5"; -1.04 -> "−1.0"."""
+    text = f"{abs(value):,.1f}"
+    return MINUS + text if round(value, 1) < 0 else text
+
+
+def trend(value):
+    """A rating's change, with its sign and an arrow: "▲ +1.2", "▼ −0.8", "0.0"."""
+    if round(value, 1) == 0:
+        return "0.0"
+    return ("▲ +" if value > 0 else "▼ ") + rating(value)
+
+
+def percent(value):
+    """0.456 -> "46%"."""
+    return f"{value:.0%}"
+
+
 def points(value):
     """Points with their sign: "+500", "−500", "0"."""
     return number(value) if value <= 0 else "+" + number(value)
@@ -89,5 +107,13 @@ def when(stamp):
 
 def init_app(app):
     app.jinja_env.filters.update(
-        number=number, points=points, books=books, by_outcome=by_outcome, day=day, when=when
+        number=number,
+        points=points,
+        books=books,
+        by_outcome=by_outcome,
+        day=day,
+        when=when,
+        rating=rating,
+        trend=trend,
+        percent=percent,
     )

@@ -12,7 +12,7 @@ migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
 # scores (db.migrate does it once all pending migrations have run)
-REBUILDS_SUMMARIES = {"m008_player_summaries"}
+REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records"}
 
 
 @migrations()
@@ -345,3 +345,100 @@ def m009_share_links(db):
     for (game_id,) in db.execute("SELECT id FROM games").fetchall():
         db.execute("UPDATE games SET share_token = ? WHERE id = ?", [secrets.token_urlsafe(16), game_id])
     db["games"].create_index(["share_token"], unique=True)
+
+
+@migrations()
+def m010_ratings_streaks_records(db):
+    # Each player's fair rating (services/ratings.py: openskill's Plackett-Luce)
+    # after each game that counts, in the order games were played, and their
+    # winning streak after it; the latest row is where they stand now. Kept
+    # with every change like the summaries (a change replays the games since).
+    db["player_ratings"].create(
+        {
+            "player_id": int,
+            "game_id": int,
+            "played_at": str,  # the game's created_at: the order of play is (played_at, game_id)
+            "mu": float,
+            "sigma": float,
+            "games": int,  # rated games so far, this one included
+            "won": int,
+            "streak": int,  # games won in a row, ending with this one (0 when lost)
+        },
+        pk=("player_id", "game_id"),
+        foreign_keys=[("player_id", "players", "id"), ("game_id", "games", "id")],
+        not_null={"played_at", "mu", "sigma", "games", "won", "streak"},
+    )
+    db.execute("CREATE UNIQUE INDEX idx_player_ratings_games ON player_ratings (player_id, games)")
+    db.execute("CREATE INDEX idx_player_ratings_played ON player_ratings (played_at, game_id)")
+    db.execute("CREATE INDEX idx_player_ratings_streak ON player_ratings (streak)")  # the record
+    db.execute("CREATE INDEX idx_player_ratings_longest ON player_ratings (player_id, streak)")  # theirs
+    # two partners' winning streak together, after each game they played on one team
+    # (player_id < partner_id)
+    db["pair_games"].create(
+        {
+            "player_id": int,
+            "partner_id": int,
+            "game_id": int,
+            "played_at": str,
+            "won": int,
+            "streak": int,
+        },
+        pk=("player_id", "partner_id", "game_id"),
+        foreign_keys=[
+            ("player_id", "players", "id"),
+            ("partner_id", "players", "id"),
+            ("game_id", "games", "id"),
+        ],
+        not_null={"played_at", "won", "streak"},
+    )
+    db.execute("CREATE INDEX idx_pair_games_order ON pair_games (player_id, partner_id, played_at, game_id)")
+    db.execute("CREATE INDEX idx_pair_games_played ON pair_games (played_at, game_id)")
+    db.execute("CREATE INDEX idx_pair_games_streak ON pair_games (streak)")
+    db.execute("CREATE INDEX idx_pair_games_longest ON pair_games (player_id, partner_id, streak)")
+    # the games that count, in the order they were played (a replay reads them from a point on)
+    db.execute("""CREATE INDEX idx_player_games_played ON player_games (created_at, game_id)
+                  WHERE counted_at IS NOT NULL""")
+    # what each game that counts could hold a record for (services/records.py);
+    # *_team is the team's position, *_number / comeback_round the round
+    figures = [
+        *("high_total", "high_team", "margin", "margin_team", "comeback", "comeback_team", "comeback_round"),
+        *("best_round", "best_round_team", "best_round_number"),
+        *("worst_round", "worst_round_team", "worst_round_number"),
+        *("most_books", "most_books_team", "most_books_number"),
+    ]
+    db["game_records"].create(
+        {"game_id": int, "rules_name": str, "played_at": str, "night": str, **dict.fromkeys(figures, int)},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"rules_name", "played_at", "night", *figures} - {"comeback_round"},
+    )
+    for column, order in (
+        ("high_total", "DESC"),
+        ("margin", "DESC"),
+        ("comeback", "DESC"),
+        ("best_round", "DESC"),
+        ("worst_round", "ASC"),
+        ("most_books", "DESC"),
+    ):
+        db.execute(
+            f"""CREATE INDEX idx_game_records_{column}
+                ON game_records (rules_name, {column} {order}, played_at, game_id)"""
+        )
+    db.execute("CREATE INDEX idx_game_records_night ON game_records (night, rules_name)")
+    # game nights (services/evenings.py): games per evening, each player's games
+    # and wins per evening, and partners' games and wins per year (player_id < partner_id)
+    db["nights"].create({"night": str, "games": int}, pk="night", not_null={"games"})
+    db.execute("CREATE INDEX idx_nights_games ON nights (games DESC, night)")
+    db["night_players"].create(
+        {"night": str, "player_id": int, "games": int, "wins": int},
+        pk=("night", "player_id"),
+        foreign_keys=[("player_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
+    db["year_pairs"].create(
+        {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
+        pk=("year", "player_id", "partner_id"),
+        foreign_keys=[("player_id", "players", "id"), ("partner_id", "players", "id")],
+        not_null={"games", "wins"},
+    )
+    # made from the summaries by db.migrate once every migration has run (REBUILDS_SUMMARIES)

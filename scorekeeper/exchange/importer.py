@@ -17,7 +17,7 @@ from .. import scoring
 from ..db import transaction
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
-from ..services import game_model, games, rulesets
+from ..services import game_model, games, ratings, rulesets
 from ..services.players import player_id
 from . import FORMAT, READS, VERSION
 
@@ -381,7 +381,8 @@ def import_history(db, data, progress=None, checking=None):
     """
     players, house_rules, checked = check_history(data, checking)
     summary = ImportSummary()
-    with transaction(db):
+    # the ratings are replayed once, from the earliest game added, when all are written
+    with transaction(db), ratings.batch(db):
         (before,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
         stamp = _now()
         for name in players:

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import ratings
+
 MIN_GAMES_TOGETHER = 2
 LEADERBOARD_SIZE = 10
 TIMELINE_GAMES = 30
@@ -119,31 +121,61 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
     return Record(stats, partners[0] if partners else None, opponents[:rivals])
 
 
-def timeline(db, player_id, limit=TIMELINE_GAMES):
-    """The player's latest finished games, oldest first, for the results chart.
+def partnerships(db, player_id):
+    """Every teammate the player has finished a game with: games, wins and win rate
+    together, most games first (then name); a dozen rows in a family.
 
-    :returns: dicts of game_id, finished_at, rules_name, total (their team's),
+    :returns: dicts of id, name, games, wins, win_rate, longest (their longest
+        winning streak together).
+    """
+    rows = db.execute(
+        """SELECT p.id, p.name, s.games, s.wins,
+                  (SELECT MAX(streak) FROM pair_games pg
+                   WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id))
+           FROM partnerships s JOIN players p ON p.id = s.partner_id
+           WHERE s.player_id = :player AND s.games > 0
+           ORDER BY s.games DESC, p.name COLLATE NOCASE""",
+        {"player": player_id},
+    ).fetchall()
+    return [
+        {
+            "id": pid,
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "win_rate": _rate(wins, games),
+            "longest": longest or 0,
+        }
+        for pid, name, games, wins, longest in rows
+    ]
+
+
+def timeline(db, player_id, limit=TIMELINE_GAMES):
+    """The player's latest finished games in the order played, oldest first, for the
+    results chart (dated by when each game was played, as the lists are).
+
+    :returns: dicts of game_id, played_at, rules_name, total (their team's),
         best (the winning total) and won.
     """
     rows = db.execute(
         """
-        SELECT pg.game_id, pg.counted_at, g.rules_name, pg.total,
+        SELECT pg.game_id, pg.created_at, g.rules_name, pg.total,
                (SELECT MAX(t.total) FROM teams t WHERE t.game_id = pg.game_id), pg.won
         FROM player_games pg JOIN games g ON g.id = pg.game_id
         WHERE pg.player_id = :player AND pg.counted_at IS NOT NULL
-        ORDER BY pg.counted_at DESC, pg.game_id DESC LIMIT :limit""",
+        ORDER BY pg.created_at DESC, pg.game_id DESC LIMIT :limit""",
         {"player": player_id, "limit": limit},
     ).fetchall()
     return [
         {
             "game_id": gid,
-            "finished_at": finished,
+            "played_at": played,
             "rules_name": rules,
             "total": total,
             "best": best,
             "won": bool(won),
         }
-        for gid, finished, rules, total, best, won in reversed(rows)
+        for gid, played, rules, total, best, won in reversed(rows)
     ]
 
 
@@ -185,35 +217,13 @@ def recent_games(db, player_id, limit=RECENT_GAMES):
 
 
 def leaderboard(db, limit=LEADERBOARD_SIZE):
-    """The family ranked by wins, then win rate, then name (finished games only).
+    """The family ranked by fair rating (``ratings.board``: conservative, so it rises
+    with evidence), with games, wins and win rate (finished games only).
 
-    :returns: dicts of rank, id, name, games, wins, win_rate; tied players share a rank.
+    :returns: dicts of rank, id, name, rating, mu, sigma, games, wins, win_rate,
+        trend; players level on rating share a rank.
     """
-    rows = db.execute(
-        """
-        SELECT p.id, p.name, s.games, s.wins
-        FROM player_stats s JOIN players p ON p.id = s.player_id
-        WHERE s.games > 0
-        ORDER BY s.wins DESC, 1.0 * s.wins / s.games DESC, p.name COLLATE NOCASE
-        LIMIT :limit""",
-        {"limit": limit},
-    ).fetchall()
-    board, rank, previous = [], 0, None
-    for position, (pid, name, games, wins) in enumerate(rows, start=1):
-        key = (wins, wins * 1.0 / games)
-        if key != previous:
-            rank, previous = position, key
-        board.append(
-            {
-                "rank": rank,
-                "id": pid,
-                "name": name,
-                "games": games,
-                "wins": wins,
-                "win_rate": _rate(wins, games),
-            }
-        )
-    return board
+    return ratings.board(db, limit)
 
 
 def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):

@@ -13,7 +13,13 @@ Two kinds of table (m008):
   and kind of book (``player_books``), per pair of partners
   (``partnerships``) and per pair of opponents (``rivalries``); and how many
   games there are, finished and not (``game_counts``, for the history's
-  page count).
+  page count); and, per game night (``services/evenings.py``), how many
+  games (``nights``), each player's games and wins (``night_players``), and
+  partners' games and wins per year (``year_pairs``, m010).
+
+With the same change, ``records.refresh`` keeps the game's ``game_records``
+row, and when what the game gives the ratings changed (its teams and totals,
+once it counts) ``ratings.changed`` replays the ratings and streaks from it.
 
 Every number is the engine's: a row is made from ``scoring.standings`` of
 the game as saved (the same totals and verdict ``teams.total`` and
@@ -32,6 +38,9 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from . import ratings, records
+from .evenings import evening
 
 # the order of a player_games row as read and written here
 _COLUMNS = (
@@ -144,6 +153,15 @@ def _sums(rows: Iterable[Row]):
                     int(r.total < o.total),
                     int(r.total == o.total),
                 )
+    nights, night_players, year_pairs = {}, {}, {}
+    if counted:  # the game night it was played on (services/evenings.py)
+        night = evening(counted[0].created_at)
+        nights[night] = (1,)
+        for r in counted:
+            night_players[(night, r.player_id)] = (1, r.won)
+            for o in counted:
+                if o.team_id == r.team_id and r.player_id < o.player_id:
+                    year_pairs[(night[:4], r.player_id, o.player_id)] = (1, r.won)
     return {
         "player_stats": stats,
         "player_books": {key: (n,) for key, n in books.items()},
@@ -151,6 +169,9 @@ def _sums(rows: Iterable[Row]):
         "rivalries": rivals,
         # how many games there are, finished or not (the history's page count)
         "game_counts": {rows[0].finished: (1,)} if rows else {},
+        "nights": nights,
+        "night_players": night_players,
+        "year_pairs": year_pairs,
     }
 
 
@@ -161,13 +182,21 @@ _TABLES = {
     "partnerships": (("player_id", "partner_id"), ("games", "wins")),
     "rivalries": (("player_id", "rival_id"), ("games", "wins", "losses", "ties")),
     "game_counts": (("finished",), ("games",)),
+    "nights": (("night",), ("games",)),
+    "night_players": (("night", "player_id"), ("games", "wins")),
+    "year_pairs": (("year", "player_id", "partner_id"), ("games", "wins")),
 }
+# made again in Python by rebuild() (an evening is on the household's clock)
+_BY_GAME = ("nights", "night_players", "year_pairs")
 # a row of these that sums to nothing is removed, as rebuild() never makes one
 _EMPTY = {
     "player_books": "books = 0",
     "partnerships": "games = 0",
     "rivalries": "games = 0",
     "game_counts": "games = 0",
+    "nights": "games = 0",
+    "night_players": "games = 0",
+    "year_pairs": "games = 0",
 }
 
 
@@ -204,6 +233,7 @@ def _difference(before, after):
 def refresh(db, game):
     """Bring the summaries up to date with ``game`` as it is now saved (inside the
     caller's transaction): its rows anew, and the difference added to the sums."""
+    records.refresh(db, game)
     before = _stored(db, game.id)
     after = rows_for(game)
     if before == after:
@@ -217,11 +247,28 @@ def refresh(db, game):
         db.conn.executemany("DELETE FROM player_games WHERE player_id = ? AND game_id = ?", list(gone))
     for table, deltas in _difference(_sums(before), _sums(after)).items():
         _add(db, table, deltas)
+    if _rated(before) != _rated(after):
+        ratings.changed(db, (game.created_at, game.id))
+
+
+def _rated(rows):
+    """What a game gives the ratings: who played on which team, and its totals, once it counts."""
+    return sorted((r.team_id, r.player_id, r.total) for r in rows if r.counted_at is not None)
 
 
 def add_new(db, rows):
     """Rows of games that had none (demo-data's batches), and their sums."""
     db.conn.executemany(_UPSERT_GAME, [r.values() for r in rows])
+    for table, sums in _sum_all(rows).items():
+        if sums:
+            _add(db, table, sums)
+    counted = [(r.created_at, r.game_id) for r in rows if r.counted_at is not None]
+    if counted:
+        ratings.changed(db, min(counted))
+
+
+def _sum_all(rows):
+    """{table: {key: figures}} that rows of many games add to the sum tables."""
     by_game = {}
     for r in rows:
         by_game.setdefault(r.game_id, []).append(r)
@@ -231,9 +278,7 @@ def add_new(db, rows):
             for key, values in sums.items():
                 before = totals[table].get(key)
                 totals[table][key] = tuple(map(sum, zip(before, values))) if before else values
-    for table, sums in totals.items():
-        if sums:
-            _add(db, table, sums)
+    return totals
 
 
 def started(db, game_id, created_at, teams):
@@ -329,3 +374,17 @@ def rebuild(db):
     """Make every summary row again from the stored scores and totals (inside the caller's transaction)."""
     for statement in REBUILD:
         db.execute(statement)
+    for table in _BY_GAME:
+        db.execute(f"DELETE FROM {table}")
+    counted = [
+        Row(*values)
+        for values in db.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM player_games WHERE counted_at IS NOT NULL"
+        )
+    ]
+    sums = _sum_all(counted)
+    for table in _BY_GAME:
+        if sums[table]:
+            _add(db, table, sums[table])
+    records.rebuild(db)
+    ratings.replay(db)

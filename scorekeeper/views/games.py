@@ -35,7 +35,7 @@ from ..forms.rounds import (
     team_fields,
 )
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
-from ..services import Conflict, NotFound, game_model, games, players, rulesets
+from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
 from . import found, posted_or_filled
 from .share import share_url
 
@@ -103,6 +103,8 @@ def new():
         entry = entry or entries[0]
         return _new_game_page(_with_rules_of(form, entry), entries, loaded=entry)
     form.rules_key.choices = _choices(entries)
+    if request.form.get("action") == "chances":  # each team's chance from the names typed: nothing started
+        return _new_game_page(form, entries, chances=_typed_chances(form) or ([], None))
     valid = form.validate()  # each field, then the teams as a whole
     rules = rules_from_fields(form.rules)
     if not valid or rules is None:
@@ -135,7 +137,21 @@ def _with_rules_of(form, entry):
     return form
 
 
-def _new_game_page(form, entries, status=200, loaded=None):
+def _typed_chances(form):
+    """(team names, chances) for the teams typed so far; a name not known yet is a new player."""
+    db = get_db()
+    teams = form.teams_data()
+    if len(teams) < 2:
+        return None
+    lineup = []
+    for _, names in teams:
+        known = [players.find_player(db, name) for name in names]
+        lineup.append([p.id if p else None for p in known])
+    names = [name or " & ".join(members) for name, members in teams]
+    return names, ratings.win_chances(db, lineup)
+
+
+def _new_game_page(form, entries, status=200, loaded=None, chances=None):
     form.rules_key.choices = _choices(entries)
     form.variant.choices = [
         SelectChoice(v.key, v.label) for v in scoring.VARIANTS.get(form.rules_key.data, ())
@@ -148,6 +164,7 @@ def _new_game_page(form, entries, status=200, loaded=None):
         loaded=loaded,
         rule_problems=fields_with_errors(form.rules),
         players=[p.name for p in players.list_players(get_db())],
+        chances=chances,
     ), status
 
 
@@ -167,12 +184,20 @@ def show(game_id):
             share_url=share_url(game.share_token) if game.share_token else None,
             undo=_undoable(game, saved),
             draft_done=saved.get("draft") if saved else None,
+            win_chances=_win_chances(game),
         )
     )
     # kept for Back and Forward, asked again otherwise (static/app.js asks the
     # app whether the game changed when the browser shows it from its cache)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _win_chances(game):
+    """Each team's chance to win from its players' ratings, before the game's first round."""
+    if game.rounds or game.finished_at:
+        return None
+    return ratings.win_chances(get_db(), [[p.id for p in team.players] for team in game.teams])
 
 
 def _undoable(game, saved):

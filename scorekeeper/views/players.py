@@ -2,51 +2,98 @@
 
 import datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from .. import charts, formatting
 from ..db import get_db
 from ..forms.players import RenameForm
-from ..services import Conflict, NotFound, players, stats
+from ..services import Conflict, NotFound, players, ratings, stats
 from . import found, page_number, posted_or_filled
 
-bp = Blueprint("players", __name__, url_prefix="/players")
+# no url_prefix: /players.json sits beside /players
+bp = Blueprint("players", __name__)
 
 
-@bp.get("")
-def index():
-    """Show the leaderboard and a page of everyone, each linking to their record."""
+def _index():
     db = get_db()
     page = page_number(request.args)
     everyone, pages = stats.players_page(db, page, stats.PLAYERS_PER_PAGE)
     if page > pages:
         abort(404, description="There is no such page.")
-    return render_template(
-        "players/index.html", leaderboard=stats.leaderboard(db), players=everyone, page=page, pages=pages
-    )
+    return {"leaderboard": stats.leaderboard(db), "players": everyone, "page": page, "pages": pages}
 
 
-@bp.get("/<id:player_id>")
-def show(player_id):
-    """Show one player's record: stats, best partner, head to head, results, recent games."""
+@bp.get("/players")
+def index():
+    """Show the leaderboard and a page of everyone, each linking to their record."""
+    return render_template("players/index.html", trend_games=ratings.TREND_GAMES, **_index())
+
+
+@bp.get("/players.json")
+def index_json():
+    """The leaderboard and a page of everyone, as JSON (the numbers the page shows)."""
+    return jsonify(_index())
+
+
+def _show(player_id):
     db = get_db()
     player, _ = _player_or_404(db, player_id)
     record = stats.player_record(db, player_id)
-    timeline = stats.timeline(db, player_id)
+    return {
+        "player": {"id": player.id, "name": player.name},
+        "stats": record.stats,
+        "rating": ratings.current(db, [player_id])[player_id],
+        "rating_history": ratings.history(db, player_id, limit=RATING_GAMES),
+        "streaks": dict(zip(("current", "longest"), ratings.streaks(db, player_id))),
+        "best_partner": record.best_partner,
+        "partnerships": stats.partnerships(db, player_id),
+        "head_to_head": record.head_to_head,
+        "timeline": stats.timeline(db, player_id),
+        "recent": stats.recent_games(db, player_id),
+    }
+
+
+RATING_GAMES = 50  # the rating chart: their latest fifty games
+
+
+@bp.get("/players/<id:player_id>")
+def show(player_id):
+    """Show one player's record: rating, stats, best partner, head to head, results, recent games."""
+    data = _show(player_id)
+    name, timeline = data["player"]["name"], data["timeline"]
     return render_template(
         "players/show.html",
-        player=player,
-        stats=record.stats,
-        partner=record.best_partner,
+        player=data["player"],
+        stats=data["stats"],
+        rating=data["rating"],
+        partner=data["best_partner"],
+        streaks=data["streaks"],
+        partnerships=data["partnerships"],
         min_together=stats.MIN_GAMES_TOGETHER,
-        rivals=record.head_to_head,
+        rivals=data["head_to_head"],
         timeline=timeline,
-        chart=results_chart(player.name, timeline) if timeline else None,
-        recent=stats.recent_games(db, player_id),
+        chart=results_chart(name, timeline) if timeline else None,
+        rating_history=data["rating_history"],
+        rating_chart=rating_chart(name, data["rating_history"]) if data["rating_history"] else None,
+        recent=data["recent"],
     )
 
 
-@bp.route("/<id:player_id>/rename", methods=["GET", "POST"])
+@bp.get("/players/<id:player_id>.json")
+def show_json(player_id):
+    """One player's record as JSON: the numbers their page shows."""
+    data = _show(player_id)
+    s, r = data["stats"], data["rating"]
+    return jsonify(
+        {
+            **data,
+            "stats": {**vars(s), "losses": s.losses},
+            "rating": {"rating": r.ordinal, "mu": r.mu, "sigma": r.sigma, "games": r.games},
+        }
+    )
+
+
+@bp.route("/players/<id:player_id>/rename", methods=["GET", "POST"])
 def rename(player_id):
     """Rename a player; their games and history follow."""
     db = get_db()
@@ -83,11 +130,11 @@ def results_chart(name, timeline):
     """The player's team's final totals beside the winning totals, oldest game first."""
     wins = sum(game["won"] for game in timeline)
     totals = [game["total"] for game in timeline]
-    first, last = formatting.day(timeline[0]["finished_at"]), formatting.day(timeline[-1]["finished_at"])
+    first, last = formatting.day(timeline[0]["played_at"]), formatting.day(timeline[-1]["played_at"])
     if len(timeline) == 1:
-        span = f"their one finished game ({first})"
+        span = f"their one finished game (played {first})"
     else:
-        span = f"each of their last {len(timeline)} finished games, {first} to {last},"
+        span = f"each of their last {len(timeline)} finished games, played {first} to {last},"
     description = (
         f"{name}’s team’s final total in {span} beside the game’s winning total. "
         f"Won {wins}, lost {len(timeline) - wins}. Highest total {formatting.number(max(totals))}, "
@@ -96,6 +143,24 @@ def results_chart(name, timeline):
     return charts.line_chart(
         f"{name}’s results, game by game",
         description,
-        [_month(g["finished_at"]) for g in timeline],
+        [_month(g["played_at"]) for g in timeline],
         [(f"{name}’s team", totals), ("Winning total", [game["best"] for game in timeline])],
+    )
+
+
+def rating_chart(name, history):
+    """The player's fair rating after each of their latest games, oldest first."""
+    values = [round(h["ordinal"], 1) for h in history]
+    first, last = formatting.day(history[0]["played_at"]), formatting.day(history[-1]["played_at"])
+    games = "their one rated game" if len(history) == 1 else f"each of their last {len(history)} games"
+    description = (
+        f"{name}’s rating after {games}, played {first} to {last}: "
+        f"now {formatting.rating(values[-1])}, highest {formatting.rating(max(values))}, "
+        f"lowest {formatting.rating(min(values))}."
+    )
+    return charts.line_chart(
+        f"{name}’s rating, game by game",
+        description,
+        [_month(h["played_at"]) for h in history],
+        [("Rating", values)],
     )

@@ -42,6 +42,8 @@ PAGES = [
     ("history", "/history", "open"),
     ("players", "/players", None),
     ("player", "/players/{player}", None),
+    ("records", "/records", None),
+    ("year", "/years/{year}", "open"),
     ("rules", "/rules", None),
     ("cheat-sheet", "/rules/roth", None),
     ("rules-editor", "/rules/new?from=canasta", "open"),
@@ -83,6 +85,7 @@ def arranged(make_game):
         "finished": finished.id,
         "player": game.teams[0].players[0].id,
         "token": game.share_token,
+        "year": int(finished.created_at[:4]),
     }
 
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import RULESETS, TeamRound, standings
 
-from .looks import fits_the_phone
+from .looks import fits_the_phone, numbers_whole
 
 ROUNDS = [
     [TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_points=100)],
@@ -63,3 +63,31 @@ def test_a_players_page_with_their_results_chart(page, live_server, make_game, s
     assert chart.first.get_attribute("aria-describedby")
     fits_the_phone(page)
     screenshot(page, "player-cy")
+
+
+def test_each_teams_chance_to_win_before_the_game(page, live_server, make_game, screenshot):
+    for day in ("2026-01-05", "2026-01-12", "2026-01-19"):
+        make_game("partnership", ROUNDS, day=day, end=True)  # Cy & Di win all three
+    page.goto(live_server + "/games/new?rules=partnership")
+    for number, players in ((1, ["Ann", "Bo"]), (2, ["Cy", "Di"])):
+        group = page.get_by_role("group", name=f"Team {number}", exact=True)
+        for seat, player in enumerate(players, start=1):
+            group.get_by_label(f"Player {seat}", exact=True).fill(player)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Chance to win").click()
+    chances = page.get_by_role("region", name="Chance to win")
+    expect(chances).to_be_visible()
+    expect(chances.get_by_role("listitem")).to_have_count(2)
+    shown = [int(t.rstrip("%")) for t in chances.locator(".chance").all_inner_texts()]
+    assert shown[1] > shown[0] and 99 <= sum(shown) <= 101
+    expect(
+        page.get_by_role("group", name="Team 1", exact=True).get_by_label("Player 1", exact=True)
+    ).to_have_value("Ann")
+    fits_the_phone(page)
+    numbers_whole(chances)
+    screenshot(page, "new-game-chances")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the game").click()
+    on_game = page.get_by_role("region", name="Chance to win")
+    expect(on_game).to_contain_text(f"{shown[1]}%")
+    numbers_whole(on_game)

@@ -84,6 +84,8 @@ def test_every_number_is_whole_on_one_line(db, new_page, live_server, width, jav
         "players": "/players",
         "player": "/players/1",
         "rules": f"/rules/{key}",
+        "records": "/records",
+        "year": f"/years/{done.created_at[:4]}",
     }
     for name, path in pages.items():
         page.goto(live_server + path)

@@ -15,6 +15,8 @@ PAGES = (
     | {"rules-new": "/rules/new?from=roth", "rules-import": "/rules/import"}
     # every value by who went out is shown, unfolded
     | {"rules-new-canasta": "/rules/new?from=canasta", "new-game": "/games/new?rules=friends-family-2p"}
+    # before any game: what they say when there is nothing yet
+    | {"records-empty": "/records", "year-empty": "/years/2026"}
 )
 
 # Every visible control, with its size and whether it sits inline in running text.

@@ -97,6 +97,47 @@ SCHEMA = {
     "partnerships": {"player_id": int, "partner_id": int, "games": int, "wins": int},
     "rivalries": {"player_id": int, "rival_id": int, "games": int, "wins": int, "losses": int, "ties": int},
     "game_counts": {"finished": int, "games": int},
+    "player_ratings": {
+        "player_id": int,
+        "game_id": int,
+        "played_at": str,
+        "mu": float,
+        "sigma": float,
+        "games": int,
+        "won": int,
+        "streak": int,
+    },
+    "pair_games": {
+        "player_id": int,
+        "partner_id": int,
+        "game_id": int,
+        "played_at": str,
+        "won": int,
+        "streak": int,
+    },
+    "game_records": {
+        "game_id": int,
+        "rules_name": str,
+        "played_at": str,
+        "night": str,
+        **dict.fromkeys(
+            [
+                *("high_total", "high_team", "margin", "margin_team", "comeback", "comeback_team"),
+                *("comeback_round", "best_round", "best_round_team", "best_round_number", "worst_round"),
+                *(
+                    "worst_round_team",
+                    "worst_round_number",
+                    "most_books",
+                    "most_books_team",
+                    "most_books_number",
+                ),
+            ],
+            int,
+        ),
+    },
+    "nights": {"night": str, "games": int},
+    "night_players": {"night": str, "player_id": int, "games": int, "wins": int},
+    "year_pairs": {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -110,6 +151,15 @@ FOREIGN_KEYS = {
     "player_books": {("player_id", "players", "id")},
     "partnerships": {("player_id", "players", "id"), ("partner_id", "players", "id")},
     "rivalries": {("player_id", "players", "id"), ("rival_id", "players", "id")},
+    "player_ratings": {("player_id", "players", "id"), ("game_id", "games", "id")},
+    "pair_games": {
+        ("player_id", "players", "id"),
+        ("partner_id", "players", "id"),
+        ("game_id", "games", "id"),
+    },
+    "game_records": {("game_id", "games", "id")},
+    "night_players": {("player_id", "players", "id")},
+    "year_pairs": {("player_id", "players", "id"), ("partner_id", "players", "id")},
 }
 MIGRATIONS = [
     "m001_house_rules",
@@ -121,6 +171,7 @@ MIGRATIONS = [
     "m007_entries_for_every_house",
     "m008_player_summaries",
     "m009_share_links",
+    "m010_ratings_streaks_records",
 ]
 
 
@@ -141,6 +192,7 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         ("rounds", ("game_id", "number")),
         ("games", ("uid",)),
         ("games", ("share_token",)),
+        ("player_ratings", ("player_id", "games")),
     } <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"

@@ -911,6 +911,7 @@ def valid_arguments(ids):
         "key": ids["house"],
         "filename": "style.css",
         "token": ids["token"],
+        "year": 2026,
     }
 
 
@@ -1087,6 +1088,7 @@ def path_strategies(ids):
         "game_id": _int_segment([ids["playing"], ids["done"], ids["three"]]),
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
+        "year": _int_segment([2025, 2026, 1, 9999]),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),
         "filename": st.one_of(
             st.sampled_from(
@@ -1340,7 +1342,13 @@ def all_targets():
             "games.delete_round",
             "games.end",
             "players.index",
+            "players.index_json",
             "players.show",
+            "players.show_json",
+            "records.index",
+            "records.index_json",
+            "records.year",
+            "records.year_json",
             "players.rename",
             "sheets.game",
             "sheets.game_pdf",

@@ -59,6 +59,7 @@ def sample_values(game, player_id):
         "key": "roth",
         "token": game.share_token,
         "filename": "style.css",
+        "year": 2026,
     }
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round, score_team_round
-from scorekeeper.services import game_model, games, players, stats
+from scorekeeper.services import game_model, games, players, ratings, stats
 
 from ..helpers import text
 
@@ -183,9 +183,20 @@ def test_head_to_head_by_hand(db, history):
 
 def test_leaderboard_by_hand(db, history):
     _, _player = history
-    board = [(row["rank"], row["name"], row["wins"], row["games"]) for row in stats.leaderboard(db)]
-    # wins, then win rate: Ann 3/4, Cy 2/3, Bo 2/4, Eve 1/2, Di 1/3
-    assert board == [(1, "Ann", 3, 4), (2, "Cy", 2, 3), (3, "Bo", 2, 4), (4, "Eve", 1, 2), (5, "Di", 1, 3)]
+    board = stats.leaderboard(db)
+    # the figures by hand: Ann 3/4, Cy 2/3, Bo 2/4, Eve 1/2, Di 1/3
+    assert {row["name"]: (row["wins"], row["games"]) for row in board} == {
+        "Ann": (3, 4),
+        "Cy": (2, 3),
+        "Bo": (2, 4),
+        "Eve": (1, 2),
+        "Di": (1, 3),
+    }
+    # ranked by each one's conservative rating now, highest first
+    now = ratings.current(db, [row["id"] for row in board])
+    assert [row["rating"] for row in board] == sorted((r.ordinal for r in now.values()), reverse=True)
+    assert [row["rank"] for row in board] == [1, 2, 3, 4, 5]
+    assert all(row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"]) for row in board)
     assert len(stats.leaderboard(db, limit=2)) == 2
 
 
@@ -219,13 +230,12 @@ def test_timeline_and_recent_games(db, history):
 # --- pages -------------------------------------------------------------------------------
 
 
-def test_players_page_shows_the_leaderboard_and_everyone(client, history):
+def test_players_page_shows_the_leaderboard_and_everyone(client, db, history):
     _, player = history
     page = text(client.get("/players"))
     board = page[page.index("Leaderboard") : page.index("Everyone")]
-    assert [board.index(name) for name in ("Ann", "Cy", "Bo", "Eve", "Di")] == sorted(
-        board.index(name) for name in ("Ann", "Cy", "Bo", "Eve", "Di")
-    )
+    order = [row["name"] for row in stats.leaderboard(db)]
+    assert [board.index(name) for name in order] == sorted(board.index(name) for name in order)
     assert "3 wins in 4 games · 75%" in board
     assert f'href="/players/{player["Ann"]}"' in page
     assert f'href="/players/{player["Ann"]}/rename"' in page
@@ -275,7 +285,10 @@ def test_player_page(client, history):
     desc = re.search(r'<desc id="results-desc">(.*?)</desc>', page).group(1)
     assert desc.startswith("Ann’s team’s final total in each of their last 4 finished games")
     assert "Won 3, lost 1. Highest total 1,300, lowest 400." in desc
-    assert page.count("<polyline") == 2
+    results = page[page.index("Results over time") :]
+    assert results.count("<polyline") == 2
+    assert '<title id="rating-title">Ann’s rating, game by game</title>' in page
+    assert page[page.index("Rating over time") : page.index("Results over time")].count("<polyline") == 1
     for game_id in ids:  # recent games link to the game screens
         assert f'href="/games/{game_id}"' in page
     assert f'href="/players/{player["Ann"]}/rename"' in page

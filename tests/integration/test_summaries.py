@@ -22,6 +22,12 @@ TABLES = {
     "partnerships": "player_id, partner_id",
     "rivalries": "player_id, rival_id",
     "game_counts": "finished",
+    "player_ratings": "player_id, game_id",
+    "pair_games": "player_id, partner_id, game_id",
+    "game_records": "game_id",
+    "nights": "night",
+    "night_players": "night, player_id",
+    "year_pairs": "year, player_id, partner_id",
 }
 
 

@@ -1,0 +1,315 @@
+"""Records: the best (and worst) the family has done, each linked to its game.
+
+Each game that counts (finished, with a round) has one ``game_records`` row
+(m010) with what it could hold a record for: its highest total, winning
+margin, comeback, best and worst round, most books in a round, and who did
+it. ``refresh`` keeps it with every change (``summaries.refresh`` calls it,
+in the change's transaction) from the engine's round scores; ``rebuild``
+makes every row again from the stored scores, with the same function
+(``facts``). A record is then one index seek per rule set: totals are only
+comparable under one rule set, so every game record is per rule set (by its
+name). Streaks come from the ratings' replay (``player_ratings.streak``,
+``pair_games.streak``), evenings from the summaries (``nights``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from .evenings import evening
+
+# (record, column, highest first?) — each column has its team (the team's
+# position) and, for a round, its round number beside it
+GAME_RECORDS = (
+    ("high_total", "Highest game total", True),
+    ("best_round", "Best round", True),
+    ("worst_round", "Worst round", False),
+    ("most_books", "Most books in a round", True),
+    ("margin", "Biggest winning margin", True),
+    ("comeback", "Biggest comeback", True),
+)
+_COLUMNS = (
+    "game_id",
+    "rules_name",
+    "played_at",
+    "night",
+    "high_total",
+    "high_team",
+    "margin",
+    "margin_team",
+    "comeback",
+    "comeback_team",
+    "comeback_round",
+    "best_round",
+    "best_round_team",
+    "best_round_number",
+    "worst_round",
+    "worst_round_team",
+    "worst_round_number",
+    "most_books",
+    "most_books_team",
+    "most_books_number",
+)
+
+
+def facts(game_id, rules_name, played_at, scores, books):
+    """A game's ``game_records`` row (a tuple in ``_COLUMNS`` order).
+
+    :param scores: per round, per team (in team order), the engine's round score.
+    :param books: per round, per team, the books made in it (all kinds).
+    Ties go to the earliest round, then the first team.
+    """
+    teams = len(scores[0])
+    running, totals = [], [0] * teams
+    for round_scores in scores:
+        totals = [t + s for t, s in zip(totals, round_scores)]
+        running.append(totals)
+    top = max(totals)
+    winners = [t for t in range(teams) if totals[t] == top]
+    others = [total for total in totals if total != top]
+    margin = top - max(others) if others else 0
+    comeback, comeback_team, comeback_round = 0, winners[0], None
+    for number, after in enumerate(running, start=1):
+        leader = max(after)
+        for w in winners:
+            if leader - after[w] > comeback:
+                comeback, comeback_team, comeback_round = leader - after[w], w, number
+    cells = [(number, t) for number in range(1, len(scores) + 1) for t in range(teams)]
+    best = max(cells, key=lambda c: (scores[c[0] - 1][c[1]], -c[0], -c[1]))
+    worst = min(cells, key=lambda c: (scores[c[0] - 1][c[1]], c[0], c[1]))
+    most = max(cells, key=lambda c: (books[c[0] - 1][c[1]], -c[0], -c[1]))
+    return (
+        game_id,
+        rules_name,
+        played_at,
+        evening(played_at),
+        top,
+        winners[0],
+        margin,
+        winners[0],
+        comeback,
+        comeback_team,
+        comeback_round,
+        scores[best[0] - 1][best[1]],
+        best[1],
+        best[0],
+        scores[worst[0] - 1][worst[1]],
+        worst[1],
+        worst[0],
+        books[most[0] - 1][most[1]],
+        most[1],
+        most[0],
+    )
+
+
+def facts_of(game, standings=None):
+    """``facts`` of a loaded game (``game_model.Game``), or None when it does not count."""
+    if game.finished_at is None or not game.rounds:
+        return None
+    s = standings or game.standings
+    scores = [[score.total for score in round_scores] for round_scores in s.round_scores]
+    books = [[sum(entry.books.values()) for entry in played.entries] for played in game.rounds]
+    return facts(game.id, game.rules.name, game.created_at, scores, books)
+
+
+_UPSERT = (
+    f"INSERT OR REPLACE INTO game_records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+)
+
+
+def refresh(db, game, standings=None):
+    """Bring the game's row up to date (inside the caller's transaction)."""
+    row = facts_of(game, standings)
+    stored = db.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM game_records WHERE game_id = ?", [game.id]
+    ).fetchone()
+    if row == (tuple(stored) if stored else None):
+        return
+    if row is None:
+        db.execute("DELETE FROM game_records WHERE game_id = ?", [game.id])
+    else:
+        db.execute(_UPSERT, row)
+
+
+def add_new(db, rows):
+    """Rows made by ``facts`` for games that had none (demo-data's batches)."""
+    db.conn.executemany(_UPSERT, [row for row in rows if row is not None])
+
+
+def rebuild(db):
+    """Every row again from the stored round scores (inside the caller's transaction)."""
+    db.execute("DELETE FROM game_records")
+    cursor = db.execute(
+        """SELECT g.id, g.rules_name, g.created_at, r.number, t.position, e.score, e.books
+           FROM games g JOIN rounds r ON r.game_id = g.id
+           JOIN round_entries e ON e.round_id = r.id JOIN teams t ON t.id = e.team_id
+           WHERE g.finished_at IS NOT NULL
+           ORDER BY g.id, r.number, t.position"""
+    )
+    rows, game, scores, books, last = [], None, [], [], None
+    for game_id, rules_name, played_at, number, _position, score, made in cursor:
+        if game is None or game[0] != game_id:
+            if game is not None:
+                rows.append(facts(*game, scores, books))
+            game, scores, books, last = (game_id, rules_name, played_at), [], [], None
+        if number != last:
+            scores.append([])
+            books.append([])
+            last = number
+        scores[-1].append(score)
+        books[-1].append(sum(json.loads(made).values()))
+    if game is not None:
+        rows.append(facts(*game, scores, books))
+    add_new(db, rows)
+
+
+# --- reading --------------------------------------------------------------------------
+
+
+def _rule_set_names(db):
+    """The rule sets of games that count, one index seek each."""
+    return [
+        row[0]
+        for row in db.execute(
+            """WITH RECURSIVE names(name) AS (
+                   SELECT MIN(rules_name) FROM game_records
+                   UNION ALL
+                   SELECT (SELECT MIN(rules_name) FROM game_records WHERE rules_name > names.name)
+                   FROM names WHERE names.name IS NOT NULL)
+               SELECT name FROM names WHERE name IS NOT NULL"""
+        )
+    ]
+
+
+def _holder(db, row, column):
+    """The record as a dict: value, game, when, the team's name (and players), the round."""
+    game_id, played_at, value, team, number = row
+    name = db.execute("SELECT name FROM teams WHERE game_id = ? AND position = ?", [game_id, team]).fetchone()
+    players = [
+        {"id": pid, "name": pname}
+        for pid, pname in db.execute(
+            """SELECT p.id, p.name FROM team_players tp JOIN teams t ON t.id = tp.team_id
+               JOIN players p ON p.id = tp.player_id WHERE t.game_id = ? AND t.position = ?
+               ORDER BY tp.position""",
+            [game_id, team],
+        )
+    ]
+    return {
+        "value": value,
+        "game_id": game_id,
+        "played_at": played_at,
+        "team": name[0] if name else None,
+        "players": players,
+        "round": number,
+    }
+
+
+def _number_column(column):
+    return {
+        "best_round": "best_round_number",
+        "worst_round": "worst_round_number",
+        "most_books": "most_books_number",
+        "comeback": "comeback_round",
+    }.get(column, "NULL")
+
+
+def _team_column(column):
+    return "high_team" if column == "high_total" else f"{column}_team"
+
+
+def game_records(db, year=None):
+    """Each rule set's records: [{rules_name, records: [{key, label, value, game_id, …}]}].
+
+    With ``year``, only games of that year's evenings count. A margin, a
+    comeback or most books of 0 is no record.
+    """
+    result = []
+    if year is None:
+        names = _rule_set_names(db)
+    else:
+        names = [
+            row[0]
+            for row in db.execute(
+                "SELECT DISTINCT rules_name FROM game_records WHERE night >= ? AND night < ? ORDER BY 1",
+                [f"{year:04d}", f"{year + 1:04d}"],
+            )
+        ]
+    for rules_name in names:
+        records = []
+        for column, label, highest in GAME_RECORDS:
+            where, params = "rules_name = :rules", {"rules": rules_name}
+            if year is not None:
+                where += " AND night >= :since AND night < :until"
+                params.update(since=f"{year:04d}", until=f"{year + 1:04d}")
+            if column in ("margin", "comeback", "most_books"):  # none at all is no record
+                where += f" AND {column} > 0"
+            row = db.execute(
+                f"""SELECT game_id, played_at, {column}, {_team_column(column)}, {_number_column(column)}
+                    FROM game_records WHERE {where}
+                    ORDER BY {column} {"DESC" if highest else "ASC"}, played_at, game_id LIMIT 1""",
+                params,
+            ).fetchone()
+            if row:
+                records.append({"key": column, "label": label, **_holder(db, row, column)})
+        result.append({"rules_name": rules_name, "records": records})
+    return result
+
+
+def streak_records(db):
+    """The longest winning streak of a player and of a partnership (None before any win).
+
+    :returns: dicts of value, game_id (the game that made it that long),
+        played_at, players (id, name).
+    """
+    result = {}
+    row = db.execute(
+        """SELECT r.streak, r.game_id, r.played_at, p.id, p.name FROM player_ratings r
+           JOIN players p ON p.id = r.player_id
+           WHERE r.streak > 0 ORDER BY r.streak DESC, r.played_at, r.game_id LIMIT 1"""
+    ).fetchone()
+    result["player"] = (
+        {"value": row[0], "game_id": row[1], "played_at": row[2], "players": [{"id": row[3], "name": row[4]}]}
+        if row
+        else None
+    )
+    row = db.execute(
+        """SELECT s.streak, s.game_id, s.played_at, a.id, a.name, b.id, b.name FROM pair_games s
+           JOIN players a ON a.id = s.player_id JOIN players b ON b.id = s.partner_id
+           WHERE s.streak > 0 ORDER BY s.streak DESC, s.played_at, s.game_id LIMIT 1"""
+    ).fetchone()
+    result["partnership"] = (
+        {
+            "value": row[0],
+            "game_id": row[1],
+            "played_at": row[2],
+            "players": [{"id": row[3], "name": row[4]}, {"id": row[5], "name": row[6]}],
+        }
+        if row
+        else None
+    )
+    return result
+
+
+def busiest_night(db, year=None):
+    """The evening with the most games that count: {night, games, game_id (its first)}, or None."""
+    where, params = "", []
+    if year is not None:
+        where, params = "WHERE night >= ? AND night < ?", [f"{year:04d}", f"{year + 1:04d}"]
+    row = db.execute(
+        f"SELECT night, games FROM nights {where} ORDER BY games DESC, night LIMIT 1", params
+    ).fetchone()
+    if row is None:
+        return None
+    first = db.execute(
+        "SELECT game_id FROM game_records WHERE night = ? ORDER BY played_at, game_id LIMIT 1", [row[0]]
+    ).fetchone()
+    return {"night": row[0], "games": row[1], "game_id": first[0] if first else None}
+
+
+def all_records(db):
+    """Everything the records page shows."""
+    return {
+        "rule_sets": game_records(db),
+        "streaks": streak_records(db),
+        "busiest_night": busiest_night(db),
+    }

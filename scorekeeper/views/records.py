@@ -1,0 +1,59 @@
+"""Records and years: the family's best, each linked to its game; a year at the table."""
+
+from flask import Blueprint, abort, jsonify, render_template
+
+from .. import charts
+from ..db import get_db
+from ..services import records, years
+
+# no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
+bp = Blueprint("records", __name__)
+
+
+def _records():
+    db = get_db()
+    return {**records.all_records(db), "years": years.years_played(db)}
+
+
+@bp.get("/records")
+def index():
+    """Show every record: per rule set, streaks, the busiest evening; the years played."""
+    return render_template("records/index.html", **_records())
+
+
+@bp.get("/records.json")
+def index_json():
+    """Every record as JSON: what the records page shows."""
+    return jsonify(_records())
+
+
+def _year(year):
+    if not 1 <= year <= 9999:
+        abort(404, description="There is no such year.")
+    return years.year_review(get_db(), year)
+
+
+@bp.get("/years/<int:year>")
+def year(year):
+    """Show a year at the table: games, nights, most wins, best partnership, records, games per month."""
+    data = _year(year)
+    return render_template("records/year.html", chart=months_chart(data) if data["games"] else None, **data)
+
+
+@bp.get("/years/<int:year>.json")
+def year_json(year):
+    """A year at the table as JSON: what its page shows."""
+    return jsonify(_year(year))
+
+
+def months_chart(data):
+    """Games played each month of the year."""
+    counts = [m["games"] for m in data["months"]]
+    busiest = max(range(12), key=lambda m: counts[m])
+    description = (
+        f"Games played each month of {data['year']}: {data['games']:,} in all, "
+        f"the most in {years.MONTHS[busiest]} ({counts[busiest]:,})."
+    )
+    return charts.line_chart(
+        f"Games per month, {data['year']}", description, list(years.MONTHS), [("Games", counts)]
+    )
