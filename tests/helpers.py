@@ -1,7 +1,11 @@
 """What several test modules share: reading a page as a person (or a browser) would."""
 
+import contextlib
 import html
+import os
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 
 
@@ -61,3 +65,34 @@ def posted(page):
 
 def csrf_token(client, url):
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url)))[1]
+
+
+@contextlib.contextmanager
+def served(instance, database):
+    """`make run`'s server (waitress) in its own process, on a free loopback port: yields
+    (process, port); stopped with SIGTERM, as a service manager stops it, on the way out
+    (its exit status is then ``process.returncode``)."""
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_DATABASE": str(database),
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in ("SCOREKEEPER_BACKUP_DIR", "BACKUP_DIR"):
+        env.pop(name, None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        # the address is printed once the port is bound: no waiting, no retries
+        first_line = server.stdout.readline()
+        assert "On this computer: http://localhost:" in first_line, first_line
+        yield server, int(first_line.rsplit(":", 1)[1].strip("/\n"))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        server.stdout.close()

@@ -119,20 +119,26 @@ def _count(db, filters, source, params):
     return db.execute(f"SELECT COUNT(*) FROM {source}", params).fetchone()[0]
 
 
-def rule_set_names(db):
-    """The rule sets games were played under, for the filter.
+def distinct_rules_names(db, table="games"):
+    """The distinct ``rules_name`` of ``table`` (games, game_records), in byte order.
 
-    One index seek per name (a "loose index scan"), not a pass over every game.
+    One index seek per name (a "loose index scan"), not a pass over every row.
+    ``table`` is one of ours, never typed by a user.
     """
-    names = [
+    return [
         row[0]
         for row in db.execute(
-            """WITH RECURSIVE names(name) AS (
-                   SELECT MIN(rules_name) FROM games
+            f"""WITH RECURSIVE names(name) AS (
+                   SELECT MIN(rules_name) FROM {table}
                    UNION ALL
-                   SELECT (SELECT MIN(rules_name) FROM games WHERE rules_name > names.name)
+                   SELECT (SELECT MIN(rules_name) FROM {table} WHERE rules_name > names.name)
                    FROM names WHERE names.name IS NOT NULL)
                SELECT name FROM names WHERE name IS NOT NULL"""
         )
     ]
+
+
+def rule_set_names(db):
+    """The rule sets games were played under, for the filter."""
+    names = distinct_rules_names(db)
     return sorted(names, key=lambda name: (name.casefold(), name))

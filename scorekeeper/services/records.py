@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from .evenings import evening
+from .history import distinct_rules_names
 
 # (record, column, highest first?) — each column has its team (the team's
 # position) and, for a round, its round number beside it
@@ -166,21 +167,6 @@ def rebuild(db):
 # --- reading --------------------------------------------------------------------------
 
 
-def _rule_set_names(db):
-    """The rule sets of games that count, one index seek each."""
-    return [
-        row[0]
-        for row in db.execute(
-            """WITH RECURSIVE names(name) AS (
-                   SELECT MIN(rules_name) FROM game_records
-                   UNION ALL
-                   SELECT (SELECT MIN(rules_name) FROM game_records WHERE rules_name > names.name)
-                   FROM names WHERE names.name IS NOT NULL)
-               SELECT name FROM names WHERE name IS NOT NULL"""
-        )
-    ]
-
-
 def _holder(db, row, column):
     """The record as a dict: value, game, when, the team's name (and players), the round."""
     game_id, played_at, value, team, number = row
@@ -225,7 +211,7 @@ def game_records(db, year=None):
     """
     result = []
     if year is None:
-        names = _rule_set_names(db)
+        names = distinct_rules_names(db, "game_records")
     else:
         names = [
             row[0]

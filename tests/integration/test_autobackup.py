@@ -10,7 +10,6 @@ clock itself.
 from __future__ import annotations
 
 import datetime
-import os
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import pytest
 
 from scorekeeper import autobackup
 
+from ..helpers import served
 from ..httpkit import FlaskPhone, HttpPhone, end_game, make_app, reopen_game, save_round, start_game
 
 ROUND = {"went_out": "0", 0: {"book_clean": 1, "melded_points": 150}, 1: {"melded_points": 60}}
@@ -379,31 +379,11 @@ def test_the_served_app_backs_up_a_saved_round_by_the_time_it_stops(tmp_path):
     instance = tmp_path / "instance"
     database = tmp_path / "family.db"
     make_app(database)
-    env = {
-        **os.environ,
-        "SCOREKEEPER_INSTANCE_PATH": str(instance),
-        "SCOREKEEPER_DATABASE": str(database),
-        "PYTHONUNBUFFERED": "1",
-    }
-    env.pop("SCOREKEEPER_BACKUP_DIR", None)
-    env.pop("BACKUP_DIR", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        first_line = server.stdout.readline()
-        port = int(first_line.rsplit(":", 1)[1].strip("/\n"))
+    with served(instance, database) as (server, port):
         phone = HttpPhone("127.0.0.1", port)
         game = start_game(phone, "tablet")
         assert save_round(phone, game, ROUND).status == 303
-    finally:
-        server.terminate()  # SIGTERM
-        assert server.wait(timeout=10) == 0
-        server.stdout.close()
+    assert server.returncode == 0  # stopped in order, its waiting change copied
     [newest, *_] = autobackup.list_backups(instance / "backups")
     assert rows(newest.path, "PRAGMA integrity_check") == [("ok",)]
     assert rows(newest.path, "SELECT number FROM rounds") == [(1,)]

@@ -1,9 +1,6 @@
 """The server `make run` starts: waitress, the address to open, real HTTP."""
 
 import io
-import os
-import subprocess
-import sys
 import urllib.request
 
 import segno
@@ -12,6 +9,8 @@ from scorekeeper.db import connect, migrate, transaction
 from scorekeeper.scoring import RULESETS
 from scorekeeper.serve import qr_codes, share_address, usable_addresses, where_to_open
 from scorekeeper.services import games
+
+from ..helpers import served
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
@@ -69,24 +68,7 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
     with transaction(db):
         game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
     db.close()
-    env = {
-        **os.environ,
-        "SCOREKEEPER_INSTANCE_PATH": str(instance),
-        "SCOREKEEPER_DATABASE": str(tmp_path / "family.db"),
-        "PYTHONUNBUFFERED": "1",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        # the address is printed once the port is bound: no waiting, no retries
-        first_line = server.stdout.readline()
-        assert "On this computer: http://localhost:" in first_line, first_line
-        port = int(first_line.rsplit(":", 1)[1].strip("/\n"))
+    with served(instance, tmp_path / "family.db") as (_, port):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=30) as response:
             page = response.read().decode()
         assert "Roth family house rules" in page
@@ -95,7 +77,3 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
             page = response.read().decode()
         assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        server.stdout.close()
