@@ -28,7 +28,7 @@ from .checks import (
 )
 from .deal import Deck, deck
 from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, entry_fields, has_melded
-from .game import Standings, Verdict, standings, verdict
+from .game import Standings, Verdict, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
 from .rounds import Line, TeamRoundScore, outcome, price, score_round, score_team_round
@@ -114,6 +114,7 @@ __all__ = [
     "meld_minimum",
     "outcome",
     "price",
+    "running_totals",
     "score_round",
     "score_team_round",
     "standings",

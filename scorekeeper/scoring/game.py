@@ -42,6 +42,15 @@ def verdict(totals: Sequence[int], finished: bool, rounds_played: int) -> Verdic
     return Verdict(finished, tuple(i for i, total in enumerate(totals) if total == best))
 
 
+def running_totals(round_totals: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Per round, per team: the total after it, from each round's scores (team order)."""
+    running, totals = [], None
+    for scores in round_totals:
+        totals = list(scores) if totals is None else [t + s for t, s in zip(totals, scores)]
+        running.append(totals)
+    return running
+
+
 @dataclass(frozen=True)
 class Standings:
     """Where a game stands after its rounds (lists are in team order)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 
+from .. import scoring
 from .evenings import evening
 from .history import distinct_rules_names
 
@@ -61,12 +62,10 @@ def facts(game_id, rules_name, played_at, scores, books):
     Ties go to the earliest round, then the first team.
     """
     teams = len(scores[0])
-    running, totals = [], [0] * teams
-    for round_scores in scores:
-        totals = [t + s for t, s in zip(totals, round_scores)]
-        running.append(totals)
-    top = max(totals)
-    winners = [t for t in range(teams) if totals[t] == top]
+    running = scoring.running_totals(scores)
+    totals = running[-1]
+    winners = scoring.verdict(totals, True, len(scores)).winners
+    top = totals[winners[0]]
     others = [total for total in totals if total != top]
     margin = top - max(others) if others else 0
     comeback, comeback_team, comeback_round = 0, winners[0], None

@@ -22,6 +22,7 @@ from scorekeeper.scoring import (
     deck,
     has_melded,
     outcome,
+    running_totals,
     score_round,
     score_team_round,
     standings,
@@ -156,6 +157,9 @@ def test_a_total_is_the_sum_of_its_round_scores(game):
             assert score.total == sum(points for _, _, points in score.breakdown)
     assert result.next_round == len(rounds) + 1
     assert len(result.next_meld_minimums) == teams
+    # the running totals of stored round scores (how the records are rebuilt) are the game's
+    round_totals = [[s.total for s in scores] for scores in result.round_scores]
+    assert running_totals(round_totals) == result.running_totals
     assert result.winners == (
         []
         if not result.finished or not rounds
