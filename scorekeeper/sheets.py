@@ -28,6 +28,7 @@ class SheetRound:
     meld_minimums: list  # per team, the engine's minimum for this round (or None)
     scores: list  # per team, the engine's TeamRoundScore (its breakdown lines)
     totals: list  # per team, the running total after this round
+    lines: list  # per team, its breakdown as the sheet prints it: one text (see breakdown_text)
 
 
 def paper(value, default):
@@ -36,11 +37,55 @@ def paper(value, default):
     return value if value in PAPERS else default
 
 
+# Blanks as wide as what they stand for in the sheet's font (DejaVu, as most fonts:
+# digits all one width, a figure space as wide as a digit, a punctuation space as a
+# comma, "+" as "−"), so that points padded with them line up on the right.
+_BLANK = {**dict.fromkeys("0123456789", "\u2007"), ",": "\u2008", "+": "\u2007\u2009", "−": "\u2007\u2009"}
+
+
+def breakdown_text(score, minimum, width):
+    """A team's round as the sheet prints it: a line per breakdown line, its points
+    first, padded on the left to ``width`` characters so that they line up on the
+    right, then what they are for ("+1,000  Clean (red) books ×2"); the meld
+    minimum above. One text with a line per line: WeasyPrint's cost is per box
+    and per text run, so a cell of label lines beside a cell of points lines was
+    twice the runs (docs/PERFORMANCE.md)."""
+    from .formatting import points
+
+    lines = [f"Meld minimum {minimum}"] if minimum is not None else []
+    for line in score.breakdown:
+        if line.count == 0:
+            continue
+        text = points(line.points)
+        label = line.label if line.count is None else f"{line.label} ×{line.count}"
+        lines.append(_pad(text, width) + text + "  " + label)
+    return "\n".join(lines)
+
+
+def _pad(text, width):
+    """Blanks as wide as what ``text`` lacks of the widest points (``width`` characters, a sign
+    and digits with their commas): "−35" padded to "+1,000" takes two digits' and a comma's."""
+    digits = text.lstrip("+−")
+    widest = "0,000,000,000,000"[-(width - 1) :] if width > 1 else ""
+    blanks = "".join(_BLANK[c] for c in widest[: len(widest) - len(digits)])
+    return blanks if digits != text else _BLANK["+"] + blanks  # "0" has no sign
+
+
 def game_pages(game):
     """The game's rounds in pages of ``ROUNDS_PER_PAGE`` (at least one page)."""
+    from .formatting import points
+
     s = game.standings
+    every = (line for scores in s.round_scores for score in scores for line in score.breakdown)
+    width = max((len(points(line.points)) for line in every), default=0)
     rounds = [
-        SheetRound(played.number, s.meld_minimums[i], s.round_scores[i], s.running_totals[i])
+        SheetRound(
+            played.number,
+            s.meld_minimums[i],
+            s.round_scores[i],
+            s.running_totals[i],
+            [breakdown_text(score, m, width) for score, m in zip(s.round_scores[i], s.meld_minimums[i])],
+        )
         for i, played in enumerate(game.rounds)
     ]
     return [rounds[i : i + ROUNDS_PER_PAGE] for i in range(0, len(rounds), ROUNDS_PER_PAGE)] or [[]]
