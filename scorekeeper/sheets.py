@@ -297,6 +297,7 @@ def cache_info():
 def clear_cache():
     with _render_lock:
         _cache.clear()
+        _sheets.clear()
 
 
 def css_path():
@@ -332,22 +333,57 @@ def pdf_from_html(html):
     and a request for a sheet being rendered in the background waits for it
     and takes it from the cache.
     """
+    return _pdf(html)
+
+
+def _pdf(html, sheet=None):
+    """``pdf_from_html``; ``sheet``, when given, is remembered as naming this HTML."""
     key = hashlib.sha256(html.encode()).hexdigest()
     with _render_lock:
         if key in _cache:
             _cache.move_to_end(key)
             _counts["hits"] += 1
-            return _cache[key]
-        from weasyprint import HTML
+        else:
+            from weasyprint import HTML
 
-        fonts, style = fonts_and_style()
-        # the sheet's HTML names no file, image or stylesheet: nothing to fetch
-        pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
-        _counts["renders"] += 1
-        _cache[key] = pdf
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return pdf
+            fonts, style = fonts_and_style()
+            # the sheet's HTML names no file, image or stylesheet: nothing to fetch
+            pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+            _counts["renders"] += 1
+            _cache[key] = pdf
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+        if sheet is not None:
+            _sheets[sheet] = key
+            while len(_sheets) > CACHE_SIZE:
+                _sheets.popitem(last=False)
+        return _cache[key]
+
+
+# What a game's sheet is drawn from, short of its HTML: the game as of its
+# revision (rules, rounds and result change only with a new revision and
+# updated_at; the uid tells games of different databases apart), its teams'
+# and players' names as read with it (a rename changes no revision), and the
+# paper. A sheet asked for again (Print after the background printed it)
+# then costs a look-up, not the template and a hash of its HTML.
+_sheets: OrderedDict[tuple, str] = OrderedDict()
+
+
+def _sheet_of(game, paper):
+    return (game.uid, game.revision, game.updated_at, game.finished_at, game.ended_by_hand, game.teams, paper)
+
+
+def game_pdf(game, paper):
+    """The PDF of a game's sheet on ``paper`` (inside an app context): from the cache when
+    the game is as it was when last printed, else rendered (``pdf_from_html``)."""
+    sheet = _sheet_of(game, paper)
+    with _render_lock:
+        key = _sheets.get(sheet)
+        if key is not None and key in _cache:
+            _cache.move_to_end(key)
+            _counts["hits"] += 1
+            return _cache[key]
+    return _pdf(game_sheet_html(game, paper, pdf=True), sheet)
 
 
 # --- in the background ----------------------------------------------------------------
@@ -452,7 +488,7 @@ def render_later(app, game):
         if _latest.get(game.id, -1) > game.revision:
             return  # changed again since: that change's job prints it
         with app.app_context():
-            pdf_from_html(game_sheet_html(game, app.config["PAPER"], pdf=True))
+            game_pdf(game, app.config["PAPER"])
 
     _submit(job)
 
