@@ -321,9 +321,10 @@ def sheets(table, work):
     from weasyprint import HTML
 
     from scorekeeper import create_app, sheets
-    from scorekeeper.db import connect, migrate
+    from scorekeeper.db import connect
     from scorekeeper.scoring import RULESETS, TeamRound
     from scorekeeper.services import games
+    from scorekeeper.services.schema import migrate
 
     path = os.path.join(work, "sheets.db")
     migrate(path)

@@ -3,10 +3,11 @@
 import datetime
 import os
 import secrets
-from pathlib import Path
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+
+from .resources import resource_folder
 
 csrf = CSRFProtect()
 
@@ -56,6 +57,7 @@ def create_app(test_config=None):
         home,
         players,
         records,
+        rounds,
         rules,
         share,
         sheets,
@@ -75,6 +77,7 @@ def create_app(test_config=None):
         home,
         rules,
         games,
+        rounds,
         players,
         records,
         sheets,
@@ -88,14 +91,6 @@ def create_app(test_config=None):
     for blueprint in blueprints:
         app.register_blueprint(blueprint.bp)
     return app
-
-
-def resource_folder(name):
-    """templates/ or static/: inside the installed package (the wheel ships them
-    there), else beside it, where they live in the repository."""
-    package = Path(__file__).resolve().parent
-    inside = package / name
-    return str(inside if inside.is_dir() else package.parent / name)
 
 
 def instance_secret_key(instance_path):

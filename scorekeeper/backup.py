@@ -20,8 +20,8 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from .db import migrate
 from .migrations import migrations
+from .services.schema import migrate
 
 PARTIAL = ".partial-"
 

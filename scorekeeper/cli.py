@@ -18,10 +18,11 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from . import autobackup, backup, demo, passcode, service
-from .db import connect, migrate
+from .db import connect
 from .exchange import csvfile, importer, jsonfile
 from .scoring import RuleSet
 from .services import games, rulesets
+from .services.schema import migrate
 
 
 def _database():

@@ -20,8 +20,6 @@ import threading
 from flask import current_app
 from sqlite_utils import Database
 
-from .migrations import migrations
-
 BUSY_TIMEOUT_MS = 10_000
 
 
@@ -97,23 +95,6 @@ def snapshot(db):
     finally:
         if db.conn.in_transaction:
             db.conn.execute("COMMIT")  # nothing was written: this only ends the read
-
-
-def migrate(path):
-    """Apply pending migrations; return the names applied."""
-    from .migrations import REBUILDS_SUMMARIES
-    from .services.summaries import rebuild
-
-    db = connect(path)
-    try:
-        pending = [m.name for m in migrations.pending(db)]
-        migrations.apply(db)
-        if REBUILDS_SUMMARIES & set(pending):
-            with transaction(db):
-                rebuild(db)
-        return pending
-    finally:
-        db.close()
 
 
 def init_app(app):

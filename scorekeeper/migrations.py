@@ -11,7 +11,7 @@ migrations = Migrations("scorekeeper")
 # what a migration has to tell the family (flask init-db prints it)
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
-# scores (db.migrate does it once all pending migrations have run)
+# scores (services.schema.migrate does it once all pending migrations have run)
 REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records"}
 
 
@@ -330,7 +330,7 @@ def m008_player_summaries(db):
     # without a pass over every game
     db["game_counts"].create({"finished": int, "games": int}, pk="finished", not_null={"games"})
     # the summaries of the games already played are made from their stored
-    # scores and totals by db.migrate once every migration has run (see
+    # scores and totals by services.schema.migrate once every migration has run (see
     # REBUILDS_SUMMARIES), so the code that makes them always meets the newest schema
 
 
@@ -441,4 +441,4 @@ def m010_ratings_streaks_records(db):
         foreign_keys=[("player_id", "players", "id"), ("partner_id", "players", "id")],
         not_null={"games", "wins"},
     )
-    # made from the summaries by db.migrate once every migration has run (REBUILDS_SUMMARIES)
+    # made from the summaries by services.schema.migrate once every migration has run (REBUILDS_SUMMARIES)

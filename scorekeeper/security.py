@@ -18,6 +18,8 @@ from flask import request
 from werkzeug.exceptions import SecurityError
 from werkzeug.wrappers import Response
 
+from .network import lan_addresses
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1")
 
 # One policy for every response, a page or not (a PDF, a download, an SVG).
@@ -47,7 +49,7 @@ REFUSED_HOST = (
 def served_as(lan_addresses, hostname, extra=()):
     """The host names the app answers to (ports aside), without repeats.
 
-    :param lan_addresses: this machine's addresses on its networks (``serve.lan_addresses()``)
+    :param lan_addresses: this machine's addresses on its networks (``network.lan_addresses()``)
     :param hostname: this machine's name; its ``.local`` name (mDNS) is added
     :param extra: more names from the instance config (``EXTRA_HOSTS``)
     """
@@ -61,8 +63,6 @@ def served_as(lan_addresses, hostname, extra=()):
 @functools.cache
 def machine_names():
     """This machine's LAN addresses and name, read once per process (``hostname -I``)."""
-    from .serve import lan_addresses
-
     return tuple(lan_addresses()), socket.gethostname()
 
 

@@ -6,47 +6,14 @@ Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
 import argparse
 import contextlib
 import io
-import ipaddress
 import signal
-import socket
-import subprocess
 import sys
 
 import segno
 from waitress import create_server
 
 from . import create_app
-
-
-def usable_addresses(candidates):
-    """The IPv4 addresses a phone on the Wi-Fi could reach, sorted, without repeats:
-    loopback, link-local, IPv6 and anything that is not an address are left out."""
-    addresses = set()
-    for text in candidates:
-        try:
-            address = ipaddress.ip_address(text)
-        except ValueError:
-            continue
-        if address.version == 4 and not address.is_loopback and not address.is_link_local:
-            addresses.add(address)
-    return [str(address) for address in sorted(addresses)]
-
-
-def lan_addresses():
-    """This machine's addresses on its networks, read locally.
-
-    ``hostname -I`` lists every interface's address (Debian maps the host's
-    own name to 127.0.1.1, so resolving the name alone usually finds nothing);
-    no packet is sent either way, so it works with no internet at all.
-    """
-    found = []
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        found = subprocess.run(
-            ["hostname", "-I"], capture_output=True, text=True, timeout=5, check=False
-        ).stdout.split()
-    with contextlib.suppress(OSError):
-        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    return usable_addresses(found)
+from .network import lan_addresses
 
 
 def where_to_open(host, port, addresses):

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import scoring
+from .resources import resource_folder
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
 PAPERS = {"letter": "Letter", "a4": "A4"}
@@ -301,8 +302,6 @@ def clear_cache():
 
 
 def css_path():
-    from . import resource_folder
-
     return os.path.join(resource_folder("static"), "sheet.css")
 
 

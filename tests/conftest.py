@@ -4,9 +4,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from scorekeeper import create_app
-from scorekeeper.db import connect, migrate, transaction
+from scorekeeper.db import connect, transaction
 from scorekeeper.scoring import RULESETS
 from scorekeeper.services import game_model, games
+from scorekeeper.services.schema import migrate
 
 # A fresh clone has no example database and CI shares a slow machine: no
 # deadline, no too-slow health check, and a fixed number of examples per test

@@ -4,7 +4,7 @@ Shared by the fuzz, race, round-trip and restore tests. Everything here
 goes through HTTP (the Flask test client, or http.client against a real
 server on loopback) or reads the SQLite file read-only with the stdlib:
 no scorekeeper module is imported beyond ``create_app`` and
-``scorekeeper.db.migrate``, so the app's internals can be rewritten freely.
+``scorekeeper.services.schema.migrate``, so the app's internals can be rewritten freely.
 
 - ``parse_forms`` finds every <form> on a page with html.parser: all
   <input>/<select>/<textarea> names and values (hidden csrf_token,
@@ -466,7 +466,7 @@ def query_db(path, sql, params=()):
 def make_app(database):
     """A migrated SQLite file and the app on it (CSRF on, as in production)."""
     from scorekeeper import create_app
-    from scorekeeper.db import migrate
+    from scorekeeper.services.schema import migrate
 
     migrate(database)
     return create_app({"TESTING": True, "DATABASE": str(database)})

@@ -5,10 +5,11 @@ import sqlite3
 import pytest
 from sqlite_utils import Database
 
-from scorekeeper.db import connect, get_db, migrate, transaction
+from scorekeeper.db import connect, get_db, transaction
 from scorekeeper.migrations import migrations
 from scorekeeper.scoring import ENTRY_FIELDS, RULESETS
 from scorekeeper.services import games, rulesets
+from scorekeeper.services.schema import migrate
 
 SCHEMA = {
     "house_rules": {

@@ -15,12 +15,13 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 from scorekeeper import backup, create_app
-from scorekeeper.db import connect, migrate
+from scorekeeper.db import connect
 from scorekeeper.exchange import csvfile, importer, jsonfile
 from scorekeeper.formatting import day
 from scorekeeper.names import MAX_NAME
 from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
 from scorekeeper.services import game_model, games, players, rulesets
+from scorekeeper.services.schema import migrate
 
 from ..helpers import text
 
@@ -780,7 +781,8 @@ def test_long_names_round_trip(db, other):
 
 
 def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path):
-    from scorekeeper.db import connect, migrate
+    from scorekeeper.db import connect
+    from scorekeeper.services.schema import migrate
 
     game_id = start(db, RULESETS["roth"], "roth", [("", ["Ann", "Bo"]), ("", ["Cy"])])
     games.add_round(

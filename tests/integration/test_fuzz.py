@@ -645,16 +645,16 @@ def post_targets(ids):
             tuple((f"new/{k}", f"/games/new?rules={k}", False) for k in ("friends-family", h, "roth")),
             fill=NEW_GAME_FILL,
         ),
-        "games.new_round": PostTarget(
-            "games.new_round",
+        "rounds.new": PostTarget(
+            "rounds.new",
             (
                 ("round/new", f"/games/{g}/rounds/new", False),
                 ("round/new", f"/games/{g}/rounds/new", True),
                 ("round/new3", f"/games/{t}/rounds/new", True),
             ),
         ),
-        "games.edit_round": PostTarget(
-            "games.edit_round",
+        "rounds.edit": PostTarget(
+            "rounds.edit",
             (
                 ("round/edit3", f"/games/{g}/rounds/3/edit", False),
                 ("round/edit3", f"/games/{g}/rounds/3/edit", True),
@@ -662,8 +662,8 @@ def post_targets(ids):
                 ("round/edit-t", f"/games/{t}/rounds/1/edit", True),
             ),
         ),
-        "games.delete_round": PostTarget(
-            "games.delete_round",
+        "rounds.delete": PostTarget(
+            "rounds.delete",
             (
                 ("delete2", f"/games/{g}/rounds/2/delete", False),
                 ("delete4", f"/games/{g}/rounds/4/delete", False),
@@ -673,7 +673,7 @@ def post_targets(ids):
             "games.end", (("end", f"/games/{g}/end", False), ("end-t", f"/games/{t}/end", False))
         ),
         # offered to the phone that just entered a round: the arranged state's last change
-        "games.undo_round": PostTarget("games.undo_round", (("undo", f"/games/{t}", False),)),
+        "rounds.undo": PostTarget("rounds.undo", (("undo", f"/games/{t}", False),)),
         "games.reopen": PostTarget("games.reopen", (("reopen", f"/games/{d}", False),)),
         "rules.new": PostTarget(
             "rules.new",
@@ -743,7 +743,7 @@ def _sweep_names(form, endpoint):
         }
         names = [n for n in names if not n.startswith("rules-") or n in keep]
         names = [n for n in names if not n.startswith(("teams-1-", "teams-3-"))]  # like 0 and 2
-    if endpoint in ("games.new_round", "games.edit_round"):  # team 1's fields work like team 0's
+    if endpoint in ("rounds.new", "rounds.edit"):  # team 1's fields work like team 0's
         names = [
             n
             for n in names
@@ -867,10 +867,10 @@ def _default_files(world, target):
 
 SWEPT = [
     "games.new",
-    "games.new_round",
-    "games.edit_round",
-    "games.delete_round",
-    "games.undo_round",
+    "rounds.new",
+    "rounds.edit",
+    "rounds.delete",
+    "rounds.undo",
     "games.end",
     "games.reopen",
     "rules.new",
@@ -1337,9 +1337,9 @@ def all_targets():
             "games.new",
             "games.show",
             "games.export",
-            "games.new_round",
-            "games.edit_round",
-            "games.delete_round",
+            "rounds.new",
+            "rounds.edit",
+            "rounds.delete",
             "games.end",
             "players.index",
             "players.index_json",

@@ -548,7 +548,7 @@ def test_recompute_scores_command(client, db, runner):
 
 
 def test_posts_without_a_csrf_token_are_refused(tmp_path, instance_path):
-    from scorekeeper.db import migrate
+    from scorekeeper.services.schema import migrate
 
     migrate(tmp_path / "csrf.db")
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db")})

@@ -21,7 +21,7 @@ WHEEL_CHECK = textwrap.dedent("""
     import pathlib, sys
     import scorekeeper
     from scorekeeper import create_app
-    from scorekeeper.db import migrate
+    from scorekeeper.services.schema import migrate
 
     site = pathlib.Path(sys.argv[1]).resolve()
     assert pathlib.Path(scorekeeper.__file__).resolve().is_relative_to(site), scorekeeper.__file__

@@ -7,9 +7,9 @@ import socket
 import pytest
 
 from scorekeeper import create_app, passcode
+from scorekeeper.network import lan_addresses
 from scorekeeper.scoring import TeamRound
 from scorekeeper.security import served_as
-from scorekeeper.serve import lan_addresses
 
 from ..helpers import csrf_token, text
 

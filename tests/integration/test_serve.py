@@ -5,10 +5,12 @@ import urllib.request
 
 import segno
 
-from scorekeeper.db import connect, migrate, transaction
+from scorekeeper.db import connect, transaction
+from scorekeeper.network import usable_addresses
 from scorekeeper.scoring import RULESETS
-from scorekeeper.serve import qr_codes, share_address, usable_addresses, where_to_open
+from scorekeeper.serve import qr_codes, share_address, where_to_open
 from scorekeeper.services import games
+from scorekeeper.services.schema import migrate
 
 from ..helpers import served
 

@@ -194,8 +194,8 @@ def test_the_game_screen_shows_the_link_and_its_qr_code(client, game):
 def test_games_from_before_share_links_get_one(tmp_path):
     from sqlite_utils import Database
 
-    from scorekeeper.db import migrate
     from scorekeeper.migrations import migrations
+    from scorekeeper.services.schema import migrate
 
     path = tmp_path / "old.db"
     db = Database(path)

@@ -399,7 +399,7 @@ def test_a_blank_sheet_for_six_teams(client):
 def background_app(instance_path, tmp_path):
     """The app with SHEETS_IN_BACKGROUND on (off under TESTING), CSRF off for posting."""
     from scorekeeper import create_app
-    from scorekeeper.db import migrate
+    from scorekeeper.services.schema import migrate
 
     database = tmp_path / "background.db"
     migrate(database)

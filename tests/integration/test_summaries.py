@@ -165,7 +165,8 @@ def test_import_demo_data_and_recompute_keep_the_summaries_in_step(runner, db, t
             db.execute(f"DELETE FROM {table}")
     assert runner.invoke(args=["recompute-scores"]).exit_code == 0
     assert dump(db) == kept  # recompute-scores rebuilds them
-    from scorekeeper.db import connect, migrate
+    from scorekeeper.db import connect
+    from scorekeeper.services.schema import migrate
 
     other_path = tmp_path / "other.db"
     migrate(other_path)
@@ -184,8 +185,9 @@ def test_import_demo_data_and_recompute_keep_the_summaries_in_step(runner, db, t
 
 def test_the_migration_summarises_games_already_played(tmp_path):
     """A database from before m008 gets its summaries from its stored scores and totals."""
-    from scorekeeper.db import connect, migrate
+    from scorekeeper.db import connect
     from scorekeeper.migrations import migrations
+    from scorekeeper.services.schema import migrate
 
     path = tmp_path / "old.db"
     db = connect(path)
