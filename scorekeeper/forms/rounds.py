@@ -5,7 +5,7 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, Radio
 
 from .. import scoring
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
-from .fields import RevisionField, WholeNumberField
+from .fields import RevisionField, WholeNumberField, whole_number
 
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed
@@ -166,6 +166,44 @@ def entries_from(form):
         entries.append(
             TeamRound(books={kind: _number(fields, f"book_{kind}") for kind in rules.books}, **values)
         )
+    return entries
+
+
+def posted_entries(rules, teams, values):
+    """The ``TeamRound``s a posted round form holds, read as ``entries_from`` reads the
+    form but without building it; None when a value is not a number.
+
+    Every name the form could hold is read (an entry the form does not ask, posted
+    all the same, is read too): so these entries differ from the form's whenever
+    the form would read anything else, and a save compares them with the digest
+    of what the check step reviewed (``views.round_screen.proven``): only the
+    very entries it reviewed get past it.
+    """
+    choice = values.get("went_out", NOBODY)
+    entries = []
+    try:
+        for i in range(teams):
+            prefix = f"teams-{i}-"
+            books = {}
+            for kind in rules.books:
+                sent = values.getlist(f"{prefix}book_{kind}")
+                typed = [v for v in sent if v.strip()]  # as BookCountField: the box wins
+                chosen = (typed or sent)[-1:]
+                books[kind] = (whole_number(chosen[0]) if chosen else None) or 0
+            data = {}
+            for f in ENTRY_FIELDS:
+                if f.name == "went_out":
+                    data[f.name] = choice in (str(i), f"{i}{CONCEALED}")
+                elif f.name == "went_out_concealed":
+                    data[f.name] = choice == f"{i}{CONCEALED}"
+                elif f.kind == "flag":  # the one tick a team has (BooleanField)
+                    data[f.name] = values.get(prefix + f.name, "") not in ("", "false")
+                else:
+                    sent = values.get(prefix + f.name)
+                    data[f.name] = (whole_number(sent) if sent is not None else None) or 0
+            entries.append(TeamRound(books=books, **data))
+    except ValueError:
+        return None
     return entries
 
 
