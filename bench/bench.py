@@ -3,8 +3,10 @@
 - **Save a round**: POST the round form's "Save" → 303 → GET the game page,
   over one keep-alive connection to the app served by waitress in its own
   process on loopback (`python -m scorekeeper.serve`, what `make run`
-  starts); the floor is a static file from the same server (sent as stored,
-  uncompressed: the cheapest answer it gives), measured in the same run. Each
+  starts), the round form filled in and checked first, as a phone does
+  (from the game page, "Enter round 4", Check); the floor is a static file
+  from the same server (sent as stored, uncompressed: the cheapest answer it
+  gives), measured in the same run. Each
   save is round 4 of a 4-team game; saves are measured back to back, like
   the static file, and last (each queues its sheet for the background).
 - **Print 1 s after a save**: save a round as above (POST → 303 → GET the
@@ -90,7 +92,9 @@ def prepare_save_games(database, count):
 
 
 def checked_form(client, game_id):
-    """The round form of the game, filled in and checked: what "Save" posts."""
+    """The round form of the game, filled in and checked: what "Save" posts. The phone
+    comes to it from the game page (as after its last save), then "Enter round 4"."""
+    client.get(f"/games/{game_id}")
     values = form_values(client.get(f"/games/{game_id}/rounds/new"))
     values.update(
         {
