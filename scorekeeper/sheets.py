@@ -397,9 +397,45 @@ def game_pdf(game, paper):
 _jobs: queue.Queue = queue.Queue()
 _worker = None
 _worker_lock = threading.Lock()
-_latest: dict[int, int] = {}  # game id -> the newest revision queued
+_latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest revision queued
 
 IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
+LONGEST_WAIT = 5.0  # a sheet waits at most this long for the app to be quiet
+
+# Requests being answered, and when the last one ended: a sheet printed in the
+# background waits until the app is quiet, so that it never slows a request
+# down (a render holds Python for a tenth of a second or more at a time).
+_requests = {"answering": 0, "ended": 0.0}
+_requests_lock = threading.Lock()
+
+
+def _request_started():
+    from flask import g
+
+    g.sheets_counted = True
+    with _requests_lock:
+        _requests["answering"] += 1
+
+
+def _request_ended(_error=None):
+    from flask import g
+
+    counted = g.pop("sheets_counted", False)  # an earlier hook may have answered first
+    with _requests_lock:
+        _requests["answering"] -= int(counted)
+        _requests["ended"] = time.monotonic()
+
+
+def _wait_until_quiet(quiet, deadline):
+    """Sleep until no request has been answered for ``quiet`` seconds (or until ``deadline``)."""
+    while True:
+        now = time.monotonic()
+        with _requests_lock:
+            answering, ended = _requests["answering"], _requests["ended"]
+        left = quiet - (now - ended) if not answering else quiet
+        if left <= 0 or now >= deadline:
+            return
+        time.sleep(min(left, deadline - now))
 
 
 def _work():
@@ -473,18 +509,21 @@ def _warm_up(app):
 def render_later(app, game):
     """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it.
 
-    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later: after the game page
-    the phone asks for next, and after any quick second change (only the
-    newest is printed).
+    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later, and once the app has
+    answered no request for as long (at most ``LONGEST_WAIT`` seconds later):
+    after the game page the phone asks for next, after any quick second change
+    (only the newest is printed), and never while a phone waits for a page.
     """
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
-    _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
-    start = time.monotonic() + app.config["SHEETS_BACKGROUND_DELAY"]
+    _latest[game.uid] = max(_latest.get(game.uid, -1), game.revision)
+    delay = app.config["SHEETS_BACKGROUND_DELAY"]
+    start = time.monotonic() + delay
 
     def job():
         time.sleep(max(0.0, start - time.monotonic()))
-        if _latest.get(game.id, -1) > game.revision:
+        _wait_until_quiet(delay, start + LONGEST_WAIT)
+        if _latest.get(game.uid, -1) > game.revision:
             return  # changed again since: that change's job prints it
         with app.app_context():
             game_pdf(game, app.config["PAPER"])
@@ -516,6 +555,8 @@ def init_app(app):
     app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
+    app.before_request(_request_started)
+    app.teardown_request(_request_ended)
     import click
 
     if click.get_current_context(silent=True) is None:

@@ -451,6 +451,32 @@ def test_the_background_skips_a_sheet_changed_again_since(background_app):
     assert sheets.cache_info()["renders"] == before["renders"] + 1
 
 
+def test_the_background_waits_while_a_request_is_answered(background_app):
+    """A sheet printed in the background never competes with a page a phone waits for:
+    it starts once the app has answered no request for SHEETS_BACKGROUND_DELAY."""
+    import time
+
+    from scorekeeper.db import connect
+
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+        game = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
+    finally:
+        db.close()
+    background_app.config["SHEETS_BACKGROUND_DELAY"] = 0.05
+    before = sheets.cache_info()
+    with background_app.test_request_context(f"/games/{game.id}"):
+        background_app.preprocess_request()  # a request being answered
+        sheets.render_later(background_app, game)
+        time.sleep(0.5)  # ten times the delay: it would have printed by now
+        assert sheets.cache_info() == before
+        background_app.do_teardown_request()  # answered
+    sheets.wait_for_background()
+    printed = sheets.cache_info()  # rendered, or the same sheet found in the cache
+    assert printed["renders"] + printed["hits"] == before["renders"] + before["hits"] + 1
+
+
 def test_without_the_background_nothing_is_queued(make_game, app, client, db):
     assert app.config["SHEETS_IN_BACKGROUND"] is False  # TESTING turns it off
     game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound()]])
