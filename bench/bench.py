@@ -15,7 +15,9 @@
   file again. The sheet rendered in the background after the save
   (``sheets.render_later``, 0.3 s after it) should be waiting in the cache.
   Measured before the back-to-back saves, whose queued sheets would still be
-  printing. BENCH_PRINT_RUNS (10) runs per size.
+  printing. BENCH_PRINT_RUNS (10) runs per size. For reference, the static
+  file asked for alone a second after the last request: the first request
+  after a pause costs a server more than one of a series (the floor).
 - **Pages**: every history, player and leaderboard page, from the same server.
   The floor is again the static file; the goal is absolute (≤ 50 ms at 10,000
   games) and, at 100,000 games, ≤ 1.5× the page's own 10,000-game figure.
@@ -222,15 +224,26 @@ def serve_and_measure(table, work, databases, sections):
                 assert status == 200 and data.startswith(b"%PDF"), status
                 return took
 
+            def idle_static(games):
+                """(ms) The static file after a second with no request: what waking costs."""
+                time.sleep(PRINT_AFTER)
+                start = time.perf_counter()
+                plain[games].request("GET", static)
+                return (time.perf_counter() - start) * 1000
+
             printed = {games: [] for games in sizes}
+            idle = {games: [] for games in sizes}
             for run in range(PRINT_RUNS + 1):  # the first, untimed: a warm-up
                 for games in sizes:
-                    took = save_then_print(games)
+                    took, woke = save_then_print(games), idle_static(games)
                     if run:
                         printed[games].append(took)
+                        idle[games].append(woke)
             for games in sizes:
                 label = "Print 1 s after a save (sheet.pdf)"
                 rows[games].append((label, printed[games], floor[games], "≤ 2×"))
+                label = "  static file, 1 s after the last request"
+                rows[games].append((label, idle[games], floor[games], "for reference: waking up"))
 
             def save(games):
                 game_id, values = next(forms[games])
