@@ -13,7 +13,7 @@
   game page), wait one second, as a family looks at the page before tapping
   "Print", and time GET the game's sheet.pdf alone; the floor is the static
   file again. The sheet rendered in the background after the save
-  (``sheets.render_later``, 0.3 s after it) should be waiting in the cache.
+  (``printing.render_later``, 0.3 s after it) should be waiting in the cache.
   Measured before the back-to-back saves, whose queued sheets would still be
   printing. BENCH_PRINT_RUNS (10) runs per size. For reference, the static
   file asked for alone a second after the last request: the first request

@@ -4,7 +4,7 @@ import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
 
-from .. import scoring, sheets
+from .. import printing, scoring, sheets
 from ..db import get_db
 from ..names import MAX_NAME, clean_name, name_problem
 from ..scoring import MAX_TEAMS, MIN_TEAMS
@@ -13,7 +13,7 @@ from . import found
 
 bp = Blueprint("sheets", __name__)
 # WeasyPrint warmed up, and sheets rendered after each change, in the background
-bp.record_once(lambda state: sheets.init_app(state.app))
+bp.record_once(lambda state: printing.init_app(state.app))
 
 
 def _paper():
@@ -56,7 +56,7 @@ def game(game_id):
 def game_pdf(game_id):
     """The game's score sheet as a PDF."""
     game, paper = _game(game_id), _paper()
-    # as the background job printed it after the change (sheets.render_later)
+    # as the background job printed it after the change (printing.render_later)
     pdf = sheets.game_pdf(game, paper)
     return pdf, _pdf_headers(f"hand-and-foot-game-{game.id}-{paper}.pdf")
 
