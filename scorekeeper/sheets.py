@@ -93,7 +93,9 @@ FONT_FILES = (  # the sheet's font where Debian and Homebrew put it (fontconfig 
     "/usr/local/share/fonts/dejavu-fonts/DejaVuSansCondensed.ttf",
 )
 LINE_MM = 3.45  # a line of 8 pt text
-LABEL_LINE_MM = 3.15  # ... in a row's label or a round's head (line-height 1.1)
+LABEL_LINE_MM = (
+    3.1  # ... in a row's label or a round's head (line-height 1.1: 3.1 mm; 2 lines and padding measure 7.0)
+)
 #: the text width of the column of what each row is (sheet.css .label-N, N even), and
 #: what its padding and border add to it on paper
 LABEL_MIN_MM, LABEL_MAX_MM, LABEL_PAD_MM = 24, 36, 2.3
@@ -239,7 +241,7 @@ def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars)
             max(
                 ROW_MM,
                 _lines_of(f"{label} × {v:,}" if v is not None else label, label_mm + 2.4) * LABEL_LINE_MM
-                + 1.0,
+                + 0.9,
             )
             for label, v in lines
         )
