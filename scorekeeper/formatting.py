@@ -60,10 +60,11 @@ def books(counts, words=DEFAULT):
     return text or f"no {words.books}"
 
 
-def by_outcome(value, unit=""):
+def by_outcome(value, unit="", unmelded="a team that melded nothing"):
     """A rule value that may depend on how the round ended, in words:
     100 -> "+100 each"; by outcome -> "−500 each when another team went out, else 0";
-    with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"."""
+    with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"
+    (``unmelded``: who that is under the rules, ``not_melded_words``)."""
     if not isinstance(value, Mapping):
         return points(value) + unit
     cases = [(key, value[key]) for key in _OUTCOMES]
@@ -75,8 +76,17 @@ def by_outcome(value, unit=""):
     else:
         text = points(usual) + unit
     if "not_melded" in value:
-        text += f"; {points(value['not_melded'])} for a team that melded nothing"
+        text += f"; {points(value['not_melded'])} for {unmelded}"
     return text
+
+
+def not_melded_words(rules):
+    """Who a value's not_melded case is for: "a team that melded nothing", or under
+    Samba's rules "a team with fewer than 2 canastas"."""
+    needed = rules.not_melded_books
+    if not needed:
+        return "a team that melded nothing"
+    return f"a team with fewer than {needed} {rules.say.count(needed)}"
 
 
 def _local(stamp):
@@ -111,6 +121,7 @@ def init_app(app):
         points=points,
         books=books,
         by_outcome=by_outcome,
+        not_melded_words=not_melded_words,
         day=day,
         when=when,
         rating=rating,

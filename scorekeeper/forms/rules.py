@@ -129,6 +129,12 @@ class RulesFields(Form):
     )
     red_threes_all = _number("Bonus for laying them all down")
     red_threes_all_cases = _cases()
+    not_melded_books = _number(
+        "“Melded nothing” until a team has this many books",
+        maximum=99,
+        description="For the cases “if this team melded nothing”: like Samba's 2, whose red 3s count "
+        "against a side with fewer than two canastas; 0 or empty: until it melds anything.",
+    )
     red_three_book = _number("Book of red 3s: bonus each", description="0 if your house has none.")
     red_three_book_cases = _cases()
     black_three_book = _number("Book of black 3s: bonus each", description="0 if your house has none.")

@@ -77,7 +77,8 @@ def score_team_round(
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
     case = outcome(team_round, True if someone_out is None else someone_out)
-    melded = has_melded(team_round, rules)
+    # "not melded" (a value's not_melded case): nothing melded, or fewer books than the rules ask
+    melded = has_melded(team_round, rules) and sum(team_round.books.values()) >= rules.not_melded_books
     books = team_round.books
     lines = [
         Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)

@@ -70,6 +70,7 @@ _LATER_FIELDS = {
     "red_three_book": 0,
     "black_three_book": 0,
     "red_threes_all": None,
+    "not_melded_books": 0,
     "black_three_out": 0,
     "going_out_concealed": 0,
     "first_meld_books": None,
@@ -396,6 +397,9 @@ class RuleSet:
     red_three_book: int | Mapping[str, int] = 0
     black_three_book: int | Mapping[str, int] = 0
     red_threes_all: Mapping[str, Any] | None = None
+    # the books a team must make in a round to count as melded for the values'
+    # not_melded case (Samba: 2, its red 3s count against a side with fewer); 0: any meld
+    not_melded_books: int = 0
     black_three_out: int = 0
     books: Mapping[str, int]
     going_out: int | tuple[int, ...]
@@ -417,6 +421,7 @@ class RuleSet:
             "card_values": _card_values(self.card_values),
             **{name: _by_outcome(getattr(self, name), name) for name in OUTCOME_VALUES},
             "red_threes_all": _red_threes_all(self.red_threes_all),
+            "not_melded_books": whole(self.not_melded_books, "not_melded_books", low=0, high=99),
             "black_three_out": whole(self.black_three_out, "black_three_out"),
             "books": books,
             "going_out": _going_out(self.going_out),
