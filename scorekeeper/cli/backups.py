@@ -44,11 +44,7 @@ def backups_command():
         count = autobackup.count_games(item.path)
         click.echo(
             f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
-            + (
-                f"{count:,} game{'' if count == 1 else 's'}"
-                if count is not None
-                else "unreadable"
-            )
+            + (f"{count:,} game{'' if count == 1 else 's'}" if count is not None else "unreadable")
         )
     problem = auto.problem()
     if problem:
