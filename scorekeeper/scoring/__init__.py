@@ -6,7 +6,8 @@ set is data, the house-rules file (``RuleSet``); ``ENTRY_FIELDS`` declares
 what is entered per team and round; the rest scores rounds, checks them,
 adds up games and gives the verdict.
 
-- ``rules``: ``RuleSet`` and the bounds on its values
+- ``rules``: ``RuleSet``, a whole house-rules file
+- ``values``: each value of one read and checked, and the bounds on them
 - ``entries``: ``ENTRY_FIELDS``, ``TeamRound``
 - ``minimums``: what a round asks (meld minimum, books to go out, going-out bonus)
 - ``rounds``: ``score_team_round`` and its breakdown
@@ -32,7 +33,8 @@ from .game import Standings, Verdict, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
 from .rounds import Line, TeamRoundScore, outcome, price, score_round, score_team_round
-from .rules import (
+from .rules import OUTCOME_VALUES, RuleSet, decks_for
+from .values import (
     ANY_BOOK,
     BOOK_SIZE,
     MAX_CARD_VALUE,
@@ -47,14 +49,11 @@ from .rules import (
     NOBODY_OUT,
     NOT_MELDED,
     OTHER_WENT_OUT,
-    OUTCOME_VALUES,
     OUTCOMES,
     RANKS,
     WENT_OUT,
     WILD_RANKS,
-    RuleSet,
     by_outcome,
-    decks_for,
     in_use,
 )
 

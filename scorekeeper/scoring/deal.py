@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from .rules import BOOK_SIZE, RANKS, RuleSet, decks_for
+from .rules import RuleSet, decks_for
+from .values import BOOK_SIZE, RANKS
 
 SUITS = 4
 RED_THREES_PER_DECK = BLACK_THREES_PER_DECK = 2
