@@ -39,6 +39,7 @@ def fields_from_rules(rules: RuleSet) -> dict:
         "first_meld_books": _format_first_meld(rules.first_meld_books),
         "deal_decks": format_decks(deal.get("decks")),
         "deal_hand": deal.get("hand"),
+        "deal_knee": deal.get("knee", 0),
         "deal_foot": deal.get("foot"),
         "deal_jokers": deal.get("jokers", 2),
         "meld_mode": next(iter(meld), "none"),

@@ -45,6 +45,7 @@ _FIELD_NAMES = {
     "deal.decks.per_player": "deal_decks",
     "deal.decks.extra": "deal_decks",
     "deal.hand": "deal_hand",
+    "deal.knee": "deal_knee",
     "deal.foot": "deal_foot",
     "deal.jokers": "deal_jokers",
     "words": "words_game",
@@ -154,12 +155,14 @@ def _first_meld_books(field):
 
 def _deal(fields):
     decks = _parsed(fields["deal_decks"], parse_decks)
+    knee = _unused_if_blank(fields["deal_knee"])
     given = [fields[name] for name in ("deal_hand", "deal_foot") if not _is_blank(fields[name])]
-    if decks is None and not given:
+    if decks is None and not given and not knee:
         return None  # the house does not say
     return {
         "decks": decks,
         "hand": _required(fields["deal_hand"]),
+        "knee": knee,
         "foot": _required(fields["deal_foot"]),
         "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
     }

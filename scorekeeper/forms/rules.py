@@ -180,6 +180,12 @@ class RulesFields(Form):
         "from 4 players 5). Empty if your house does not say.",
     )
     deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.values.MAX_CARDS_DEALT)
+    deal_knee = _number(
+        "Cards in a knee",
+        maximum=scoring.values.MAX_CARDS_DEALT,
+        default=0,
+        description="Dealt between the hand and the foot (Hand, Knee and Foot); 0 for none.",
+    )
     deal_foot = _number(
         "Cards in a foot", maximum=scoring.values.MAX_CARDS_DEALT, description="0 for a game without a foot."
     )

@@ -27,7 +27,7 @@ from .checks import (
     least_book_points,
     least_meld_points,
 )
-from .deal import Deck, deck
+from .deal import Deck, dealt, deck
 from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, entry_fields, has_melded
 from .game import Standings, Verdict, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
@@ -100,6 +100,7 @@ __all__ = [
     "can_make_points",
     "card_points",
     "check_round",
+    "dealt",
     "deck",
     "decks_for",
     "entry_fields",

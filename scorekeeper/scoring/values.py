@@ -31,7 +31,9 @@ MAX_RULE_VALUE = 1_000_000
 MAX_ROUNDS = 100
 MAX_NAME_LENGTH = 80
 MAX_DECKS = 30
-MAX_CARDS_DEALT = 50  # in one hand or one foot
+MAX_CARDS_DEALT = 50  # in one pile: a hand, a knee or a foot
+#: The fields of ``deal``, in the order a file is written with them
+DEAL_FIELDS = ("decks", "hand", "knee", "foot", "jokers")
 
 #: The tables a game can be played at: teams (a player alone is a team of one).
 MIN_TEAMS = 2
@@ -276,18 +278,23 @@ def _decks(value: Any):
 
 
 def deal(value: Any) -> dict | None:
+    """The deal: decks, the cards in a hand, a knee (0, the default: none; only
+    written when there is one, so a file from before knees reads and writes
+    back as it was) and a foot, and jokers per deck."""
     if value is None:
         return None
     value = _mapping(value, "deal")
     for key in value:
-        if key not in ("decks", "hand", "foot", "jokers"):
-            raise ValueError(f"deal.{key}: not a field of the deal (decks, hand, foot, jokers)")
+        if key not in DEAL_FIELDS:
+            raise ValueError(f"deal.{key}: not a field of the deal ({', '.join(DEAL_FIELDS)})")
     for key in ("decks", "hand", "foot"):
         if key not in value:
             raise ValueError(f"deal.{key}: missing")
+    knee = whole(value.get("knee", 0), "deal.knee", low=0, high=MAX_CARDS_DEALT)
     return {
         "decks": _decks(value["decks"]),
         "hand": whole(value["hand"], "deal.hand", low=1, high=MAX_CARDS_DEALT),
+        **({"knee": knee} if knee else {}),
         "foot": whole(value["foot"], "deal.foot", low=0, high=MAX_CARDS_DEALT),
         "jokers": whole(value.get("jokers", 2), "deal.jokers", low=0, high=4),
     }
