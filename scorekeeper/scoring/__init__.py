@@ -14,7 +14,7 @@ adds up games and gives the verdict.
 - ``checks``: ``check_round``: errors and warnings before a round is saved
 - ``game``: ``standings`` and the ``verdict``
 - ``cards``: the card-count helper
-- ``deal``: what the deck holds for a table (the bounds of a round)
+- ``deal``: what the deck holds for a table (the bounds of a round), the piles dealt
 - ``presets``: the written rule sets and their variants
 """
 
