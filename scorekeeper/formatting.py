@@ -4,7 +4,8 @@ import datetime
 from collections import Counter
 from collections.abc import Mapping
 
-from .scoring.words import DEFAULT
+from .scoring.deal import dealt
+from .scoring.words import DEFAULT, join
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
@@ -89,6 +90,31 @@ def not_melded_words(rules):
     return f"a team with fewer than {needed} {rules.say.count(needed)}"
 
 
+def deal_words(rules):
+    """The piles dealt, in the rules' words: "11 cards in a hand and 11 in a foot",
+    "15 cards in a hand, 13 in a knee and 11 in a foot", "15 cards in a hand, no foot"
+    (a house that names a foot but deals none)."""
+    piles = dealt(rules)
+    if not piles:
+        return ""
+    (first, cards), *rest = piles
+    text = join([f"{cards} cards in a {first}", *(f"{n} in a {name}" for name, n in rest)])
+    named = rules.say.piles
+    if len(piles) == 1 and len(named) > 1:
+        text += f", no {named[-1]}"
+    return text
+
+
+def deal_cards(rules):
+    """The piles dealt, for a sheet's one line: "11 + 11 cards (hand and foot)",
+    "15 + 13 + 11 cards (hand, knee and foot)", "15 cards" (one pile)."""
+    piles = dealt(rules)
+    if not piles:
+        return ""
+    text = " + ".join(str(cards) for _, cards in piles) + " cards"
+    return f"{text} ({join([name for name, _ in piles])})" if len(piles) > 1 else text
+
+
 def _local(stamp):
     """A stored time (ISO 8601, UTC) on this computer's clock: the household's."""
     try:
@@ -122,6 +148,8 @@ def init_app(app):
         books=books,
         by_outcome=by_outcome,
         not_melded_words=not_melded_words,
+        deal_words=deal_words,
+        deal_cards=deal_cards,
         day=day,
         when=when,
         rating=rating,

@@ -2,7 +2,7 @@
 
 ``RulesFields`` is a plain ``wtforms.Form`` so that it can sit inside another
 form (the New Game page embeds it with ``FormField``) without a second CSRF
-token. ``rule_values`` fills it from a rule set and reads it back; the values
+token. ``rule_fill`` fills it from a rule set, ``rule_values`` reads it back; the values
 typed as short lists are read and written by ``rule_lists``. Nothing here
 computes a score.
 """
@@ -179,9 +179,15 @@ class RulesFields(Form):
         description="Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
         "from 4 players 5). Empty if your house does not say.",
     )
-    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.rules.MAX_CARDS_DEALT)
+    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.values.MAX_CARDS_DEALT)
+    deal_knee = _number(
+        "Cards in a knee",
+        maximum=scoring.values.MAX_CARDS_DEALT,
+        default=0,
+        description="Dealt between the hand and the foot (Hand, Knee and Foot); 0 for none.",
+    )
     deal_foot = _number(
-        "Cards in a foot", maximum=scoring.rules.MAX_CARDS_DEALT, description="0 for a game without a foot."
+        "Cards in a foot", maximum=scoring.values.MAX_CARDS_DEALT, description="0 for a game without a foot."
     )
     deal_jokers = _number("Jokers in a deck", maximum=4, default=2)
     end_mode = SelectField(

@@ -8,16 +8,8 @@ from typing import NamedTuple
 
 from .entries import EntryField, TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import going_out_bonus
-from .rules import (
-    BOOK_SIZE,
-    NOBODY_OUT,
-    OTHER_WENT_OUT,
-    WENT_OUT,
-    RuleSet,
-    by_outcome,
-    check_round_number,
-    in_use,
-)
+from .rules import RuleSet
+from .values import BOOK_SIZE, NOBODY_OUT, OTHER_WENT_OUT, WENT_OUT, by_outcome, check_round_number, in_use
 
 
 class Line(NamedTuple):
