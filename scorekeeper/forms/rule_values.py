@@ -13,6 +13,7 @@ from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from ..scoring.words import Words, check_words
 from .rule_fill import fields_from_rules
 from .rule_lists import (
     book_kind,
@@ -23,7 +24,7 @@ from .rule_lists import (
 )
 from .rules import CASE_KEYS, CASES, LOSE, SIGNED
 
-__all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error"]
+__all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
 
 # Where a list in an engine path ("going_out[2]") is shown as "Round 3";
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
@@ -182,6 +183,21 @@ def _words(fields, rows):
         text = fields["words_piles"].data.replace(" and ", ",")
         words["piles"] = [pile.strip() for pile in text.split(",") if pile.strip()]
     return words
+
+
+def words_typed(fields, otherwise: Words) -> Words:
+    """The words the fields hold (Hand and Foot's where empty), as the engine
+    reads them; ``otherwise`` when they would be refused.
+
+    The editor speaks them: a page filled from a rule set says its words, a
+    refused page the words typed, unless those are the mistake.
+    """
+    fields = _unwrapped(fields)
+    rows = _book_rows(fields)
+    try:
+        return Words.of(check_words(_words(fields, rows), [kind for kind, _ in rows if kind]))
+    except ValueError:
+        return otherwise
 
 
 def _book_rows(fields):

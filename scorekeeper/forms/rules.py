@@ -13,7 +13,9 @@ from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, Strin
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES
+from ..scoring.words import DEFAULT, Words
 from .fields import RevisionField, SignedNumberField, WholeNumberField
+from .rule_lists import ANY, parse_books_by_round
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
 
@@ -211,6 +213,77 @@ class RulesFields(Form):
         description="In the order they are played, split by commas: like hand, or hand, knee, foot; "
         "empty: hand, foot.",
     )
+
+
+# The labels and hints that name a book, a kind of book or the piles, in a rule
+# set's words ({book}, {Books}, {piles} …: ``Words.fill``); the declarations
+# above are Hand and Foot's, which these give back word for word.
+_SAID = {
+    "books_mode": ("{Books} needed to go out", None),
+    "books_any_to_go_out": ("To go out: {books} in all", None),
+    "books_by_round": (
+        "{Books} to go out, by round",
+        "A round a line (or split by ;), like 1 clean + 1 dirty. "
+        "The last round repeats; write none for a round with no {books} needed.",
+    ),
+    "not_melded_books": ("“Melded nothing” until a team has this many {books}", None),
+    "red_three_book": ("{Book} of red 3s: bonus each", None),
+    "black_three_book": ("{Book} of black 3s: bonus each", None),
+    "first_meld_books": (
+        "First meld must hold these {books}",
+        "Like 1 clean + 1 dirty, or {any}; one round a line, the last repeats, "
+        "none for a round without. Empty: no {books} needed.",
+    ),
+    "deal_hand": ("Cards in a {hand}", None),
+}
+
+
+def speak(fields, words: Words) -> None:
+    """Put a rule set's words in the labels and hints of a ``RulesFields`` that
+    name a book, a kind of book or the piles ("To go out: canastas in all").
+
+    Called by the views once the form is built (the fields stay the same,
+    each label still tied to its input); the words fieldset keeps explaining
+    Hand and Foot's own words, the defaults.
+
+    :param fields: a ``RulesFields`` or a ``FormField`` that embeds one.
+    """
+    fields = getattr(fields, "form", fields)
+    hand = words.piles[0]
+    # a book of any kind as the first meld's and going out's lists accept it
+    anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
+    if not words.usual and _means_any(words.book):
+        anyone = f"1 {words.book} (of any kind)"
+    for name, (label, description) in _SAID.items():
+        fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
+        if description:
+            fields[name].description = words.fill(description.replace("{any}", anyone))
+    for row in fields["extra_books"]:
+        row.label.text = f"Another kind of {words.book}"
+        row["kind"].label.text = f"Kind of {words.book}"
+    knee, foot = fields["deal_knee"], fields["deal_foot"]
+    if words.piles == DEFAULT.piles:
+        return  # Hand and Foot's: as declared
+    last = words.piles[-1] if len(words.piles) > 1 else None
+    if len(words.piles) > 2:
+        knee.label.text = f"Cards in a {words.piles[1]}"
+    else:
+        knee.label.text = "Cards in a middle pile"
+    knee.description = f"Dealt between the {hand} and the {last or 'last pile'}; 0 for none."
+    if last:
+        foot.label.text = f"Cards in a {last}"
+        foot.description = f"0 for a game without a {last}."
+    else:
+        foot.label.text = "Cards in a last pile"
+        foot.description = f"Played after the {hand}; 0 for a game with a {hand} only."
+
+
+def _means_any(book):
+    """Whether "1 <book>" is read as a book of any kind ("1 canasta" is)."""
+    try:
+        return parse_books_by_round(f"1 {book}") == [{ANY: 1}]
+    except ValueError:
+        return False
 
 
 class HouseRulesForm(RulesFields, FlaskForm):
