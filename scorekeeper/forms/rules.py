@@ -89,6 +89,9 @@ class RulesFields(Form):
     """Every value of a rule set. Read its fields by item (``fields["name"]``):
     on a ``FormField`` that embeds it, ``.name`` is the FormField's own name."""
 
+    #: the words its labels, legends and hints say (``speak`` sets them)
+    words: Words = DEFAULT
+
     name = StringField("Name of these rules", description="What your family calls them.")
     card_values = FormField(CardValueFields, "Card values")
     book_clean = FormField(BookFields, "Clean (red) books")
@@ -243,12 +246,14 @@ def speak(fields, words: Words) -> None:
     name a book, a kind of book or the piles ("To go out: canastas in all").
 
     Called by the views once the form is built (the fields stay the same,
-    each label still tied to its input); the words fieldset keeps explaining
-    Hand and Foot's own words, the defaults.
+    each label still tied to its input). The words are kept on the fields for
+    the template's legends and hints; fields never spoken to say Hand and
+    Foot's. The words fieldset keeps explaining those, the defaults.
 
     :param fields: a ``RulesFields`` or a ``FormField`` that embeds one.
     """
     fields = getattr(fields, "form", fields)
+    fields.words = words  # for the legends and hints of templates/rules/_fields.html
     hand = words.piles[0]
     # a book of any kind as the first meld's and going out's lists accept it
     anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
