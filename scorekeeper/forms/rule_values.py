@@ -22,7 +22,7 @@ from .rule_lists import (
     parse_numbers,
     parse_score_steps,
 )
-from .rules import CASE_KEYS, CASES, LOSE, SIGNED
+from .rules import CASE_KEYS, CASES, LOSE, SIGNED, kind_names
 
 __all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
 
@@ -74,6 +74,8 @@ def rules_from_fields(fields) -> RuleSet | None:
     """
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
+    words = _words(fields, rows)
+    names = kind_names(words.get("kinds", {}), [kind for kind, _ in rows])
     usual = {name: _signed(fields, name) for name in SIGNED}
     usual["red_three_melded"] = _required(fields["red_three_melded"])
     # the options added later: blank is 0, unused (a page from before them still saves)
@@ -92,12 +94,11 @@ def rules_from_fields(fields) -> RuleSet | None:
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
-        "first_meld_books": _first_meld_books(fields["first_meld_books"]),
-        "books_to_go_out": _books_to_go_out(fields, rows),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"], names),
+        "books_to_go_out": _books_to_go_out(fields, rows, names),
         "end": _end(fields),
         "deal": _deal(fields),
     }
-    words = _words(fields, rows)
     if words:  # none typed: no words in the file, as before words existed
         data["words"] = words
     if _has_errors(fields):
@@ -147,11 +148,29 @@ def _red_threes_all(fields, bonus):
     return {"count": count, "bonus": bonus} if count else None
 
 
-def _first_meld_books(field):
+def _first_meld_books(field, names):
     if not (field.data or "").strip():
         return None
-    rounds = _parsed(field, parse_books_by_round)
+    rounds = _by_kind(field, _parsed(field, parse_books_by_round), names)
     return rounds[0] if rounds and len(rounds) == 1 else rounds
+
+
+def _by_kind(field, rounds, names):
+    """A list of books with the kinds written by their names (``kind_names``) as
+    the kinds they name: "1 natural" is 1 clean where clean books are natural."""
+    if not rounds:
+        return rounds
+    keyed = []
+    for counts in rounds:
+        one = {}
+        for written, count in counts.items():
+            kind = names.get(written, written)
+            if kind in one:
+                _refuse(field, f"{written} and {kind} are the same kind: give it once a round.")
+                return None
+            one[kind] = count
+        keyed.append(one)
+    return keyed
 
 
 def _deal(fields):
@@ -236,10 +255,11 @@ def _meld_minimum(fields):
     return None
 
 
-def _books_to_go_out(fields, rows):
+def _books_to_go_out(fields, rows, names):
     mode = fields["books_mode"].data
     if mode == "by_round":
-        return _parsed(fields["books_by_round"], parse_books_by_round)
+        field = fields["books_by_round"]
+        return _by_kind(field, _parsed(field, parse_books_by_round), names)
     if mode != "same":
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}

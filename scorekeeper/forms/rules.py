@@ -15,7 +15,7 @@ from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES
 from ..scoring.words import DEFAULT, Words
 from .fields import RevisionField, SignedNumberField, WholeNumberField
-from .rule_lists import ANY, parse_books_by_round
+from .rule_lists import ANY, book_kind, parse_books_by_round
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
 
@@ -226,7 +226,7 @@ _SAID = {
     "books_any_to_go_out": ("To go out: {books} in all", None),
     "books_by_round": (
         "{Books} to go out, by round",
-        "A round a line (or split by ;), like 1 clean + 1 dirty. "
+        "A round a line (or split by ;), like {pair}. "
         "The last round repeats; write none for a round with no {books} needed.",
     ),
     "not_melded_books": ("“Melded nothing” until a team has this many {books}", None),
@@ -234,7 +234,7 @@ _SAID = {
     "black_three_book": ("{Book} of black 3s: bonus each", None),
     "first_meld_books": (
         "First meld must hold these {books}",
-        "Like 1 clean + 1 dirty, or {any}; one round a line, the last repeats, "
+        "Like {pair}, or {any}; one round a line, the last repeats, "
         "none for a round without. Empty: no {books} needed.",
     ),
     "deal_hand": ("Cards in a {hand}", None),
@@ -257,12 +257,18 @@ def speak(fields, words: Words) -> None:
     hand = words.piles[0]
     # a book of any kind as the first meld's and going out's lists accept it
     anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
-    if not words.usual and _means_any(words.book):
+    if not words.usual and _written_as(words.book) == ANY:
         anyone = f"1 {words.book} (of any kind)"
+    # the kinds as the lists may be written: by their names where those are not ambiguous
+    kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
+    named = {kind: words.kinds[kind] for kind in kind_names(words.kinds, kinds).values()}
+    pair = f"1 {named.get('clean', 'clean')} + 1 {named.get('dirty', 'dirty')}"
     for name, (label, description) in _SAID.items():
         fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
         if description:
-            fields[name].description = words.fill(description.replace("{any}", anyone))
+            fields[name].description = words.fill(
+                description.replace("{any}", anyone).replace("{pair}", pair)
+            )
     for row in fields["extra_books"]:
         row.label.text = f"Another kind of {words.book}"
         row["kind"].label.text = f"Kind of {words.book}"
@@ -283,12 +289,25 @@ def speak(fields, words: Words) -> None:
         foot.description = f"Played after the {hand}; 0 for a game with a {hand} only."
 
 
-def _means_any(book):
-    """Whether "1 <book>" is read as a book of any kind ("1 canasta" is)."""
+def kind_names(called, kinds) -> dict[str, str]:
+    """{"natural": "clean"}: the kinds the lists of books may be written with by
+    their names (``words.kinds``), each as ``book_kind`` reads it, to its kind;
+    only a name that is no kind's own and is one kind's only."""
+    names = {}
+    for kind, name in called.items():
+        if _written_as(name) not in (None, ANY):
+            names.setdefault(book_kind(name), []).append(kind)
+    return {name: found[0] for name, found in names.items() if len(found) == 1 and name not in kinds}
+
+
+def _written_as(name):
+    """The kind "1 <name>" is read as in a list of books, if it reads as that name at all."""
     try:
-        return parse_books_by_round(f"1 {book}") == [{ANY: 1}]
+        (counts,) = parse_books_by_round(f"1 {name}")
     except ValueError:
-        return False
+        return None
+    kind = next(iter(counts)) if len(counts) == 1 else None
+    return kind if kind in (ANY, book_kind(name)) else None
 
 
 class HouseRulesForm(RulesFields, FlaskForm):
