@@ -75,7 +75,7 @@ def rules_from_fields(fields) -> RuleSet | None:
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
     words = _words(fields, rows)
-    names = kind_names(words.get("kinds", {}), [kind for kind, _ in rows])
+    names = _kinds_written(words, [kind for kind, _ in rows])
     usual = {name: _signed(fields, name) for name in SIGNED}
     usual["red_three_melded"] = _required(fields["red_three_melded"])
     # the options added later: blank is 0, unused (a page from before them still saves)
@@ -155,20 +155,31 @@ def _first_meld_books(field, names):
     return rounds[0] if rounds and len(rounds) == 1 else rounds
 
 
+def _kinds_written(words, kinds):
+    """{what a list of books may say: its kind}: a kind's name ("natural"), and
+    either followed by what the words call a book ("natural canastas")."""
+    names = kind_names(words.get("kinds", {}), kinds) | {kind: kind for kind in kinds if kind}
+    endings = {book_kind(words.get("book", "book")), book_kind(words.get("books", "books"))}
+    return names | {f"{name}_{end}": kind for name, kind in names.items() for end in endings}
+
+
 def _by_kind(field, rounds, names):
-    """A list of books with the kinds written by their names (``kind_names``) as
-    the kinds they name: "1 natural" is 1 clean where clean books are natural."""
+    """A list of books with the kinds written by their names (``_kinds_written``)
+    as the kinds they name: "1 natural" is 1 clean where clean books are natural."""
     if not rounds:
         return rounds
     keyed = []
     for counts in rounds:
-        one = {}
+        one, said = {}, {}
         for written, count in counts.items():
             kind = names.get(written, written)
             if kind in one:
-                _refuse(field, f"{written} and {kind} are the same kind: give it once a round.")
+                first = said[kind].replace("_", " ")
+                _refuse(
+                    field, f"{first} and {written.replace('_', ' ')} are the same kind: give it once a round."
+                )
                 return None
-            one[kind] = count
+            one[kind], said[kind] = count, written
         keyed.append(one)
     return keyed
 

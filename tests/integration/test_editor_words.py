@@ -172,3 +172,40 @@ def test_saved_words_typed_in_the_editor_then_speak_in_it(client, db):
     location = save(client, values, url)
     page = said(client.get(f"{location}/edit"))
     assert "Clean sets" in page and "To go out: sets in all" in page and "Clean (red) books" not in page
+
+
+def test_lists_of_books_are_typed_and_shown_in_the_kinds_names(client, db):
+    url = "/rules/new?from=canasta"
+    values = posted(client.get(url)) | {
+        "name": "Ours",
+        "books_mode": "by_round",
+        "books_by_round": "1 natural + 1 mixed\n2 Natural canastas",
+        "first_meld_books": "1 natural",
+    }
+    location = save(client, values, url)
+    rules = rulesets.get_rule_set(db, location.rsplit("/", 1)[1]).rules
+    assert rules.books_to_go_out == ({"clean": 1, "dirty": 1}, {"clean": 2})
+    assert rules.first_meld_books == {"clean": 1}
+    again = posted(client.get(f"{location}/edit"))
+    assert again["books_by_round"] == "1 natural + 1 mixed\n2 natural"
+    assert again["first_meld_books"] == "1 natural"
+    # the kind's own name is read too, once a round
+    response = client.post(url, data=values | {"name": "Twice", "first_meld_books": "1 natural + 1 clean"})
+    assert response.status_code == 422
+    assert (
+        error_of(response, "first_meld_books") == "natural and clean are the same kind: give it once a round."
+    )
+    assert house_rules_count(db) == 1
+
+
+def test_a_name_that_is_another_kinds_own_names_no_kind_in_the_lists(client, db):
+    key = _saved_with(db, "tablet", kinds={"clean": "dirty", "dirty": "red"})
+    url = f"/rules/{key}/edit"
+    page = client.get(url)
+    assert "like 1 clean + 1 red." in said(page)  # the clean kind is written clean, not dirty
+    values = posted(page) | {"first_meld_books": "1 dirty + 1 red"}
+    response = client.post(url, data=values)
+    refused = error_of(response, "first_meld_books")
+    assert refused == "dirty and red are the same kind: give it once a round."
+    save(client, values | {"first_meld_books": "1 dirty"}, url)
+    assert rulesets.get_rule_set(db, key).rules.first_meld_books == {"dirty": 1}
