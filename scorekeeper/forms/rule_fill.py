@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
 from .rule_lists import format_books_by_round, format_decks, format_numbers, format_score_steps
-from .rules import CASE_KEYS, CASES, GAIN, LOSE, SIGNED, kind_names
+from .rule_words import kind_names
+from .rules import CASE_KEYS, CASES, GAIN, LOSE, SIGNED
 
 
 def fields_from_rules(rules: RuleSet) -> dict:

@@ -13,7 +13,7 @@ from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
-from ..scoring.words import Words, check_words
+from ..scoring.words import DEFAULT, Words, check_words
 from .rule_fill import fields_from_rules
 from .rule_lists import (
     book_kind,
@@ -22,7 +22,8 @@ from .rule_lists import (
     parse_numbers,
     parse_score_steps,
 )
-from .rules import CASE_KEYS, CASES, LOSE, SIGNED, kind_names
+from .rule_words import kinds_written
+from .rules import CASE_KEYS, CASES, LOSE, SIGNED
 
 __all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
 
@@ -75,7 +76,8 @@ def rules_from_fields(fields) -> RuleSet | None:
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
     words = _words(fields, rows)
-    names = _kinds_written(words, [kind for kind, _ in rows])
+    names = kinds_written(words, [kind for kind, _ in rows])
+    said = words_typed(fields, DEFAULT)  # the messages say them too
     usual = {name: _signed(fields, name) for name in SIGNED}
     usual["red_three_melded"] = _required(fields["red_three_melded"])
     # the options added later: blank is 0, unused (a page from before them still saves)
@@ -90,12 +92,12 @@ def rules_from_fields(fields) -> RuleSet | None:
         "not_melded_books": _unused_if_blank(fields["not_melded_books"]),
         "black_three_out": _unused_if_blank(fields["black_three_out"]),
         "cut_22": _required(fields["cut_22"]),
-        "books": _books(rows),
+        "books": _books(rows, said),
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
         "first_meld_books": _first_meld_books(fields["first_meld_books"], names),
-        "books_to_go_out": _books_to_go_out(fields, rows, names),
+        "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
         "deal": _deal(fields),
     }
@@ -155,16 +157,8 @@ def _first_meld_books(field, names):
     return rounds[0] if rounds and len(rounds) == 1 else rounds
 
 
-def _kinds_written(words, kinds):
-    """{what a list of books may say: its kind}: a kind's name ("natural"), and
-    either followed by what the words call a book ("natural canastas")."""
-    names = kind_names(words.get("kinds", {}), kinds) | {kind: kind for kind in kinds if kind}
-    endings = {book_kind(words.get("book", "book")), book_kind(words.get("books", "books"))}
-    return names | {f"{name}_{end}": kind for name, kind in names.items() for end in endings}
-
-
 def _by_kind(field, rounds, names):
-    """A list of books with the kinds written by their names (``_kinds_written``)
+    """A list of books with the kinds written by their names (``kinds_written``)
     as the kinds they name: "1 natural" is 1 clean where clean books are natural."""
     if not rounds:
         return rounds
@@ -239,14 +233,14 @@ def _book_rows(fields):
     return rows
 
 
-def _books(rows):
+def _books(rows, said):
     books = {}
     for kind, row in rows:
         value = _required(row["value"])
         if not kind:
-            _refuse(row["kind"], "Name the kind of book, like sevens.")
+            _refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
         elif kind in books:
-            _refuse(row["kind"], f"“{kind}” books are already listed.")
+            _refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
         else:
             books[kind] = value
     return books
@@ -266,7 +260,7 @@ def _meld_minimum(fields):
     return None
 
 
-def _books_to_go_out(fields, rows, names):
+def _books_to_go_out(fields, rows, names, said):
     mode = fields["books_mode"].data
     if mode == "by_round":
         field = fields["books_by_round"]
@@ -279,7 +273,7 @@ def _books_to_go_out(fields, rows, names):
     if not counts:
         _refuse(
             fields["book_clean"]["to_go_out"],
-            "Enter the books needed to go out, or choose “No set number” below.",
+            f"Enter the {said.books} needed to go out, or choose “No set number” below.",
         )
     return counts
 

@@ -8,7 +8,7 @@ from ..db import get_db
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
-from ..forms.rules import speak
+from ..forms.rule_words import speak
 from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
 from . import found, posted_or_filled
 from .share import share_url

@@ -13,7 +13,8 @@ from ..forms.rule_values import (
     show_error,
     words_typed,
 )
-from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm, speak
+from ..forms.rule_words import speak
+from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
 from ..services import Conflict, NotFound, rulesets
 from . import found, posted_or_filled
 
