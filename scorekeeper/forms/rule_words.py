@@ -62,6 +62,8 @@ def speak(fields, words: Words) -> None:
             fields[name].description = words.fill(
                 description.replace("{any}", anyone).replace("{pair}", pair)
             )
+    for kind in ("clean", "dirty"):  # the legends of their groups
+        fields[f"book_{kind}"].label.text = words.book_label(kind)
     for row in fields["extra_books"]:
         row.label.text = f"Another kind of {words.book}"
         row["kind"].label.text = f"Kind of {words.book}"
