@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
 from .rule_lists import format_books_by_round, format_decks, format_numbers, format_score_steps
+from .rule_words import kind_names
 from .rules import CASE_KEYS, CASES, GAIN, LOSE, SIGNED
 
 
@@ -36,7 +37,7 @@ def fields_from_rules(rules: RuleSet) -> dict:
         **_books_data(rules),
         "going_out": format_numbers(rules.going_out),
         "going_out_concealed": rules.going_out_concealed,
-        "first_meld_books": _format_first_meld(rules.first_meld_books),
+        "first_meld_books": _format_first_meld(rules),
         "deal_decks": format_decks(deal.get("decks")),
         "deal_hand": deal.get("hand"),
         "deal_knee": deal.get("knee", 0),
@@ -62,6 +63,13 @@ def _words_data(rules):
     }
 
 
+def _named(rounds, rules):
+    """The lists of books with each kind written by its name where it has one."""
+    called = (rules.words or {}).get("kinds", {})
+    names = {kind: called[kind] for kind in kind_names(called, rules.books).values()}
+    return [{names.get(kind, kind): count for kind, count in counts.items()} for counts in rounds]
+
+
 def _usual(value, *, signed):
     """The value a by-outcome value mostly takes (the field beside its cases);
     an unsigned field shows the most common value that is not negative."""
@@ -81,10 +89,11 @@ def _case_data(value, usual):
     }
 
 
-def _format_first_meld(needed):
+def _format_first_meld(rules):
+    needed = rules.first_meld_books
     if needed is None:
         return ""
-    return format_books_by_round([needed] if isinstance(needed, Mapping) else needed)
+    return format_books_by_round(_named([needed] if isinstance(needed, Mapping) else needed, rules))
 
 
 def _books_data(rules):
@@ -105,5 +114,5 @@ def _books_data(rules):
         ],
         "books_any_to_go_out": same.get(scoring.ANY_BOOK),
         "books_mode": mode,
-        "books_by_round": format_books_by_round(needed) if mode == "by_round" else "",
+        "books_by_round": format_books_by_round(_named(needed, rules)) if mode == "by_round" else "",
     }

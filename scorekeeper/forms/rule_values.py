@@ -13,6 +13,7 @@ from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from ..scoring.words import DEFAULT, Words, check_words
 from .rule_fill import fields_from_rules
 from .rule_lists import (
     book_kind,
@@ -21,9 +22,10 @@ from .rule_lists import (
     parse_numbers,
     parse_score_steps,
 )
+from .rule_words import kinds_written
 from .rules import CASE_KEYS, CASES, LOSE, SIGNED
 
-__all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error"]
+__all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
 
 # Where a list in an engine path ("going_out[2]") is shown as "Round 3";
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
@@ -73,6 +75,9 @@ def rules_from_fields(fields) -> RuleSet | None:
     """
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
+    words = _words(fields, rows)
+    names = kinds_written(words, [kind for kind, _ in rows])
+    said = words_typed(fields, DEFAULT)  # the messages say them too
     usual = {name: _signed(fields, name) for name in SIGNED}
     usual["red_three_melded"] = _required(fields["red_three_melded"])
     # the options added later: blank is 0, unused (a page from before them still saves)
@@ -87,16 +92,15 @@ def rules_from_fields(fields) -> RuleSet | None:
         "not_melded_books": _unused_if_blank(fields["not_melded_books"]),
         "black_three_out": _unused_if_blank(fields["black_three_out"]),
         "cut_22": _required(fields["cut_22"]),
-        "books": _books(rows),
+        "books": _books(rows, said),
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
-        "first_meld_books": _first_meld_books(fields["first_meld_books"]),
-        "books_to_go_out": _books_to_go_out(fields, rows),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"], names),
+        "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
         "deal": _deal(fields),
     }
-    words = _words(fields, rows)
     if words:  # none typed: no words in the file, as before words existed
         data["words"] = words
     if _has_errors(fields):
@@ -146,11 +150,32 @@ def _red_threes_all(fields, bonus):
     return {"count": count, "bonus": bonus} if count else None
 
 
-def _first_meld_books(field):
+def _first_meld_books(field, names):
     if not (field.data or "").strip():
         return None
-    rounds = _parsed(field, parse_books_by_round)
+    rounds = _by_kind(field, _parsed(field, parse_books_by_round), names)
     return rounds[0] if rounds and len(rounds) == 1 else rounds
+
+
+def _by_kind(field, rounds, names):
+    """A list of books with the kinds written by their names (``kinds_written``)
+    as the kinds they name: "1 natural" is 1 clean where clean books are natural."""
+    if not rounds:
+        return rounds
+    keyed = []
+    for counts in rounds:
+        one, said = {}, {}
+        for written, count in counts.items():
+            kind = names.get(written, written)
+            if kind in one:
+                first = said[kind].replace("_", " ")
+                _refuse(
+                    field, f"{first} and {written.replace('_', ' ')} are the same kind: give it once a round."
+                )
+                return None
+            one[kind], said[kind] = count, written
+        keyed.append(one)
+    return keyed
 
 
 def _deal(fields):
@@ -184,6 +209,21 @@ def _words(fields, rows):
     return words
 
 
+def words_typed(fields, otherwise: Words) -> Words:
+    """The words the fields hold (Hand and Foot's where empty), as the engine
+    reads them; ``otherwise`` when they would be refused.
+
+    The editor speaks them: a page filled from a rule set says its words, a
+    refused page the words typed, unless those are the mistake.
+    """
+    fields = _unwrapped(fields)
+    rows = _book_rows(fields)
+    try:
+        return Words.of(check_words(_words(fields, rows), [kind for kind, _ in rows if kind]))
+    except ValueError:
+        return otherwise
+
+
 def _book_rows(fields):
     """(kind, row) for the clean and dirty books and each extra row with anything typed in it."""
     rows = [("clean", fields["book_clean"]), ("dirty", fields["book_dirty"])]
@@ -193,14 +233,14 @@ def _book_rows(fields):
     return rows
 
 
-def _books(rows):
+def _books(rows, said):
     books = {}
     for kind, row in rows:
         value = _required(row["value"])
         if not kind:
-            _refuse(row["kind"], "Name the kind of book, like sevens.")
+            _refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
         elif kind in books:
-            _refuse(row["kind"], f"“{kind}” books are already listed.")
+            _refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
         else:
             books[kind] = value
     return books
@@ -220,10 +260,11 @@ def _meld_minimum(fields):
     return None
 
 
-def _books_to_go_out(fields, rows):
+def _books_to_go_out(fields, rows, names, said):
     mode = fields["books_mode"].data
     if mode == "by_round":
-        return _parsed(fields["books_by_round"], parse_books_by_round)
+        field = fields["books_by_round"]
+        return _by_kind(field, _parsed(field, parse_books_by_round), names)
     if mode != "same":
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
@@ -232,7 +273,7 @@ def _books_to_go_out(fields, rows):
     if not counts:
         _refuse(
             fields["book_clean"]["to_go_out"],
-            "Enter the books needed to go out, or choose “No set number” below.",
+            f"Enter the {said.books} needed to go out, or choose “No set number” below.",
         )
     return counts
 

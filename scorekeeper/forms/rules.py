@@ -13,6 +13,7 @@ from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, Strin
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES
+from ..scoring.words import DEFAULT, Words
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
@@ -86,6 +87,9 @@ def _cases():
 class RulesFields(Form):
     """Every value of a rule set. Read its fields by item (``fields["name"]``):
     on a ``FormField`` that embeds it, ``.name`` is the FormField's own name."""
+
+    #: the words its labels, legends and hints say (``rule_words.speak`` sets them)
+    words: Words = DEFAULT
 
     name = StringField("Name of these rules", description="What your family calls them.")
     card_values = FormField(CardValueFields, "Card values")
