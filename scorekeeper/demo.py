@@ -1,4 +1,4 @@
-"""Demo data: ``flask --app scorekeeper demo-data --games N [--seed S]`` (see cli.py).
+"""Demo data: ``flask --app scorekeeper demo-data --games N [--seed S]`` (see cli/data.py).
 
 Fills the database with a family's worth of realistic games, for trying the
 history pages and for ``make bench`` (100,000 games in a few minutes).

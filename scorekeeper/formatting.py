@@ -6,7 +6,8 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 
-from .scoring.words import DEFAULT
+from .scoring.deal import dealt
+from .scoring.words import DEFAULT, join
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
@@ -62,10 +63,11 @@ def books(counts, words=DEFAULT):
     return text or f"no {words.books}"
 
 
-def by_outcome(value, unit=""):
+def by_outcome(value, unit="", unmelded="a team that melded nothing"):
     """A rule value that may depend on how the round ended, in words:
     100 -> "+100 each"; by outcome -> "−500 each when another team went out, else 0";
-    with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"."""
+    with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"
+    (``unmelded``: who that is under the rules, ``not_melded_words``)."""
     if not isinstance(value, Mapping):
         return points(value) + unit
     cases = [(key, value[key]) for key in _OUTCOMES]
@@ -77,8 +79,42 @@ def by_outcome(value, unit=""):
     else:
         text = points(usual) + unit
     if "not_melded" in value:
-        text += f"; {points(value['not_melded'])} for a team that melded nothing"
+        text += f"; {points(value['not_melded'])} for {unmelded}"
     return text
+
+
+def not_melded_words(rules):
+    """Who a value's not_melded case is for: "a team that melded nothing", or under
+    Samba's rules "a team with fewer than 2 canastas"."""
+    needed = rules.not_melded_books
+    if not needed:
+        return "a team that melded nothing"
+    return f"a team with fewer than {needed} {rules.say.count(needed)}"
+
+
+def deal_words(rules):
+    """The piles dealt, in the rules' words: "11 cards in a hand and 11 in a foot",
+    "15 cards in a hand, 13 in a knee and 11 in a foot", "15 cards in a hand, no foot"
+    (a house that names a foot but deals none)."""
+    piles = dealt(rules)
+    if not piles:
+        return ""
+    (first, cards), *rest = piles
+    text = join([f"{cards} cards in a {first}", *(f"{n} in a {name}" for name, n in rest)])
+    named = rules.say.piles
+    if len(piles) == 1 and len(named) > 1:
+        text += f", no {named[-1]}"
+    return text
+
+
+def deal_cards(rules):
+    """The piles dealt, for a sheet's one line: "11 + 11 cards (hand and foot)",
+    "15 + 13 + 11 cards (hand, knee and foot)", "15 cards" (one pile)."""
+    piles = dealt(rules)
+    if not piles:
+        return ""
+    text = " + ".join(str(cards) for _, cards in piles) + " cards"
+    return f"{text} ({join([name for name, _ in piles])})" if len(piles) > 1 else text
 
 
 def _local(stamp):
@@ -144,6 +180,9 @@ def init_app(app):
         points=points,
         books=books,
         by_outcome=by_outcome,
+        not_melded_words=not_melded_words,
+        deal_words=deal_words,
+        deal_cards=deal_cards,
         day=day,
         when=when,
         rating=rating,

@@ -8,6 +8,7 @@ Printing them in the background after a change is ``printing.py``.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 from collections import OrderedDict
@@ -118,12 +119,32 @@ def blank_rounds(rules, count=None):
 # The paper (mm), and what a pen needs: the blank sheet's geometry (static/sheet.css
 # draws the same sizes; tests/integration/test_sheets.py counts the pages).
 PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
-MARGINS_MM = (20.0, 22.0)  # left + right, top + bottom (sheet.css @page)
-CELL_MM = 12.0  # the narrowest box: five digits and a minus, written by hand
+#: left + right, top + bottom (sheet.css @page): portrait, and landscape (a blank sheet's
+#: own page, with narrower margins: most printers print to 5 mm of the edge)
+MARGINS_MM = {False: (20.0, 22.0), True: (12.0, 18.0)}
+CELL_MM = 12.0  # a box a pen likes: five digits and a minus, written by hand
+MIN_CELL_MM = 10.0  # the narrowest, where 12 mm would take a second page: five digits of 2 mm
+CELL_STEPS_MM = (CELL_MM, 11.0, MIN_CELL_MM)
 ROW_MM = 6.35  # a box 6.1 mm tall and its borders (never under 6 mm)
-CHAR_MM = 1.45  # one character of 8 pt DejaVu Sans Condensed, a little generous
+# One character of 8 pt DejaVu Sans Condensed, a little generous, where the font's own widths
+# cannot be read (they are: _text_mm); its labels and heads measure 1.25 to 1.35 mm a character
+CHAR_MM = 1.45
+CHEAT_CHAR_MM = 1.32  # ... in the cheat sheet's long text (1.25 measured), counted without its words
+TEXT_SLACK = 1.02  # measured widths, a little generous
+FONT_FILES = (  # the sheet's font where Debian and Homebrew put it (fontconfig finds it for WeasyPrint)
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+    "/opt/homebrew/share/fonts/dejavu-fonts/DejaVuSansCondensed.ttf",
+    "/usr/local/share/fonts/dejavu-fonts/DejaVuSansCondensed.ttf",
+)
 LINE_MM = 3.45  # a line of 8 pt text
-SHEET_HEAD_MM = 13.0  # the title and the date line
+LABEL_LINE_MM = (
+    3.1  # ... in a row's label or a round's head (line-height 1.1: 3.1 mm; 2 lines and padding measure 7.0)
+)
+#: the text width of the column of what each row is (sheet.css .label-N, N even), and
+#: what its padding and border add to it on paper
+LABEL_MIN_MM, LABEL_MAX_MM, LABEL_PAD_MM = 24, 36, 2.3
+SHEET_HEAD_MM = 8.5  # the title and the date, on one line (8.3 measured)
+CHEAT_LINE_MM = 3.3  # a line of the cheat sheet's 8 pt text
 ROUND_SPACING_MM = 3.0  # between one band of rounds and the next
 
 
@@ -132,14 +153,60 @@ class BlankLayout:
     """How a blank sheet's rounds go onto paper: bands of rounds side by side, pages of bands."""
 
     landscape: bool
-    label_mm: float  # the column of what each row is
+    label_mm: int  # the text width of the column of what each row is (sheet.css .label-N)
     pages: list  # pages, each a list of bands, each a list of BlankRound
+    cell_mm: float = CELL_MM  # the narrowest a box may be (each is at least this wide)
+    printed: int = 1  # the sheets of paper it takes (a band taller than a page takes two)
+
+
+_widths = []  # [(character -> width in em, the width of any other character)], read once
+
+
+def _font_widths():
+    if not _widths:
+        widths, other = {}, CHAR_MM / (8 * 25.4 / 72)
+        try:
+            from fontTools.ttLib import TTFont
+
+            path = next(p for p in FONT_FILES if os.path.exists(p))
+            with TTFont(path) as font:  # read once, and the file closed
+                metrics, units = font["hmtx"], font["head"].unitsPerEm
+                widths = {chr(c): metrics[name][0] / units for c, name in font.getBestCmap().items()}
+            other = max(widths.values(), default=other)
+        except (ImportError, StopIteration, OSError, KeyError):
+            pass  # no font file here: every character is CHAR_MM
+        _widths.append((widths, other))
+    return _widths[0]
+
+
+def _text_mm(text):
+    """How wide a text of 8 pt DejaVu Sans Condensed is, a little generously."""
+    widths, other = _font_widths()
+    if not widths:
+        return len(text) * CHAR_MM
+    return sum(widths.get(c, other) for c in text) * (8 * 25.4 / 72) * TEXT_SLACK
 
 
 def _lines_of(text, width_mm):
-    """How many lines a text of 8 pt takes in a box this wide (an estimate that errs long)."""
-    per_line = max(1, int((width_mm - 2.4) / CHAR_MM))
-    return max(1, -(-len(text) // per_line))
+    """How many lines a text of 8 pt takes in a box this wide (1 mm of padding each
+    side), broken between words as the sheet breaks it."""
+    room = max(width_mm - 2.4, 1.0)
+    space = _text_mm(" ")
+    lines, used = 1, 0.0
+    for word in text.split():
+        size = _text_mm(word)
+        if used and used + space + size > room:
+            lines, used = lines + 1, 0.0
+        used = used + space + size if used else size
+        while used > room:  # a word longer than a line breaks inside it
+            lines, used = lines + 1, used - room
+    return lines
+
+
+def _cheat_lines(chars, width_mm):
+    """How many lines the cheat sheet's text takes across the page."""
+    per_line = max(1, int((width_mm - 2.4) / CHEAT_CHAR_MM))
+    return max(1, -(-chars // per_line))
 
 
 def round_head(rules, r):
@@ -163,68 +230,92 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
     """Lay a blank sheet out: as many rounds side by side as boxes a pen can use allow, as
     many such bands as fit a page, portrait or landscape, whichever needs fewer pages.
 
+    The boxes are 12 mm wide where that fits; where it would take a second page they
+    narrow (to 10 mm at the least) and the labels wrap in a narrower column, so that
+    a house of many rows still gets its rounds on one page.
+
     :param teams: the teams' names ("" for a column to write one in)
     :param rounds: the rounds asked for (0: the game's; for an open-ended game, as many
         as fit one page, at least ``BLANK_ROUNDS``)
     :param cheat_chars: about how long the cheat-sheet strip is
     """
     lines = blank_lines(rules)
-    longest = max(len(label) + (len(f" × {v:,}") if v is not None else 0) for label, v in lines)
-    label_mm = min(36.0, max(26.0, longest * CHAR_MM + 2.4))
+    longest = max(_text_mm(f"{label} × {v:,}" if v is not None else label) for label, v in lines)
+    natural = min(LABEL_MAX_MM, max(LABEL_MIN_MM, 2 * math.ceil(longest / 2)))
     count = rounds or rules.planned_rounds
-    options = [
-        BlankLayout(landscape, label_mm, _pack(rules, teams, count, paper, landscape, label_mm, cheat_chars))
-        for landscape in (False, True)
+    # the choices, the one a pen likes best first: wide boxes, labels on one line, portrait
+    groups = [
+        [
+            BlankLayout(
+                landscape, label, *_pack(rules, teams, count, paper, landscape, label, cell, cheat_chars)
+            )
+            for landscape in (False, True)
+        ]
+        for cell in CELL_STEPS_MM
+        for label in sorted({natural, LABEL_MIN_MM}, reverse=True)
     ]
     if count:
-        return min(options, key=lambda layout: len(layout.pages))  # portrait on a tie
-    best = max(options, key=_shown)
-    if _shown(best) >= BLANK_ROUNDS:
-        return best
+        fewest = min(layout.printed for group in groups for layout in group)
+        return next(layout for group in groups for layout in group if layout.printed == fewest)
+    for group in groups:
+        best = max(
+            group, key=lambda layout: _shown(layout) if layout.printed == 1 else 0
+        )  # portrait on a tie
+        if best.printed == 1 and _shown(best) >= BLANK_ROUNDS:
+            return best
     return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars)
 
 
-def _pack(rules, teams, count, paper, landscape, label_mm, cheat_chars):
-    """Pages of bands of rounds: ``count`` rounds, or (None) as many as fit one page."""
+def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars):
+    """Pages of bands of rounds (``count`` rounds, or (None) as many as fit one page), the
+    narrowest box, and the sheets of paper they take."""
     w, h = PAPER_MM[paper]
-    width, height = (
-        ((h, w) if landscape else (w, h))[0] - MARGINS_MM[0],
-        ((w if landscape else h) - MARGINS_MM[1]),
-    )
+    sides, ends = MARGINS_MM[landscape]
+    width, height = (h, w) if landscape else (w, h)
+    width, height = width - sides, height - ends
     lines = blank_lines(rules)
     by_score = bool(rules.meld_minimum and "by_score" in rules.meld_minimum)
-    names = max(_lines_of(name, CELL_MM) for name in teams)  # a team's name over its column
+    names = max(_lines_of(name, cell_mm) for name in teams)  # a team's name over its column
     teams = len(teams)
-    per_band = max(1, int((width - label_mm) / (teams * CELL_MM)))
-    cell = (width - label_mm) / (per_band * teams)
+    across = width - label_mm - LABEL_PAD_MM  # the boxes' share of the width
+    per_band = max(1, int(across / (teams * cell_mm)))
+    cell = across / (per_band * teams)
     body = (
         sum(
-            max(ROW_MM, _lines_of(f"{label} × {v:,}" if v is not None else label, label_mm) * LINE_MM + 1.2)
+            max(
+                ROW_MM,
+                _lines_of(f"{label} × {v:,}" if v is not None else label, label_mm + 2.4) * LABEL_LINE_MM
+                + 0.9,
+            )
             for label, v in lines
         )
         + (2 + by_score) * ROW_MM
     )
-    room = height - SHEET_HEAD_MM - (_lines_of("x" * cheat_chars, width) * LINE_MM + 5)
-    room -= (LINE_MM + 3) if by_score else 0
+    room = height - SHEET_HEAD_MM - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
+    room -= (LINE_MM + 2) if by_score else 0  # the meld minimums by score, a line of 8.5 pt
 
     def band_height(band):
         head = max(_lines_of(" · ".join(round_head(rules, r)), teams * cell) for r in band)
-        return head * LINE_MM + 1.2 + names * LINE_MM + 1.2 + body + ROUND_SPACING_MM
+        return head * LABEL_LINE_MM + 1.2 + max(4.2, names * LABEL_LINE_MM) + 1.2 + body + ROUND_SPACING_MM
 
     every = blank_rounds(rules, count or min(scoring.MAX_ROUNDS, per_band * 12))
-    pages, page, used = [], [], 0.0
+    pages, heights, page, used = [], [], [], 0.0
     for i in range(0, len(every), per_band):
         band = every[i : i + per_band]
         need = band_height(band)
         if page and used + need > room:
             pages.append(page)
+            heights.append(used)
             if count is None:
-                return pages  # open-ended: what fits one page
+                break  # open-ended: what fits one page
             page, used = [], 0.0
         page.append(band)
         used += need
-    pages = [*pages, page] if page else pages
-    return [_even(page) for page in pages]
+    else:
+        pages, heights = [*pages, page], [*heights, used]
+    # a page of one band taller than the room runs onto more paper
+    printed = sum(max(1, math.ceil(used / room)) if room > 0 else 2 for used in heights)
+    return [_even(page) for page in pages], cell_mm, printed
 
 
 def _even(page):
@@ -236,8 +327,8 @@ def _even(page):
 
 
 def label_class(layout):
-    """The CSS class that sets the label column's width (even millimetres, 26 to 36)."""
-    return f"label-{min(36, max(26, 2 * round(layout.label_mm / 2)))}"
+    """The CSS class that sets the label column's width (even millimetres, 24 to 36)."""
+    return f"label-{layout.label_mm}"
 
 
 def _shown(layout):

@@ -5,10 +5,12 @@
   lossless format: export → import → export gives the same file.
 - ``csvfile`` writes a spreadsheet of one row per team per round whose scores
   are the engine's, with formula-like cells neutralised.
-- ``importer`` reads the JSON back: the whole file is checked first (the
+- ``importer`` reads the JSON back: the whole file is checked first (``checking``: the
   engine judges every rule set and round) and refused whole with the place
   of the first problem, or written in one transaction, merged by game uid.
 """
+
+import datetime
 
 FORMAT = "scorekeeper-history"
 # Version 2 added the entries and house-rules values of issue 15 (books of 3s,
@@ -16,3 +18,8 @@ FORMAT = "scorekeeper-history"
 # is a version 2 file without them, so both are read.
 VERSION = 2
 READS = (1, 2)
+
+
+def stamp_now():
+    """Now, as the export format writes a time: UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 
 from ..db import snapshot
 from ..scoring import RULESETS, RuleSet
 from ..services.game_model import load_game
-from . import FORMAT, VERSION
-
-
-def _now():
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+from . import FORMAT, VERSION, stamp_now
 
 
 def game_ids(db, game_id=None):
@@ -30,7 +25,7 @@ def _header(db):
     return {
         "format": FORMAT,
         "version": VERSION,
-        "exported_at": _now(),
+        "exported_at": stamp_now(),
         "players": [row[0] for row in db.execute("SELECT name FROM players ORDER BY key, id")],
         "house_rules": [
             RuleSet.from_json(row[0]).to_dict()
@@ -87,7 +82,7 @@ def export_game(db, game_id):
         return {
             "format": FORMAT,
             "version": VERSION,
-            "exported_at": _now(),
+            "exported_at": stamp_now(),
             "players": sorted({p.name for team in game.teams for p in team.players}, key=str.casefold),
             "house_rules": [
                 RuleSet.from_json(row[0]).to_dict()

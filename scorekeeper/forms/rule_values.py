@@ -1,30 +1,31 @@
-"""Filling the house-rules editor from a rule set, and reading a rule set back from it.
+"""Reading a rule set back from the house-rules editor.
 
-``fields_from_rules`` gives the data that fills a ``RulesFields``;
 ``rules_from_fields`` reads the fields back and lets the engine judge,
 putting each message next to the field it is about (``show_error``).
+Filling the fields from a rule set is ``rule_fill`` (``fields_from_rules``,
+importable from here too, where the views have always found it).
 """
 
 import re
-from collections.abc import Mapping
 
 from wtforms import FieldList, FormField
 from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from ..scoring.words import DEFAULT, Words, check_words
+from .rule_fill import fields_from_rules
 from .rule_lists import (
     book_kind,
-    format_books_by_round,
-    format_decks,
-    format_numbers,
-    format_score_steps,
     parse_books_by_round,
     parse_decks,
     parse_numbers,
     parse_score_steps,
 )
-from .rules import CASE_KEYS, CASES, GAIN, LOSE, SIGNED
+from .rule_words import kinds_written
+from .rules import CASE_KEYS, CASES, LOSE, SIGNED
+
+__all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
 
 # Where a list in an engine path ("going_out[2]") is shown as "Round 3";
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
@@ -46,6 +47,7 @@ _FIELD_NAMES = {
     "deal.decks.per_player": "deal_decks",
     "deal.decks.extra": "deal_decks",
     "deal.hand": "deal_hand",
+    "deal.knee": "deal_knee",
     "deal.foot": "deal_foot",
     "deal.jokers": "deal_jokers",
     "words": "words_game",
@@ -55,102 +57,6 @@ _FIELD_NAMES = {
     "words.kinds": "book_clean",
     "words.piles": "words_piles",
 }
-
-
-# --- filling the fields ---------------------------------------------------------------
-
-
-def fields_from_rules(rules: RuleSet) -> dict:
-    """The data that fills a ``RulesFields`` with these rules (``RulesFields(data=...)``)."""
-    meld = rules.meld_minimum or {}
-    every = rules.red_threes_all or {"count": 0, "bonus": 0}
-    values = {name: getattr(rules, name) for name in CASES if name != "red_threes_all"}
-    values["red_threes_all"] = every["bonus"]
-    usual = {name: _usual(value, signed=name in SIGNED) for name, value in values.items()}
-    deal = rules.deal or {}
-    return {
-        "name": rules.name,
-        "card_values": dict(rules.card_values),
-        **{name: abs(usual.get(name, getattr(rules, name))) for name in SIGNED},
-        **{f"{name}_sign": GAIN if usual.get(name, getattr(rules, name)) > 0 else LOSE for name in SIGNED},
-        **{name: usual[name] for name in CASES if name not in SIGNED},
-        **{f"{name}_cases": _case_data(values[name], usual[name]) for name in CASES},
-        "red_threes_all_count": every["count"],
-        "black_three_out": rules.black_three_out,
-        "cut_22": rules.cut_22,
-        **_books_data(rules),
-        "going_out": format_numbers(rules.going_out),
-        "going_out_concealed": rules.going_out_concealed,
-        "first_meld_books": _format_first_meld(rules.first_meld_books),
-        "deal_decks": format_decks(deal.get("decks")),
-        "deal_hand": deal.get("hand"),
-        "deal_foot": deal.get("foot"),
-        "deal_jokers": deal.get("jokers", 2),
-        "meld_mode": next(iter(meld), "none"),
-        "meld_by_round": format_numbers(meld.get("by_round", ())),
-        "meld_by_score": format_score_steps(meld.get("by_score", ())),
-        "end_mode": next(iter(rules.end or {}), "none"),
-        "end_rounds": rules.planned_rounds,
-        "end_score": rules.target_score,
-        **_words_data(rules),
-    }
-
-
-def _words_data(rules):
-    words = rules.words or {}
-    return {
-        "words_game": words.get("game", ""),
-        "words_book": words.get("book", ""),
-        "words_books": words.get("books", ""),
-        "words_piles": ", ".join(words.get("piles", ())),
-    }
-
-
-def _usual(value, *, signed):
-    """The value a by-outcome value mostly takes (the field beside its cases);
-    an unsigned field shows the most common value that is not negative."""
-    if not isinstance(value, Mapping):
-        return value
-    cases = [value[key] for key in OUTCOMES]
-    fitting = [v for v in cases if signed or v >= 0] or [0]
-    return max(fitting, key=fitting.count)
-
-
-def _case_data(value, usual):
-    """The cases that differ from the usual value (the rest stay blank)."""
-    if not isinstance(value, Mapping):
-        return {}
-    return {
-        key: value[key] for key in CASE_KEYS if key in value and (key == NOT_MELDED or value[key] != usual)
-    }
-
-
-def _format_first_meld(needed):
-    if needed is None:
-        return ""
-    return format_books_by_round([needed] if isinstance(needed, Mapping) else needed)
-
-
-def _books_data(rules):
-    needed = rules.books_to_go_out
-    mode = "none" if needed is None else "same" if isinstance(needed, Mapping) else "by_round"
-    same = needed if mode == "same" else {}
-
-    called = (rules.words or {}).get("kinds", {})
-
-    def book(kind):
-        return {"value": rules.books[kind], "to_go_out": same.get(kind), "called": called.get(kind, "")}
-
-    return {
-        "book_clean": book("clean"),
-        "book_dirty": book("dirty"),
-        "extra_books": [
-            {"kind": kind, **book(kind)} for kind in rules.books if kind not in ("clean", "dirty")
-        ],
-        "books_any_to_go_out": same.get(scoring.ANY_BOOK),
-        "books_mode": mode,
-        "books_by_round": format_books_by_round(needed) if mode == "by_round" else "",
-    }
 
 
 # --- reading them back ------------------------------------------------------------------
@@ -169,6 +75,9 @@ def rules_from_fields(fields) -> RuleSet | None:
     """
     fields = _unwrapped(fields)
     rows = _book_rows(fields)
+    words = _words(fields, rows)
+    names = kinds_written(words, [kind for kind, _ in rows])
+    said = words_typed(fields, DEFAULT)  # the messages say them too
     usual = {name: _signed(fields, name) for name in SIGNED}
     usual["red_three_melded"] = _required(fields["red_three_melded"])
     # the options added later: blank is 0, unused (a page from before them still saves)
@@ -180,18 +89,18 @@ def rules_from_fields(fields) -> RuleSet | None:
         **{name: values[name] for name in CASES if name != "red_threes_all"},
         "penalty": usual["penalty"],
         "red_threes_all": _red_threes_all(fields, values["red_threes_all"]),
+        "not_melded_books": _unused_if_blank(fields["not_melded_books"]),
         "black_three_out": _unused_if_blank(fields["black_three_out"]),
         "cut_22": _required(fields["cut_22"]),
-        "books": _books(rows),
+        "books": _books(rows, said),
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
-        "first_meld_books": _first_meld_books(fields["first_meld_books"]),
-        "books_to_go_out": _books_to_go_out(fields, rows),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"], names),
+        "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
         "deal": _deal(fields),
     }
-    words = _words(fields, rows)
     if words:  # none typed: no words in the file, as before words existed
         data["words"] = words
     if _has_errors(fields):
@@ -241,21 +150,44 @@ def _red_threes_all(fields, bonus):
     return {"count": count, "bonus": bonus} if count else None
 
 
-def _first_meld_books(field):
+def _first_meld_books(field, names):
     if not (field.data or "").strip():
         return None
-    rounds = _parsed(field, parse_books_by_round)
+    rounds = _by_kind(field, _parsed(field, parse_books_by_round), names)
     return rounds[0] if rounds and len(rounds) == 1 else rounds
+
+
+def _by_kind(field, rounds, names):
+    """A list of books with the kinds written by their names (``kinds_written``)
+    as the kinds they name: "1 natural" is 1 clean where clean books are natural."""
+    if not rounds:
+        return rounds
+    keyed = []
+    for counts in rounds:
+        one, said = {}, {}
+        for written, count in counts.items():
+            kind = names.get(written, written)
+            if kind in one:
+                first = said[kind].replace("_", " ")
+                _refuse(
+                    field, f"{first} and {written.replace('_', ' ')} are the same kind: give it once a round."
+                )
+                return None
+            one[kind], said[kind] = count, written
+        keyed.append(one)
+    return keyed
 
 
 def _deal(fields):
     decks = _parsed(fields["deal_decks"], parse_decks)
+    knee = _unused_if_blank(fields["deal_knee"])
     given = [fields[name] for name in ("deal_hand", "deal_foot") if not _is_blank(fields[name])]
-    if decks is None and not given:
+    if decks is None and not given and not knee:
         return None  # the house does not say
     return {
         "decks": decks,
         "hand": _required(fields["deal_hand"]),
+        "knee": knee,
         "foot": _required(fields["deal_foot"]),
         "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
     }
@@ -277,6 +209,21 @@ def _words(fields, rows):
     return words
 
 
+def words_typed(fields, otherwise: Words) -> Words:
+    """The words the fields hold (Hand and Foot's where empty), as the engine
+    reads them; ``otherwise`` when they would be refused.
+
+    The editor speaks them: a page filled from a rule set says its words, a
+    refused page the words typed, unless those are the mistake.
+    """
+    fields = _unwrapped(fields)
+    rows = _book_rows(fields)
+    try:
+        return Words.of(check_words(_words(fields, rows), [kind for kind, _ in rows if kind]))
+    except ValueError:
+        return otherwise
+
+
 def _book_rows(fields):
     """(kind, row) for the clean and dirty books and each extra row with anything typed in it."""
     rows = [("clean", fields["book_clean"]), ("dirty", fields["book_dirty"])]
@@ -286,14 +233,14 @@ def _book_rows(fields):
     return rows
 
 
-def _books(rows):
+def _books(rows, said):
     books = {}
     for kind, row in rows:
         value = _required(row["value"])
         if not kind:
-            _refuse(row["kind"], "Name the kind of book, like sevens.")
+            _refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
         elif kind in books:
-            _refuse(row["kind"], f"“{kind}” books are already listed.")
+            _refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
         else:
             books[kind] = value
     return books
@@ -313,10 +260,11 @@ def _meld_minimum(fields):
     return None
 
 
-def _books_to_go_out(fields, rows):
+def _books_to_go_out(fields, rows, names, said):
     mode = fields["books_mode"].data
     if mode == "by_round":
-        return _parsed(fields["books_by_round"], parse_books_by_round)
+        field = fields["books_by_round"]
+        return _by_kind(field, _parsed(field, parse_books_by_round), names)
     if mode != "same":
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
@@ -325,7 +273,7 @@ def _books_to_go_out(fields, rows):
     if not counts:
         _refuse(
             fields["book_clean"]["to_go_out"],
-            "Enter the books needed to go out, or choose “No set number” below.",
+            f"Enter the {said.books} needed to go out, or choose “No set number” below.",
         )
     return counts
 

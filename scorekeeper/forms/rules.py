@@ -2,7 +2,7 @@
 
 ``RulesFields`` is a plain ``wtforms.Form`` so that it can sit inside another
 form (the New Game page embeds it with ``FormField``) without a second CSRF
-token. ``rule_values`` fills it from a rule set and reads it back; the values
+token. ``rule_fill`` fills it from a rule set, ``rule_values`` reads it back; the values
 typed as short lists are read and written by ``rule_lists``. Nothing here
 computes a score.
 """
@@ -13,6 +13,7 @@ from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, Strin
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES
+from ..scoring.words import DEFAULT, Words
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
@@ -87,6 +88,9 @@ class RulesFields(Form):
     """Every value of a rule set. Read its fields by item (``fields["name"]``):
     on a ``FormField`` that embeds it, ``.name`` is the FormField's own name."""
 
+    #: the words its labels, legends and hints say (``rule_words.speak`` sets them)
+    words: Words = DEFAULT
+
     name = StringField("Name of these rules", description="What your family calls them.")
     card_values = FormField(CardValueFields, "Card values")
     book_clean = FormField(BookFields, "Clean (red) books")
@@ -129,6 +133,12 @@ class RulesFields(Form):
     )
     red_threes_all = _number("Bonus for laying them all down")
     red_threes_all_cases = _cases()
+    not_melded_books = _number(
+        "“Melded nothing” until a team has this many books",
+        maximum=99,
+        description="For the cases “if this team melded nothing”: like Samba's 2, whose red 3s count "
+        "against a side with fewer than two canastas; 0 or empty: until it melds anything.",
+    )
     red_three_book = _number("Book of red 3s: bonus each", description="0 if your house has none.")
     red_three_book_cases = _cases()
     black_three_book = _number("Book of black 3s: bonus each", description="0 if your house has none.")
@@ -173,9 +183,15 @@ class RulesFields(Form):
         description="Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
         "from 4 players 5). Empty if your house does not say.",
     )
-    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.rules.MAX_CARDS_DEALT)
+    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.values.MAX_CARDS_DEALT)
+    deal_knee = _number(
+        "Cards in a knee",
+        maximum=scoring.values.MAX_CARDS_DEALT,
+        default=0,
+        description="Dealt between the hand and the foot (Hand, Knee and Foot); 0 for none.",
+    )
     deal_foot = _number(
-        "Cards in a foot", maximum=scoring.rules.MAX_CARDS_DEALT, description="0 for a game without a foot."
+        "Cards in a foot", maximum=scoring.values.MAX_CARDS_DEALT, description="0 for a game without a foot."
     )
     deal_jokers = _number("Jokers in a deck", maximum=4, default=2)
     end_mode = SelectField(

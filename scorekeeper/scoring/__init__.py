@@ -6,14 +6,15 @@ set is data, the house-rules file (``RuleSet``); ``ENTRY_FIELDS`` declares
 what is entered per team and round; the rest scores rounds, checks them,
 adds up games and gives the verdict.
 
-- ``rules``: ``RuleSet`` and the bounds on its values
+- ``rules``: ``RuleSet``, a whole house-rules file
+- ``values``: each value of one read and checked, and the bounds on them
 - ``entries``: ``ENTRY_FIELDS``, ``TeamRound``
 - ``minimums``: what a round asks (meld minimum, books to go out, going-out bonus)
 - ``rounds``: ``score_team_round`` and its breakdown
 - ``checks``: ``check_round``: errors and warnings before a round is saved
 - ``game``: ``standings`` and the ``verdict``
 - ``cards``: the card-count helper
-- ``deal``: what the deck holds for a table (the bounds of a round)
+- ``deal``: what the deck holds for a table (the bounds of a round), the piles dealt
 - ``presets``: the written rule sets and their variants
 """
 
@@ -26,13 +27,14 @@ from .checks import (
     least_book_points,
     least_meld_points,
 )
-from .deal import Deck, deck
+from .deal import Deck, dealt, deck
 from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, entry_fields, has_melded
 from .game import Standings, Verdict, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
 from .rounds import Line, TeamRoundScore, outcome, price, score_round, score_team_round
-from .rules import (
+from .rules import OUTCOME_VALUES, RuleSet, decks_for
+from .values import (
     ANY_BOOK,
     BOOK_SIZE,
     MAX_CARD_VALUE,
@@ -47,14 +49,11 @@ from .rules import (
     NOBODY_OUT,
     NOT_MELDED,
     OTHER_WENT_OUT,
-    OUTCOME_VALUES,
     OUTCOMES,
     RANKS,
     WENT_OUT,
     WILD_RANKS,
-    RuleSet,
     by_outcome,
-    decks_for,
     in_use,
 )
 
@@ -101,6 +100,7 @@ __all__ = [
     "can_make_points",
     "card_points",
     "check_round",
+    "dealt",
     "deck",
     "decks_for",
     "entry_fields",

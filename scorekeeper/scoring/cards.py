@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .deal import deck
-from .rules import RANK_ALIASES, RANKS, RuleSet, whole
+from .rules import RuleSet
+from .values import RANK_ALIASES, RANKS, whole
 
 # 4 up to K, for naming runs of ranks such as "8–K".
 _RUN_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -12,15 +12,8 @@ from .cards import join
 from .deal import deck
 from .entries import TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import books_short, books_to_go_out, first_meld_books
-from .rules import (
-    ANY_BOOK,
-    BOOK_SIZE,
-    MAX_WILDS_IN_BOOK,
-    NATURAL_RANKS,
-    WILD_RANKS,
-    RuleSet,
-    check_round_number,
-)
+from .rules import RuleSet
+from .values import ANY_BOOK, BOOK_SIZE, MAX_WILDS_IN_BOOK, NATURAL_RANKS, WILD_RANKS, check_round_number
 
 
 @dataclass(frozen=True)

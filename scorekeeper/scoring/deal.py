@@ -1,13 +1,16 @@
 """The deal: what the deck holds for a table, and so the most a round can hold.
 
 A rule set's ``deal`` says how many decks for how many players and how many
-cards go in a hand and a foot. Every card of the deck is, when a round ends,
+cards go in a hand, a knee (Hand, Knee and Foot; most houses deal none) and
+a foot. Every card of the deck is, when a round ends,
 in exactly one place: melded by one team, in one player's hand or foot, in
 the stock or in the discard pile. So whatever teams report together can never
 be more than the deck holds: its points (3s have no card value), its red and
 black 3s, its cards for books. Those are the bounds ``checks`` warns past.
 They are not the deal's cards (11 in a hand, 11 in a foot): a player who
-picks up the discard pile holds more than was dealt.
+picks up the discard pile holds more than was dealt, so nothing here or in
+``checks`` counts the cards dealt; ``dealt`` only names the piles for the
+cheat sheets.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from .rules import BOOK_SIZE, RANKS, RuleSet, decks_for
+from .rules import RuleSet, decks_for
+from .values import BOOK_SIZE, RANKS
 
 SUITS = 4
 RED_THREES_PER_DECK = BLACK_THREES_PER_DECK = 2
@@ -28,6 +32,7 @@ class Deck(NamedTuple):
     players: int
     jokers: int  # per deck
     hand: int  # cards dealt to each player's hand
+    knee: int  # ... knee (0: no knee)
     foot: int  # ... and foot (0: no foot)
 
     def cards_of(self, rank: str) -> int:
@@ -66,4 +71,24 @@ def deck(rules: RuleSet, players: int | None) -> Deck | None:
     if decks is None:
         return None
     deal = rules.deal
-    return Deck(decks, players, deal["jokers"], deal["hand"], deal["foot"])
+    return Deck(decks, players, deal["jokers"], deal["hand"], deal.get("knee", 0), deal["foot"])
+
+
+def dealt(rules: RuleSet) -> tuple[tuple[str, int], ...]:
+    """The piles each player is dealt, in the order they are played, each with
+    its cards, in the rules' words: ``(("hand", 15), ("knee", 13), ("foot", 11))``;
+    a pile dealt no cards is left out, and so is all of it when the rules do not
+    say how the deal goes.
+
+    The words' ``piles`` name them: the first the hand, the last the foot (when
+    there are two or more), the second the knee (when there are three or more);
+    a pile the words do not name is called what Hand, Knee and Foot calls it.
+    """
+    if not isinstance(rules.deal, Mapping):
+        return ()
+    names = rules.say.piles
+    hand = names[0]
+    knee = names[1] if len(names) > 2 else "knee"
+    foot = names[-1] if len(names) > 1 else "foot"
+    piles = ((hand, rules.deal["hand"]), (knee, rules.deal.get("knee", 0)), (foot, rules.deal["foot"]))
+    return tuple((name, cards) for name, cards in piles if cards)

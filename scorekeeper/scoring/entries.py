@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields, make_dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from .rules import RuleSet, in_use
+from .rules import RuleSet
+from .values import in_use
 from .words import Words
 
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from .entries import TeamRound
 from .minimums import books_to_go_out, first_meld_books, meld_minimum
 from .rounds import TeamRoundScore, score_round
-from .rules import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS, RuleSet
+from .rules import RuleSet
+from .values import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
 
 __all__ = ["MAX_PLAYERS_PER_TEAM", "MAX_TEAMS", "MIN_TEAMS", "Standings", "Verdict", "standings", "verdict"]
 

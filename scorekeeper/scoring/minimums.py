@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .rules import ANY_BOOK, RuleSet, check_round_number, per_round, whole
+from .rules import RuleSet
+from .values import ANY_BOOK, check_round_number, per_round, whole
 
 
 def going_out_bonus(rules: RuleSet, round_number: int) -> int:

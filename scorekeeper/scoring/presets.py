@@ -1,9 +1,10 @@
 """The written rule sets, as presets, with the variants some of them carry.
 
-The five Hand and Foot sets, and classic Canasta (docs/decisions.md cites the
-rule book its values come from). Where a written set is silent about books to
-go out, the tablet game takes the last column's requirement (2 clean + 2
-dirty); docs/decisions.md says why. 0 means "this rule set does not use it".
+The five Hand and Foot sets, classic Canasta, and Samba and Bolivia, its
+three-pack cousins (docs/decisions.md cites the rule books their values come
+from). Where a written set is silent about books to go out, the tablet game
+takes the last column's requirement (2 clean + 2 dirty); docs/decisions.md
+says why. 0 means "this rule set does not use it".
 
 A variant (two players, 1 + 1 books to go out) is an ordinary rule set of
 its own in ``RULESETS``, under its own key and name; ``VARIANTS`` groups them
@@ -51,6 +52,37 @@ _FRIENDS_FAMILY = RuleSet(
     # "three to five decks … depending on the number of players and canastas":
     # the most, so that the deck's bounds never warn about a legal round
     deal={"decks": 5, **_ELEVEN},
+)
+
+# Samba: Canasta with three packs, sequence canastas ("sambas") and two canastas to go
+# out; where its rules are silent, Canasta's stand (docs/decisions.md)
+_SAMBA = RuleSet(
+    name="Samba",
+    card_values=_STANDARD_VALUES,
+    black_three=-5,  # as in Canasta: a black 3 left in hand is a 5-point card against its holder
+    red_three=-500,  # as in Canasta: one left in hand when the play ends
+    # 100 each, 1,000 for all six (6 × 100 + 400), and as much against a side short of two canastas
+    red_three_melded={"went_out": 100, "other_went_out": 100, "nobody_out": 100, "not_melded": -100},
+    red_threes_all={
+        "count": 6,
+        "bonus": {"went_out": 400, "other_went_out": 400, "nobody_out": 400, "not_melded": -400},
+    },
+    not_melded_books=2,
+    black_three_out=5,  # as in Canasta: black 3s melded going out, 5 each as cards
+    books={"clean": 500, "dirty": 300, "samba": 1500},  # a samba ranks as a canasta, its bonus 1,500
+    going_out=200,  # no bonus for a concealed hand
+    # 15 with a minus score, 50 from 0, 90 from 1,500, 120 from 3,000, 160 from 7,000
+    meld_minimum={"by_score": [[-1, 15], [0, 50], [1500, 90], [3000, 120], [7000, 160]]},
+    books_to_go_out={"any": 2},  # two canastas: natural, mixed or samba
+    end={"score": 10000},
+    deal={"decks": 3, "hand": 15, "foot": 0},  # three packs and six jokers, 15 cards each
+    words={
+        "game": "Samba",
+        "book": "canasta",
+        "books": "canastas",
+        "kinds": {"clean": "natural", "dirty": "mixed", "samba": "samba"},
+        "piles": ["hand"],
+    },
 )
 
 RULESETS: dict[str, RuleSet] = {
@@ -146,6 +178,27 @@ RULESETS: dict[str, RuleSet] = {
             "book": "canasta",
             "books": "canastas",
             "kinds": {"clean": "natural", "dirty": "mixed"},
+            "piles": ["hand"],
+        },
+    ),
+    "samba": _SAMBA,
+    # Bolivia: Samba with a canasta of wild cards, an escalera needed to go out, to 15,000
+    "bolivia": dataclasses.replace(
+        _SAMBA,
+        name="Bolivia",
+        # −100 for a black 3 left in hand when anyone (a partner too) goes out; Samba's 5 otherwise
+        black_three={"went_out": -100, "other_went_out": -100, "nobody_out": -5},
+        # a sequence canasta is an "escalera" (Samba's 1,500); seven wild cards a "bolivia", 2,500
+        books={"clean": 500, "dirty": 300, "escalera": 1500, "bolivia": 2500},
+        # the minimum stays 150 from 7,000 up
+        meld_minimum={"by_score": [[-1, 15], [0, 50], [1500, 90], [3000, 120], [7000, 150]]},
+        books_to_go_out={"escalera": 1, "any": 2},  # two canastas, one of them an escalera
+        end={"score": 15000},
+        words={
+            "game": "Bolivia",
+            "book": "canasta",
+            "books": "canastas",
+            "kinds": {"clean": "natural", "dirty": "mixed", "escalera": "escalera", "bolivia": "bolivia"},
             "piles": ["hand"],
         },
     ),

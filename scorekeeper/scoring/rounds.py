@@ -8,16 +8,8 @@ from typing import NamedTuple
 
 from .entries import EntryField, TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import going_out_bonus
-from .rules import (
-    BOOK_SIZE,
-    NOBODY_OUT,
-    OTHER_WENT_OUT,
-    WENT_OUT,
-    RuleSet,
-    by_outcome,
-    check_round_number,
-    in_use,
-)
+from .rules import RuleSet
+from .values import BOOK_SIZE, NOBODY_OUT, OTHER_WENT_OUT, WENT_OUT, by_outcome, check_round_number, in_use
 
 
 class Line(NamedTuple):
@@ -77,7 +69,8 @@ def score_team_round(
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
     case = outcome(team_round, True if someone_out is None else someone_out)
-    melded = has_melded(team_round, rules)
+    # "not melded" (a value's not_melded case): nothing melded, or fewer books than the rules ask
+    melded = has_melded(team_round, rules) and sum(team_round.books.values()) >= rules.not_melded_books
     books = team_round.books
     lines = [
         Line(rules.book_label(kind), books.get(kind, 0), books.get(kind, 0) * value)

@@ -7,7 +7,8 @@ from .. import charts, printing, scoring
 from ..db import get_db
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm
-from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields
+from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
+from ..forms.rule_words import speak
 from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
 from . import found, posted_or_filled
 from .share import share_url
@@ -115,10 +116,13 @@ def _new_game_page(form, entries, status=200, loaded=None, chances=None):
         SelectChoice(v.key, v.label) for v in scoring.VARIANTS.get(form.rules_key.data, ())
     ]
     entry = next(e for e in entries if e.key == form.rules_from.data)
+    words = words_typed(form.rules, entry.rules.say)  # the rule set's, or as typed
+    speak(form.rules, words)
     return render_template(
         "games/new.html",
         form=form,
         entry=entry,
+        words=words,
         loaded=loaded,
         rule_problems=fields_with_errors(form.rules),
         players=[p.name for p in players.list_players(get_db())],

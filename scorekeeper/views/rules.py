@@ -6,7 +6,14 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import scoring
 from ..db import get_db
-from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, show_error
+from ..forms.rule_values import (
+    fields_from_rules,
+    fields_with_errors,
+    rules_from_fields,
+    show_error,
+    words_typed,
+)
+from ..forms.rule_words import speak
 from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
 from ..services import Conflict, NotFound, rulesets
 from . import found, posted_or_filled
@@ -92,7 +99,7 @@ def new():
     if key:
         flash(f"Saved your house rules “{rules.name}”.", "success")
         return redirect(url_for("rules.show", key=key), 303)
-    return _editor(form, start=start, entries=rulesets.list_rule_sets(get_db()))
+    return _editor(form, start.rules, start=start, entries=rulesets.list_rule_sets(get_db()))
 
 
 @bp.route("/<key>/edit", methods=["GET", "POST"])
@@ -105,7 +112,7 @@ def edit(key):
     form = HouseRulesForm(data=fields_from_rules(entry.rules) | {"revision": entry.revision})
     rules = _submitted_rules(form)
     if rules is None:
-        return _editor(form, entry=entry)
+        return _editor(form, entry.rules, entry=entry)
     try:
         rulesets.update_house_rules(get_db(), key, form.revision.data, rules)
     except Conflict as conflict:
@@ -113,12 +120,12 @@ def edit(key):
         # (against the rules as they are) is a choice made knowingly
         form.revision.data = entry.revision
         show_error(form, str(conflict))
-        return _editor(form, entry=entry)
+        return _editor(form, entry.rules, entry=entry)
     except NotFound:
         abort(404, description="These house rules were deleted on another phone.")
     except ValueError as error:
         show_error(form, str(error))
-        return _editor(form, entry=entry)
+        return _editor(form, entry.rules, entry=entry)
     flash(f"Saved your changes to “{rules.name}”.", "success")
     return redirect(url_for("rules.show", key=key), 303)
 
@@ -184,10 +191,14 @@ def _stored(form, store):
         return None
 
 
-def _editor(form, **context):
+def _editor(form, rules, **context):
+    """The editor page, in the words of the rules typed (of ``rules``, which it
+    started from, when those words are refused)."""
     status = REFUSED if form.is_submitted() else 200
+    words = words_typed(form, rules.say)
+    speak(form, words)
     return render_template(
-        "rules/editor.html", form=form, problems=fields_with_errors(form), **context
+        "rules/editor.html", form=form, words=words, problems=fields_with_errors(form), **context
     ), status
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from scorekeeper.db import connect
-from scorekeeper.exchange import importer
+from scorekeeper.exchange import VERSION, importer
 from scorekeeper.exchange.jsonfile import export_history
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, rulesets
@@ -331,7 +331,7 @@ def test_six_teams_of_four_start_and_import(client, db, tmp_path):
 def test_the_importer_refuses_a_table_the_engine_does_not_score(db, teams, message):
     data = {
         "format": "scorekeeper-history",
-        "version": importer.VERSION,
+        "version": VERSION,
         "players": [],
         "house_rules": [],
         "games": [

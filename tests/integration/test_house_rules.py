@@ -212,6 +212,9 @@ OPTIONS = {  # id: (what is typed, what the rule set then holds)
     "end-score": ({"end_mode": "score", "end_score": "5,000"}, {"end": {"score": 5000}}),
     "going-out-one": ({"going_out": "250"}, {"going_out": 250}),
     "going-out-by-round": ({"going_out": "0, 100\n1000"}, {"going_out": [0, 100, 1000]}),
+    # Samba's "red 3s count against a side short of two canastas"
+    "not-melded-books": ({"not_melded_books": "2"}, {"not_melded_books": 2}),
+    "not-melded-books-blank": ({"not_melded_books": ""}, {}),
 }
 
 

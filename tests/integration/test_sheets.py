@@ -200,7 +200,7 @@ def test_a_blank_sheet_for_every_rule_set(client, key):
         (_, first), (second, _) = rules.meld_minimum["by_score"][:2]  # Roth: 50 below 2,500
         assert f"Meld minimum by the team's score before the round: {first} below {second:,}" in text
     for kind, value in rules.books.items():
-        assert f"{rules.book_label(kind)} × {value}" in text
+        assert f"{rules.book_label(kind)} × {value:,}" in text
     assert f"Page {len(reader.pages)} of {len(reader.pages)}" in text
     keep_png(data, f"blank-{key}")
 
@@ -239,6 +239,27 @@ def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
                 keep_png(data, f"blank-{key}-{teams}-teams")
 
 
+# ... and the same house with no set end: about twenty rows a round, as many rounds as fit
+MANY_ROWS = dataclasses.replace(EVERY_OPTION, name="Many rows, no set end", end=None)
+
+
+def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db):
+    """One page for 2–4 teams on Letter and A4, six rounds at least; 5 or 6 teams on two
+    pages at most (issue 23). The rows: every line, the meld minimum, round score, total."""
+    assert len(sheets.blank_lines(MANY_ROWS)) + 3 >= 20
+    key = rulesets.save_house_rules(db, MANY_ROWS)
+    for paper in sheets.PAPERS:
+        for teams in range(2, 7):
+            data, pages = _pages(client, key, teams, paper)
+            text = read(data)[1]
+            rounds = max(int(n) for n in re.findall(r"Round (\d+)", text))
+            assert pages <= (1 if teams <= 4 else 2), (paper, teams, pages)
+            assert rounds >= sheets.BLANK_ROUNDS, (paper, teams, rounds)
+            assert f"Page {pages} of {pages}" in text and "Total" in text
+            if teams in (3, 4, 6):
+                keep_png(data, f"blank-many-rows-{paper}-{teams}-teams")
+
+
 def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
     key = rulesets.save_house_rules(db, EVERY_OPTION)
     flowing = " ".join(read(pdf(client, f"/rules/{key}/blank.pdf?teams=3"))[1].split())
@@ -258,18 +279,30 @@ def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
 
 
 def test_the_blank_sheets_boxes_are_for_a_pen(client):
-    """Boxes at least 6 mm tall and 12 mm wide, text at least 8 pt: read from the layout the
-    sheet is drawn from and the stylesheet that draws it."""
+    """Boxes at least 6 mm tall and 10 mm wide (five digits; 12 mm where the page has room),
+    text at least 8 pt: read from the layout the sheet is drawn from and the stylesheet that
+    draws it."""
     css = (pathlib.Path(sheets.css_path())).read_text()
     assert re.search(r"td\.box \{ height: 6\.1mm;", css)
-    assert sheets.CELL_MM >= 12 and sheets.ROW_MM >= 6
-    for key, rules in RULESETS.items():
+    assert sheets.MIN_CELL_MM >= 10 and sheets.CELL_MM >= 12 and sheets.ROW_MM >= 6
+    for label in range(sheets.LABEL_MIN_MM, sheets.LABEL_MAX_MM + 1, 2):
+        assert f".label-{label} .label-col {{ width: {label}mm; }}" in css
+    for landscape, page in ((False, "@page {"), (True, "@page letter-landscape")):
+        sides, ends = sheets.MARGINS_MM[landscape]
+        rule = css[css.index(page) :]
+        top, side, bottom = re.search(r"margin: (\d+)mm (\d+)mm (\d+)mm;", rule).groups()
+        assert (2 * int(side), int(top) + int(bottom)) == (sides, ends)
+    for rules in [*RULESETS.values(), dataclasses.replace(EVERY_OPTION, end=None)]:
         for teams in (2, 3, 4):
             for paper, (width, height) in sheets.PAPER_MM.items():
                 layout = sheets.blank_layout(rules, [""] * teams, 0, paper)
-                across = (height if layout.landscape else width) - sheets.MARGINS_MM[0]
+                across = (height if layout.landscape else width) - sheets.MARGINS_MM[layout.landscape][0]
+                across -= layout.label_mm + sheets.LABEL_PAD_MM
                 widest = max(len(band) for page in layout.pages for band in page)
-                assert (across - layout.label_mm) / (widest * teams) >= sheets.CELL_MM, (key, teams, paper)
+                box = across / (widest * teams)
+                assert box >= layout.cell_mm >= sheets.MIN_CELL_MM, (rules.name, teams, paper)
+                if teams < 4 and rules.name != "Every option":  # a preset's 2 or 3 teams: 12 mm
+                    assert layout.cell_mm == sheets.CELL_MM, (rules.name, teams, paper)
     blank_rules = css[css.index("/* blank sheets") :]
     assert not re.findall(r"font-size: ([0-7](\.\d+)?)pt", blank_rules)
 

@@ -193,3 +193,31 @@ def test_a_file_from_before_words_has_hand_and_foots(client):
     before = RULESETS["roth"].to_json()
     assert "words" not in before
     assert RuleSet.from_json(before).say.book_label("clean") == "Clean (red) books"
+
+
+@pytest.mark.parametrize(
+    "key, kinds",
+    [("samba", ["Samba canastas"]), ("bolivia", ["Escalera canastas", "Bolivia canastas"])],
+)
+def test_samba_and_bolivia_speak_of_canastas(client, key, kinds):
+    """Their round form, rules page and blank sheet say canastas, their own kinds, one hand,
+    and whose red 3s count against them: a side with fewer than two canastas."""
+    game_id = start(client, key, [["Ann", "Bo"], ["Cy", "Di"]])
+    pages = {
+        "round form": visible(client.get(f"/games/{game_id}/rounds/new")),
+        "rule set page": visible(client.get(f"/rules/{key}")),
+        "blank sheet": " ".join(read(pdf(client, f"/rules/{key}/blank.pdf?teams=4"))[1].split()),
+    }
+    for name, page in pages.items():
+        assert not NEVER_IN_CANASTA.findall(page), (name, NEVER_IN_CANASTA.findall(page))
+        for kind in ["Natural canastas", "Mixed canastas", *kinds]:
+            assert kind in page, (name, kind)
+    assert "Points left in hand" in pages["round form"]
+    against = "+100 each; −100 for a team with fewer than 2 canastas"
+    assert against in pages["rule set page"]
+    assert (
+        "All 6 red 3s laid down +400 more; −400 for a team with fewer than 2 canastas"
+        in (pages["rule set page"])
+    )
+    assert "red 3 laid down +100; −100 for a team with fewer than 2 canastas" in pages["blank sheet"]
+    assert f"{RULESETS[key].say.game} score sheet" in pages["blank sheet"]

@@ -693,7 +693,10 @@ def test_presets_match_rules_md():
     for rules in (ro, fo):
         assert rules.card_values["9"] == rules.card_values["8"] == 5
     for rules in RULESETS.values():
-        assert rules.books == {"clean": 500, "dirty": 300}
+        # every preset's clean (natural) and dirty (mixed) books; Samba's and Bolivia's
+        # sequence and wild canastas beside them are tested with those presets
+        assert {kind: rules.books[kind] for kind in ("clean", "dirty")} == {"clean": 500, "dirty": 300}
+        assert set(rules.books) - {"clean", "dirty"} <= {"samba", "escalera", "bolivia"}
         assert (rules.card_values["joker"], rules.card_values["2"], rules.card_values["A"]) == (50, 20, 20)
     assert [r.black_three for r in (ff, pa, ta, ro, fo)] == [-5, -5, -5, 0, -5]
     # 000: red 3s count against a side "if the other player/team goes out"

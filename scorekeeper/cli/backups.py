@@ -1,0 +1,88 @@
+"""Copies of the database: backup, the automatic backups (backups), restore."""
+
+import os
+import sqlite3
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from .. import autobackup, backup
+from .common import Progress, database, quiet_option, stoppable
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace PATH if it exists.")
+@quiet_option
+def backup_command(path, force, quiet):
+    """Copy the database to PATH, consistently, even while the app runs."""
+    try:
+        with stoppable(), Progress("Copying pages", quiet) as progress:
+            backup.backup_database(database(), path, force=force, progress=progress.pages)
+    except (OSError, ValueError, sqlite3.Error) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Backed up {database()} to {path}.")
+
+
+def _size(n):
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+
+
+@click.command("backups")
+@with_appcontext
+def backups_command():
+    """List the automatic backups, newest first: name, time, size and games."""
+    auto = autobackup.for_app(current_app)
+    found = autobackup.list_backups(auto.folder)
+    click.echo(f"Backups in {auto.folder}:" if found else f"No automatic backup in {auto.folder} yet.")
+    for item in found:
+        count = autobackup.count_games(item.path)
+        click.echo(
+            f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
+            + (f"{count:,} game{'' if count == 1 else 's'}" if count is not None else "unreadable")
+        )
+    problem = auto.problem()
+    if problem:
+        click.echo(f"Backups cannot be written: {problem}", err=True)
+
+
+def _backup_to_restore(path, latest):
+    """The file ``restore`` restores: PATH, a name ``backups`` listed, or the newest."""
+    folder = autobackup.for_app(current_app).folder
+    if latest:
+        if path:
+            raise click.UsageError("Give either a backup or --latest, not both.")
+        found = autobackup.list_backups(folder)
+        if not found:
+            raise click.ClickException(f"No automatic backup in {folder} to restore.")
+        return found[0].path
+    if not path:
+        raise click.UsageError("Give the backup to restore (a file, or a name `backups` lists), or --latest.")
+    if not os.path.exists(path) and os.sep not in path and (folder / path).is_file():
+        return folder / path
+    return path
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@click.option("--latest", is_flag=True, help="Restore the newest automatic backup.")
+@quiet_option
+def restore_command(path, latest, quiet):
+    """Replace the database with a backup: PATH, a name `backups` lists, or --latest
+    (the current one is kept beside it)."""
+    path = _backup_to_restore(path, latest)
+    try:
+        with stoppable(), Progress("Restoring pages", quiet) as progress:
+            kept = backup.restore_database(path, database(), progress=progress.pages)
+    except (OSError, ValueError, sqlite3.Error) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"Restored {path} into {database()}."
+        + (f" The database as it was is kept at {kept}." if kept else "")
+    )

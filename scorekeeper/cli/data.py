@@ -1,0 +1,119 @@
+"""The database and the history: init-db, import-rules, recompute-scores, export, import, demo-data."""
+
+import contextlib
+import logging
+import os
+import secrets
+
+import click
+from flask.cli import with_appcontext
+
+from .. import backup, demo
+from ..exchange import csvfile, importer, jsonfile
+from ..scoring import RuleSet
+from ..services import games, rulesets
+from ..services.schema import migrate
+from .common import Progress, connection, database, games_count, quiet_option, stoppable
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command():
+    """Create the database or bring it up to date (safe to run again)."""
+    handler = logging.StreamHandler()  # what a migration has to say (a renamed player)
+    logging.getLogger("scorekeeper.migrations").addHandler(handler)
+    try:
+        applied = migrate(database())
+    finally:
+        logging.getLogger("scorekeeper.migrations").removeHandler(handler)
+    click.echo(f"Database {database()}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
+
+
+@click.command("import-rules")
+@click.argument("file", type=click.File("rb"))
+@with_appcontext
+def import_rules_command(file):
+    """Save a house-rules JSON file as a rule set."""
+    try:
+        rules = RuleSet.from_json(file.read())
+        with connection() as db:
+            key = rulesets.save_house_rules(db, rules)
+    except ValueError as error:
+        raise click.ClickException(f"{file.name}: {error}") from None
+    click.echo(f"Saved “{rules.name}” as /rules/{key}")
+
+
+@click.command("recompute-scores")
+@with_appcontext
+def recompute_scores_command():
+    """Rewrite every stored round score and team total from its inputs with the engine."""
+    with connection() as db:
+        count = games.recompute_scores(db)
+    click.echo(f"Recomputed {count} round scores.")
+
+
+@click.command("export")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--force", is_flag=True, help="Replace PATH if it exists.")
+@quiet_option
+def export_command(path, force, quiet):
+    """Export the whole history to PATH: CSV if it ends in .csv, else JSON (- for stdout)."""
+    csv = path.lower().endswith(".csv")
+    with connection() as db, Progress("Exporting games", quiet) as progress:
+        chunks = (
+            csvfile.iter_csv(db, progress=progress.update)
+            if csv
+            else jsonfile.iter_history_json(db, progress=progress.update)
+        )
+        if path == "-":
+            for chunk in chunks:
+                click.echo(chunk, nl=False)
+        else:
+            if os.path.exists(path) and not force:
+                raise click.ClickException(f"{path} already exists (use --force to replace it)")
+            partial = f"{path}{backup.PARTIAL}{secrets.token_hex(4)}"
+            try:
+                with stoppable(), open(partial, "w", encoding="utf-8", newline="") as file:
+                    for chunk in chunks:
+                        file.write(chunk)
+                os.replace(partial, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(partial)
+    where = "standard output" if path == "-" else path
+    click.echo(f"Exported {games_count(progress.total)} to {where} ({'CSV' if csv else 'JSON'}).", err=True)
+
+
+@click.command("import")
+@with_appcontext
+@click.argument("file", type=click.File("rb"))
+@quiet_option
+def import_command(file, quiet):
+    """Import a JSON export (games already here are skipped)."""
+    try:
+        data = importer.read_history(file.read())
+        with (
+            connection() as db,
+            Progress("Checking games", quiet) as checking,
+            Progress("Importing games", quiet) as progress,
+        ):
+            summary = importer.import_history(db, data, progress.update, checking.update)
+    except ValueError as error:
+        raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
+    click.echo(str(summary))
+
+
+@click.command("demo-data")
+@click.option(
+    "--games", "count", type=click.IntRange(1, 1_000_000), required=True, help="How many games to add."
+)
+@click.option("--seed", type=int, default=None, help="The same seed makes the same games.")
+@quiet_option
+@with_appcontext
+def demo_data_command(count, seed, quiet):
+    """Fill the database with realistic generated games (scored by the engine)."""
+    migrate(database())
+    with connection() as db, Progress("Making games", quiet) as progress:
+        rounds = demo.generate(db, count, seed, progress=progress.update)
+    click.echo(f"Added {count:,} games ({rounds:,} rounds) to {database()}.")

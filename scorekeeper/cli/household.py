@@ -1,0 +1,140 @@
+"""The household: its passcode, and the app as a service that starts with the computer."""
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from .. import autobackup, passcode, service
+from .common import database
+
+
+@click.command("passcode")
+@click.option("--remove", is_flag=True, help="Remove the passcode: the app opens without signing in.")
+@click.option(
+    "--stdin", "from_stdin", is_flag=True, help="Read the new passcode from standard input's first line."
+)
+@with_appcontext
+def passcode_command(remove, from_stdin):
+    """Set or change the household passcode (asked twice, not shown), or remove it.
+
+    Kept only as a hash, in the instance folder. Every phone signed in before
+    signs in again.
+    """
+    instance = current_app.instance_path
+    if remove:
+        was_set = passcode.remove_passcode(instance)
+        click.echo(
+            "Passcode removed: the app opens without signing in." if was_set else "No passcode was set."
+        )
+        return
+    if from_stdin:
+        new = sys.stdin.readline().rstrip("\r\n")
+    else:
+        new = click.prompt("New passcode", hide_input=True, confirmation_prompt="The same passcode again")
+    try:
+        passcode.set_passcode(instance, new)
+    except ValueError as error:
+        raise click.ClickException(f"Passcode not set: {error}") from None
+    click.echo("Passcode set: each phone signs in with it once an evening. Share links open without it.")
+
+
+@click.group("service")
+def service_group():
+    """Run the app as a service that starts with the computer (systemd on Linux)."""
+
+
+def _system_option(function):
+    return click.option(
+        "--system/--user",
+        default=None,
+        help="A system service (the default as root) or this user's (the default otherwise).",
+    )(function)
+
+
+def _system(system):
+    return os.geteuid() == 0 if system is None else system
+
+
+def _service(host, port, system):
+    """The service as it would be installed from here: this Python, this instance folder."""
+    system = _system(system)
+    environment = {}
+    default_database = os.path.join(current_app.instance_path, "scorekeeper.db")
+    if os.path.abspath(database()) != default_database:
+        environment["SCOREKEEPER_DATABASE"] = os.path.abspath(database())
+    folder = autobackup.backup_folder(current_app)
+    if os.environ.get("SCOREKEEPER_BACKUP_DIR") or os.environ.get("BACKUP_DIR"):
+        environment["SCOREKEEPER_BACKUP_DIR"] = str(folder.resolve())
+    return service.Service(
+        system=system,
+        host=host,
+        port=port,
+        instance=Path(current_app.instance_path),
+        python=os.path.abspath(sys.executable),
+        workdir=Path.cwd(),
+        environment=environment,
+        user=service.owner(current_app.instance_path) if system else None,
+    )
+
+
+def _service_options(function):
+    port = click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
+    function = port(function)
+    return click.option("--host", default="0.0.0.0", show_default=True, help="0.0.0.0: every network.")(
+        function
+    )
+
+
+def _say(lines):
+    for line in lines:
+        click.echo(line)
+
+
+@service_group.command("install")
+@_service_options
+@_system_option
+@with_appcontext
+def service_install(host, port, system):
+    """Install and start the service, with this host, port and instance folder."""
+    wanted = _service(host, port, system)
+    try:
+        _say(service.install(wanted))
+    except (service.NoSystemd, RuntimeError, OSError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Its log: {service.log_command(wanted.system)}")
+
+
+@service_group.command("remove")
+@_system_option
+@with_appcontext
+def service_remove(system):
+    """Stop the service and remove it."""
+    try:
+        _say(service.remove(_system(system)))
+    except (service.NoSystemd, RuntimeError, OSError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+@service_group.command("status")
+@_system_option
+@with_appcontext
+def service_status(system):
+    """Say whether the service is installed, starts with the computer, and runs."""
+    try:
+        _say(service.status(_system(system)))
+    except (service.NoSystemd, RuntimeError, OSError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Its log: {service.log_command(_system(system))}")
+
+
+@service_group.command("unit")
+@_service_options
+@_system_option
+@with_appcontext
+def service_unit(host, port, system):
+    """Print the unit `install` would write (changes nothing)."""
+    click.echo(service.unit_text(_service(host, port, system)), nl=False)

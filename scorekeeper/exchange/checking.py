@@ -1,0 +1,330 @@
+"""Checking a history export whole before anything is written (``importer.py`` writes it).
+
+A file with anything wrong is refused whole with a message that names the
+place ("games[3].rounds[2]…"). Before any field is read, the file's shape is
+bounded (depth, sizes, counts, text that cannot be stored), so no file,
+however odd, reaches the database half-checked.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .. import scoring
+from ..names import MAX_NAME, clean_name, name_key, name_problem
+from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
+from . import FORMAT, READS, VERSION
+
+# the tables the engine scores: 2 to 6 teams of 1 to 4 players
+MAX_TEAMS = scoring.MAX_TEAMS
+MAX_PLAYERS_PER_TEAM = scoring.MAX_PLAYERS_PER_TEAM
+MAX_ROUNDS = scoring.MAX_ROUNDS * 10  # the engine's own bound on a round number
+# "A & B & C & D" when a team has no name
+MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + len(" & ") * (MAX_PLAYERS_PER_TEAM - 1)
+# What one family's history can hold; a file past these is not one.
+MAX_GAMES = 200_000
+MAX_PLAYERS = 10_000
+MAX_HOUSE_RULES = 1_000
+MAX_DEPTH = 12  # the format's deepest value (a meld minimum by score) is 7 levels down
+MAX_TEXT = 10_000
+_UID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS))
+
+
+def read_history(content):
+    """Parse an export file's bytes or text; ``ValueError`` if it is not JSON."""
+    try:
+        return json.loads(content)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"not a JSON file ({error})") from None
+    except RecursionError:
+        raise ValueError("not a Scorekeeper export (nested too deeply)") from None
+
+
+def _bounded(value, where="file", depth=0):
+    """Refuse what no export holds: deep nesting, huge texts, characters that
+    cannot be stored (a lone surrogate from an escaped "\\ud800")."""
+    if depth > MAX_DEPTH:
+        _fail(where, "nested too deeply for a Scorekeeper export")
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            _fail(where, f"a text of {len(value):,} characters is too long")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            _fail(where, "holds a character that is not text (a lone surrogate)")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _bounded(key, where, depth + 1)
+            _bounded(item, f"{where}.{key}" if where != "file" else key, depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _bounded(item, f"{where}[{i}]", depth + 1)
+
+
+@dataclass
+class _Game:
+    """A checked game, ready to write."""
+
+    uid: str
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    ended_by_hand: bool
+    rules_key: str | None
+    house_rules: str | None  # the name in the file
+    rules: RuleSet
+    teams: list  # (name, [players])
+    first_dealer: str | None
+    rounds: list  # [TeamRound per team] per round
+    standings: scoring.Standings  # the engine's, whose round scores are stored
+
+
+def _fail(where, message):
+    raise ValueError(f"{where}: {message}")
+
+
+def _object(value, where, required, optional=()):
+    if not isinstance(value, Mapping):
+        _fail(where or "file", f"must be an object, not {_short(value)}")
+    for key in value:
+        if key not in required and key not in optional:
+            _fail(
+                f"{where}.{key}" if where else key,
+                f"not a field of this format (version {VERSION} has {', '.join((*required, *optional))})",
+            )
+    for key in required:
+        if key not in value:
+            _fail(f"{where}.{key}" if where else key, "missing")
+    return value
+
+
+def _list(value, where, *, low=0, high=None):
+    if not isinstance(value, list):
+        _fail(where, f"must be a list, not {_short(value)}")
+    if len(value) < low:
+        _fail(where, f"needs at least {low} {'entry' if low == 1 else 'entries'}")
+    if high is not None and len(value) > high:
+        _fail(where, f"at most {high} entries, not {len(value)}")
+    return value
+
+
+def _short(value):
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (set, tuple)) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _player_name(value, where):
+    name = clean_name(value) if isinstance(value, str) else ""
+    if not name:
+        _fail(where, f"a player's name must be a non-empty text, not {_short(value)}")
+    problem = name_problem(name)
+    if problem:
+        _fail(where, f"{_short(name)}: {problem}")
+    return name
+
+
+def _timestamp(value, where, *, optional=False):
+    """A time as the app stores it: ISO 8601 in UTC, so that times compare as text.
+
+    One in UTC is kept as written (a file exported here imports and exports
+    byte for byte); one with another offset is moved to UTC, one without an
+    offset is taken as UTC. A time that UTC puts outside the years 1 to 9999
+    is refused.
+    """
+    if value is None and optional:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        _fail(where, f"must be a date and time like 2024-05-01T19:30:00+00:00, not {_short(value)}")
+    if moment.tzinfo is not None and moment.utcoffset() == datetime.timedelta(0):
+        return value
+    try:
+        return moment.replace(tzinfo=moment.tzinfo or datetime.UTC).astimezone(datetime.UTC).isoformat()
+    except (OverflowError, ValueError):
+        _fail(where, f"must fall between 0001-01-01 and 9999-12-31 in UTC, not {_short(value)}")
+
+
+def _rules(value, where):
+    try:
+        return RuleSet.from_dict(value)
+    except ValueError as error:
+        # the engine names the field ("card_values.K: …"): put it under this rule set's place
+        path, _, detail = str(error).partition(": ")
+        raise ValueError(
+            f"{where}: {detail}" if path == "house rules" else f"{where}.{path}: {detail}"
+        ) from None
+
+
+def check_history(data, progress=None):
+    """Check a whole export; return (players, house rules, games) ready to write.
+
+    :param progress: called as ``progress(games checked, games in the file)``.
+
+    :raises ValueError: the first problem, starting with where it is
+        ("games[3].rounds[2].entries[1].melded_points: …"; lists count from 0).
+    """
+    _bounded(data)
+    _object(data, "", ("format", "version", "players", "house_rules", "games"), ("exported_at",))
+    if data["format"] != FORMAT:
+        _fail("format", f"must be “{FORMAT}”: this is not a Scorekeeper export")
+    version = data["version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        _fail("version", f"must be a whole number, not {_short(version)}")
+    if version not in READS:
+        _fail(
+            "version",
+            f"this Scorekeeper reads version {' and '.join(map(str, READS))} files; "
+            f"this file is version {version}"
+            + (" (update Scorekeeper to import it)" if version > VERSION else ""),
+        )
+
+    players, seen = [], {}
+    for i, value in enumerate(_list(data["players"], "players", high=MAX_PLAYERS)):
+        name = _player_name(value, f"players[{i}]")
+        if name_key(name) in seen:
+            _fail(
+                f"players[{i}]",
+                f"“{name}” is listed twice (players[{seen[name_key(name)]}]; "
+                "names are matched regardless of case)",
+            )
+        seen[name_key(name)] = i
+        players.append(name)
+
+    house_rules, seen = [], {}
+    for i, value in enumerate(_list(data["house_rules"], "house_rules", high=MAX_HOUSE_RULES)):
+        rules = _rules(value, f"house_rules[{i}]")
+        if name_key(rules.name) in seen:
+            _fail(
+                f"house_rules[{i}].name",
+                f"“{rules.name}” is listed twice (house_rules[{seen[name_key(rules.name)]}])",
+            )
+        seen[name_key(rules.name)] = i
+        house_rules.append(rules)
+
+    checked, uids = [], {}
+    games = _list(data["games"], "games", high=MAX_GAMES)
+    for i, value in enumerate(games):
+        game = _check_game(value, f"games[{i}]", seen)
+        if game.uid in uids:
+            _fail(f"games[{i}].uid", f"the same game as games[{uids[game.uid]}]")
+        uids[game.uid] = i
+        checked.append(game)
+        if progress:
+            progress(i + 1, len(games))
+    return players, house_rules, checked
+
+
+def _check_game(value, where, house_rules_names):
+    _object(
+        value,
+        where,
+        (
+            "uid",
+            "created_at",
+            "finished_at",
+            "ended_by_hand",
+            "rules_key",
+            "rules",
+            "teams",
+            "first_dealer",
+            "rounds",
+        ),
+        ("updated_at", "house_rules"),
+    )
+    uid = value["uid"]
+    if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not set(uid) <= _UID_CHARS:
+        _fail(f"{where}.uid", f"must be 1 to 64 letters, digits, - or _, not {_short(uid)}")
+    created_at = _timestamp(value["created_at"], f"{where}.created_at")
+    updated_at = _timestamp(value.get("updated_at", created_at), f"{where}.updated_at")
+    finished_at = _timestamp(value["finished_at"], f"{where}.finished_at", optional=True)
+    ended = value["ended_by_hand"]
+    if not isinstance(ended, bool):
+        _fail(f"{where}.ended_by_hand", f"must be true or false, not {_short(ended)}")
+    key = value["rules_key"]
+    if key is not None and key not in RULESETS:
+        _fail(
+            f"{where}.rules_key",
+            f"must be null or a written rule set's key ({', '.join(RULESETS)}), not {_short(key)}",
+        )
+    house = value.get("house_rules")
+    if house is not None and (not isinstance(house, str) or name_key(house) not in house_rules_names):
+        _fail(f"{where}.house_rules", f"{_short(house)} is not the name of any house rules in this file")
+    rules = _rules(value["rules"], f"{where}.rules")
+
+    teams, names = [], {}
+    for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=scoring.MIN_TEAMS, high=MAX_TEAMS)):
+        at = f"{where}.teams[{t}]"
+        _object(team, at, ("name", "players"))
+        if not isinstance(team["name"], str) or len(clean_name(team["name"])) > MAX_TEAM_NAME:
+            _fail(f"{at}.name", f"must be a text of at most {MAX_TEAM_NAME} characters")
+        if clean_name(team["name"]) and name_problem(clean_name(team["name"]), MAX_TEAM_NAME):
+            _fail(f"{at}.name", name_problem(clean_name(team["name"]), MAX_TEAM_NAME))
+        members = []
+        for p, player in enumerate(_list(team["players"], f"{at}.players", low=1, high=MAX_PLAYERS_PER_TEAM)):
+            name = _player_name(player, f"{at}.players[{p}]")
+            if name_key(name) in names:
+                _fail(f"{at}.players[{p}]", f"“{name}” already plays in this game ({names[name_key(name)]})")
+            names[name_key(name)] = f"{where}.teams[{t}].players[{p}]"
+            members.append(name)
+        teams.append((team["name"], members))
+
+    dealer = value["first_dealer"]
+    if dealer is not None and (not isinstance(dealer, str) or name_key(clean_name(dealer)) not in names):
+        _fail(f"{where}.first_dealer", f"must be null or one of this game's players, not {_short(dealer)}")
+
+    team_names = [clean_name(name) or " & ".join(members) for name, members in teams]
+    rounds = []
+    for r, played in enumerate(_list(value["rounds"], f"{where}.rounds", high=MAX_ROUNDS)):
+        at = f"{where}.rounds[{r}]"
+        _object(played, at, ("number", "entries"), ("scores",))  # scores: the engine's, for reading only
+        number = played["number"]
+        if isinstance(number, bool) or not isinstance(number, int) or number != r + 1:
+            _fail(
+                f"{at}.number",
+                f"rounds are numbered 1, 2, 3…: expected {r + 1}, not {_short(played['number'])}",
+            )
+        entries = _list(played["entries"], f"{at}.entries")
+        if len(entries) != len(teams):
+            _fail(f"{at}.entries", f"{len(entries)} entries for a game of {len(teams)} teams")
+        rounds.append(_check_round(rules, entries, r + 1, at, team_names))
+
+    try:
+        result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
+    except ValueError as error:  # totals beyond what the engine takes
+        _fail(f"{where}.rounds", str(error))
+    if finished_at is not None and not result.finished:
+        _fail(
+            f"{where}.finished_at",
+            "the game is marked finished, but its rules and rounds say it "
+            "is still going (and ended_by_hand is false)",
+        )
+    return _Game(
+        uid, created_at, updated_at, finished_at, ended, key, house, rules, teams, dealer, rounds, result
+    )
+
+
+def _check_round(rules, entries, number, where, team_names):
+    """The round's TeamRounds, or ValueError with the engine's first error."""
+    round_entries = []
+    for e, entry in enumerate(entries):
+        at = f"{where}.entries[{e}]"
+        _object(entry, at, (), _ENTRY_KEYS)
+        # no more than the round form takes: a value no table could reach is a damaged file
+        values = [(f.name, entry.get(f.name), f.maximum) for f in ENTRY_FIELDS if f.kind != "flag"]
+        if isinstance(entry.get("books"), Mapping):
+            values += [(f"books.{kind}", count, MAX_BOOKS) for kind, count in entry["books"].items()]
+        for name, value, high in values:
+            if isinstance(value, int) and value > high:
+                _fail(f"{at}.{name}", f"at most {high:,}, not {value:,}")
+        round_entries.append(TeamRound.from_dict(entry))
+    for problem in scoring.check_round(rules, round_entries, number, team_names=team_names):
+        if problem.level != "error":
+            continue  # a warning was seen (and accepted) when the round was saved
+        at = f"{where}.entries[{problem.team}]" if problem.team is not None else where
+        _fail(f"{at}.{problem.field}" if problem.field else at, problem.message)
+    return round_entries

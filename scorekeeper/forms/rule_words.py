@@ -1,0 +1,113 @@
+"""The house-rules editor in the words of the rule set it shows (``scoring.words``).
+
+``speak`` puts the words in the labels and hints of a ``RulesFields`` that
+name a book, a kind of book or the piles, and keeps them on the fields for
+the legends and hints of ``templates/rules/_fields.html``; the fields stay
+the fields (the same names and ids, each label tied to its input), so the
+page works and reads back as before. ``kind_names`` and ``kinds_written``:
+the lists of books ("1 natural + 1 mixed") may name a kind as the words do.
+"""
+
+from ..scoring.words import DEFAULT, Words
+from .rule_lists import ANY, book_kind, parse_books_by_round
+
+# The labels and hints that name a book, a kind of book or the piles, in a rule
+# set's words ({book}, {Books}, {piles} …: ``Words.fill``); the declarations in
+# forms.rules are Hand and Foot's, which these give back word for word.
+_SAID = {
+    "books_mode": ("{Books} needed to go out", None),
+    "books_any_to_go_out": ("To go out: {books} in all", None),
+    "books_by_round": (
+        "{Books} to go out, by round",
+        "A round a line (or split by ;), like {pair}. "
+        "The last round repeats; write none for a round with no {books} needed.",
+    ),
+    "not_melded_books": ("“Melded nothing” until a team has this many {books}", None),
+    "red_three_book": ("{Book} of red 3s: bonus each", None),
+    "black_three_book": ("{Book} of black 3s: bonus each", None),
+    "first_meld_books": (
+        "First meld must hold these {books}",
+        "Like {pair}, or {any}; one round a line, the last repeats, "
+        "none for a round without. Empty: no {books} needed.",
+    ),
+    "deal_hand": ("Cards in a {hand}", None),
+}
+
+
+def speak(fields, words: Words) -> None:
+    """Put a rule set's words in the labels and hints of a ``RulesFields`` that
+    name a book, a kind of book or the piles ("To go out: canastas in all").
+
+    Called by the views once the form is built (the fields stay the same,
+    each label still tied to its input). The words are kept on the fields for
+    the template's legends and hints; fields never spoken to say Hand and
+    Foot's. The words fieldset keeps explaining those, the defaults.
+
+    :param fields: a ``RulesFields`` or a ``FormField`` that embeds one.
+    """
+    fields = getattr(fields, "form", fields)
+    fields.words = words  # for the legends and hints of templates/rules/_fields.html
+    hand = words.piles[0]
+    # a book of any kind as the first meld's and going out's lists accept it
+    anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
+    if not words.usual and _written_as(words.book) == ANY:
+        anyone = f"1 {words.book} (of any kind)"
+    # the kinds as the lists may be written: by their names where those are not ambiguous
+    kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
+    named = {kind: words.kinds[kind] for kind in kind_names(words.kinds, kinds).values()}
+    pair = f"1 {named.get('clean', 'clean')} + 1 {named.get('dirty', 'dirty')}"
+    for name, (label, description) in _SAID.items():
+        fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
+        if description:
+            fields[name].description = words.fill(
+                description.replace("{any}", anyone).replace("{pair}", pair)
+            )
+    for kind in ("clean", "dirty"):  # the legends of their groups
+        fields[f"book_{kind}"].label.text = words.book_label(kind)
+    for row in fields["extra_books"]:
+        row.label.text = f"Another kind of {words.book}"
+        row["kind"].label.text = f"Kind of {words.book}"
+    knee, foot = fields["deal_knee"], fields["deal_foot"]
+    if words.piles == DEFAULT.piles:
+        return  # Hand and Foot's: as declared
+    last = words.piles[-1] if len(words.piles) > 1 else None
+    if len(words.piles) > 2:
+        knee.label.text = f"Cards in a {words.piles[1]}"
+    else:
+        knee.label.text = "Cards in a middle pile"
+    knee.description = f"Dealt between the {hand} and the {last or 'last pile'}; 0 for none."
+    if last:
+        foot.label.text = f"Cards in a {last}"
+        foot.description = f"0 for a game without a {last}."
+    else:
+        foot.label.text = "Cards in a last pile"
+        foot.description = f"Played after the {hand}; 0 for a game with a {hand} only."
+
+
+def kind_names(called, kinds) -> dict[str, str]:
+    """{"natural": "clean"}: the kinds the lists of books may be written with by
+    their names (``words.kinds``), each as ``book_kind`` reads it, to its kind;
+    only a name that is no kind's own and is one kind's only."""
+    names = {}
+    for kind, name in called.items():
+        if _written_as(name) not in (None, ANY):
+            names.setdefault(book_kind(name), []).append(kind)
+    return {name: found[0] for name, found in names.items() if len(found) == 1 and name not in kinds}
+
+
+def _written_as(name):
+    """The kind "1 <name>" is read as in a list of books, if it reads as that name at all."""
+    try:
+        (counts,) = parse_books_by_round(f"1 {name}")
+    except ValueError:
+        return None
+    kind = next(iter(counts)) if len(counts) == 1 else None
+    return kind if kind in (ANY, book_kind(name)) else None
+
+
+def kinds_written(words, kinds):
+    """{what a list of books may say: its kind}: a kind's name ("natural"), and
+    either followed by what the words call a book ("natural canastas")."""
+    names = kind_names(words.get("kinds", {}), kinds) | {kind: kind for kind in kinds if kind}
+    endings = {book_kind(words.get("book", "book")), book_kind(words.get("books", "books"))}
+    return names | {f"{name}_{end}": kind for name, kind in names.items() for end in endings}
