@@ -1,7 +1,9 @@
-"""Template filters: numbers the way a score sheet shows them, times on the household's clock."""
+"""Template filters: numbers the way a score sheet shows them, times on the household's clock;
+and ``remembered``, the parts of pages that a change leaves as they were."""
 
 import datetime
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 
 from .scoring.deal import dealt
@@ -141,7 +143,38 @@ def when(stamp):
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
+# Parts of pages that a change leaves as they were (a game's earlier rounds after a
+# save), as rendered, keyed by everything they show (``remembered``).
+_PARTS: OrderedDict = OrderedDict()
+_PARTS_SIZE = 512  # a few dozen rounds of each of the games being played
+_parts_lock = threading.Lock()
+
+
+def _hashable(value):
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def remembered(key, render, *args):
+    """``render(*args)`` (a template macro), or what it gave before for the same
+    ``key``: the key must hold everything the part shows (the macro's name first)."""
+    key = _hashable(key)
+    with _parts_lock:
+        html = _PARTS.get(key)
+        if html is not None:
+            _PARTS.move_to_end(key)
+            return html
+    html = render(*args)
+    with _parts_lock:
+        _PARTS[key] = html
+        while len(_PARTS) > _PARTS_SIZE:
+            _PARTS.popitem(last=False)
+    return html
+
+
 def init_app(app):
+    app.jinja_env.globals["remembered"] = remembered
     app.jinja_env.filters.update(
         number=number,
         points=points,

@@ -2,17 +2,15 @@
 
 The numbers are the engine's (``scoring.standings`` and friends); this module
 only arranges them into pages, and turns the HTML into a PDF with WeasyPrint.
+Printing them in the background after a change is ``printing.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import math
 import os
-import queue
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -30,6 +28,7 @@ class SheetRound:
     meld_minimums: list  # per team, the engine's minimum for this round (or None)
     scores: list  # per team, the engine's TeamRoundScore (its breakdown lines)
     totals: list  # per team, the running total after this round
+    lines: list  # per team, its breakdown as the sheet prints it: one text (see breakdown_text)
 
 
 def paper(value, default):
@@ -38,11 +37,55 @@ def paper(value, default):
     return value if value in PAPERS else default
 
 
+# Blanks as wide as what they stand for in the sheet's font (DejaVu, as most fonts:
+# digits all one width, a figure space as wide as a digit, a punctuation space as a
+# comma, "+" as "−"), so that points padded with them line up on the right.
+_BLANK = {**dict.fromkeys("0123456789", "\u2007"), ",": "\u2008", "+": "\u2007\u2009", "−": "\u2007\u2009"}
+
+
+def breakdown_text(score, minimum, width):
+    """A team's round as the sheet prints it: a line per breakdown line, its points
+    first, padded on the left to ``width`` characters so that they line up on the
+    right, then what they are for ("+1,000  Clean (red) books ×2"); the meld
+    minimum above. One text with a line per line: WeasyPrint's cost is per box
+    and per text run, so a cell of label lines beside a cell of points lines was
+    twice the runs (docs/PERFORMANCE.md)."""
+    from .formatting import points
+
+    lines = [f"Meld minimum {minimum}"] if minimum is not None else []
+    for line in score.breakdown:
+        if line.count == 0:
+            continue
+        text = points(line.points)
+        label = line.label if line.count is None else f"{line.label} ×{line.count}"
+        lines.append(_pad(text, width) + text + "  " + label)
+    return "\n".join(lines)
+
+
+def _pad(text, width):
+    """Blanks as wide as what ``text`` lacks of the widest points (``width`` characters, a sign
+    and digits with their commas): "−35" padded to "+1,000" takes two digits' and a comma's."""
+    digits = text.lstrip("+−")
+    widest = "0,000,000,000,000"[-(width - 1) :] if width > 1 else ""
+    blanks = "".join(_BLANK[c] for c in widest[: len(widest) - len(digits)])
+    return blanks if digits != text else _BLANK["+"] + blanks  # "0" has no sign
+
+
 def game_pages(game):
     """The game's rounds in pages of ``ROUNDS_PER_PAGE`` (at least one page)."""
+    from .formatting import points
+
     s = game.standings
+    every = (line for scores in s.round_scores for score in scores for line in score.breakdown)
+    width = max((len(points(line.points)) for line in every), default=0)
     rounds = [
-        SheetRound(played.number, s.meld_minimums[i], s.round_scores[i], s.running_totals[i])
+        SheetRound(
+            played.number,
+            s.meld_minimums[i],
+            s.round_scores[i],
+            s.running_totals[i],
+            [breakdown_text(score, m, width) for score, m in zip(s.round_scores[i], s.meld_minimums[i])],
+        )
         for i, played in enumerate(game.rounds)
     ]
     return [rounds[i : i + ROUNDS_PER_PAGE] for i in range(0, len(rounds), ROUNDS_PER_PAGE)] or [[]]
@@ -344,6 +387,7 @@ def cache_info():
 def clear_cache():
     with _render_lock:
         _cache.clear()
+        _sheets.clear()
 
 
 def css_path():
@@ -377,158 +421,63 @@ def pdf_from_html(html):
     and a request for a sheet being rendered in the background waits for it
     and takes it from the cache.
     """
+    return _pdf(html)
+
+
+def _pdf(html, sheet=None):
+    """``pdf_from_html``; ``sheet``, when given, is remembered as naming this HTML."""
     key = hashlib.sha256(html.encode()).hexdigest()
     with _render_lock:
         if key in _cache:
             _cache.move_to_end(key)
             _counts["hits"] += 1
-            return _cache[key]
-        from weasyprint import HTML
-
-        fonts, style = fonts_and_style()
-        # the sheet's HTML names no file, image or stylesheet: nothing to fetch
-        pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
-        _counts["renders"] += 1
-        _cache[key] = pdf
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return pdf
-
-
-# --- in the background ----------------------------------------------------------------
-#
-# With SHEETS_IN_BACKGROUND (on unless TESTING), the app imports WeasyPrint
-# and renders a small page with the sheets' fonts as it starts (about a
-# second the first "Print" no longer waits for), and each change to a game
-# queues its sheet, so that "Print" finds it in the cache. One daemon thread
-# does the work, a job at a time, and ends when idle; a job for a game
-# changed again since is skipped. ``wait_for_background`` lets a test wait.
-
-_jobs: queue.Queue = queue.Queue()
-_worker = None
-_worker_lock = threading.Lock()
-_latest: dict[int, int] = {}  # game id -> the newest revision queued
-
-IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
-
-
-def _work():
-    global _worker
-    while True:
-        try:
-            job = _jobs.get(timeout=IDLE_SECONDS)
-        except queue.Empty:
-            with _worker_lock:
-                if _jobs.empty():
-                    _worker = None
-                    return
-            continue
-        try:
-            job()
-        except Exception:  # a sheet that fails here fails again, visibly, when asked for
-            logging.getLogger(__name__).exception("background sheet failed")
-        finally:
-            _jobs.task_done()
-
-
-def _submit(job):
-    global _worker
-    with _worker_lock:
-        _jobs.put(job)
-        if _worker is None:
-            _worker = threading.Thread(target=_work, name="scorekeeper-sheets", daemon=True)
-            _worker.start()
-
-
-def _sample_game(teams):
-    """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
-    from .scoring import RULESETS, TeamRound
-    from .services.game_model import Game, Player, Round, Team
-
-    return Game(
-        id=0,
-        uid="warm-up",
-        rules=RULESETS["tablet"],
-        rules_key="tablet",
-        # an emoji (its font), and a team name apart from its players (their line)
-        teams=tuple(
-            Team(t, t, f"Team {t} 🃏", (Player(2 * t, "Ann"), Player(2 * t + 1, "Bo"))) for t in range(teams)
-        ),
-        rounds=(Round(1, 1, tuple(TeamRound(books={"clean": 1}, melded_points=100) for _ in range(teams))),),
-        first_dealer=None,
-        ended_by_hand=True,  # a result line and final totals, in their own sizes
-        finished_at="2026-01-01T00:00:00+00:00",
-        created_at="2026-01-01T00:00:00+00:00",
-        updated_at="2026-01-01T00:00:00+00:00",
-        revision=1,
-    )
-
-
-def _warm_up(app):
-    """Import WeasyPrint, load the sheets' fonts (emoji too), compile the sheet's
-    template and lay one out for each number of teams (the CSS matcher learns
-    each table's classes): what the first "Print" would otherwise wait for."""
-    from .scoring import MAX_TEAMS, MIN_TEAMS
-
-    for teams in range(MIN_TEAMS, MAX_TEAMS + 1):
-        with app.app_context():
-            html = game_sheet_html(_sample_game(teams), app.config["PAPER"], pdf=True)
-        with _render_lock:
+        else:
             from weasyprint import HTML
 
             fonts, style = fonts_and_style()
-            HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+            # the sheet's HTML names no file, image or stylesheet: nothing to fetch
+            pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+            _counts["renders"] += 1
+            _cache[key] = pdf
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+        if sheet is not None:
+            _sheets[sheet] = key
+            while len(_sheets) > CACHE_SIZE:
+                _sheets.popitem(last=False)
+        return _cache[key]
 
 
-def render_later(app, game):
-    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it.
+def render_uncached(html):
+    """Lay a sheet's HTML out and write its PDF, keeping nothing (the warm-up)."""
+    with _render_lock:
+        from weasyprint import HTML
 
-    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later: after the game page
-    the phone asks for next, and after any quick second change (only the
-    newest is printed).
-    """
-    if not app.config["SHEETS_IN_BACKGROUND"]:
-        return
-    _latest[game.id] = max(_latest.get(game.id, -1), game.revision)
-    start = time.monotonic() + app.config["SHEETS_BACKGROUND_DELAY"]
-
-    def job():
-        time.sleep(max(0.0, start - time.monotonic()))
-        if _latest.get(game.id, -1) > game.revision:
-            return  # changed again since: that change's job prints it
-        with app.app_context():
-            pdf_from_html(game_sheet_html(game, app.config["PAPER"], pdf=True))
-
-    _submit(job)
+        fonts, style = fonts_and_style()
+        HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
 
 
-def wait_for_background():
-    """Return once every queued sheet (and the warm-up) is done."""
-    _jobs.join()
+# What a game's sheet is drawn from, short of its HTML: the game as of its
+# revision (rules, rounds and result change only with a new revision and
+# updated_at; the uid tells games of different databases apart), its teams'
+# and players' names as read with it (a rename changes no revision), and the
+# paper. A sheet asked for again (Print after the background printed it)
+# then costs a look-up, not the template and a hash of its HTML.
+_sheets: OrderedDict[tuple, str] = OrderedDict()
 
 
-_warmed = []
+def _sheet_of(game, paper):
+    return (game.uid, game.revision, game.updated_at, game.finished_at, game.ended_by_hand, game.teams, paper)
 
 
-def warm_up(app):
-    """Get WeasyPrint ready in the background, once per process."""
-    with _worker_lock:
-        if _warmed:
-            return
-        _warmed.append(True)
-    _submit(lambda: _warm_up(app))
-
-
-def init_app(app):
-    """With SHEETS_IN_BACKGROUND, warm WeasyPrint up as the server starts (a CLI
-    command never does: it prints nothing), or else on the first request."""
-    app.config.setdefault("SHEETS_IN_BACKGROUND", not app.testing)
-    app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
-    if not app.config["SHEETS_IN_BACKGROUND"]:
-        return
-    import click
-
-    if click.get_current_context(silent=True) is None:
-        warm_up(app)
-    else:
-        app.before_request(lambda: warm_up(app))
+def game_pdf(game, paper):
+    """The PDF of a game's sheet on ``paper`` (inside an app context): from the cache when
+    the game is as it was when last printed, else rendered (``pdf_from_html``)."""
+    sheet = _sheet_of(game, paper)
+    with _render_lock:
+        key = _sheets.get(sheet)
+        if key is not None and key in _cache:
+            _cache.move_to_end(key)
+            _counts["hits"] += 1
+            return _cache[key]
+    return _pdf(game_sheet_html(game, paper, pdf=True), sheet)

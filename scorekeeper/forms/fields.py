@@ -7,6 +7,13 @@ from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
 
+def whole_number(text):
+    """What a number field reads from what was typed: "1,200" and " 75 " are numbers,
+    "−100" is negative, a blank is None; ``ValueError`` for anything else."""
+    text = text.strip().replace(",", "").replace("\u2212", "-")
+    return None if text == "" else int(text)
+
+
 class WholeNumberField(IntegerField):
     """A whole number typed on the phone's numeric keypad.
 
@@ -24,12 +31,8 @@ class WholeNumberField(IntegerField):
     def process_formdata(self, valuelist):
         if not valuelist:
             return
-        text = valuelist[0].strip().replace(",", "").replace("\u2212", "-")
-        if text == "":
-            self.data = None
-            return
         try:
-            self.data = int(text)
+            self.data = whole_number(valuelist[0])
         except ValueError:
             self.data = None
             raise ValueError("Enter a whole number, like 120.") from None

@@ -5,7 +5,7 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, Radio
 
 from .. import scoring
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
-from .fields import RevisionField, WholeNumberField
+from .fields import RevisionField, WholeNumberField, whole_number
 
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed
@@ -54,15 +54,59 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
     """
     rules = game.rules
     number = number or game.standings.next_round
+    held = frozenset(f.name for f in ENTRY_FIELDS for e in saved or () if getattr(e, f.name))
+    RoundForm, tiers, first_meld = _form_class(
+        rules, game.player_count, number, held, tuple(team.name for team in game.teams)
+    )
+    data = None
+    if entries is not None:
+        data = {
+            "teams": [_entry_data(rules, e) for e in entries],
+            "went_out": next(
+                (
+                    f"{i}{CONCEALED if e.went_out_concealed else ''}"
+                    for i, e in enumerate(entries)
+                    if e.went_out
+                ),
+                NOBODY,
+            ),
+        }
+    form = RoundForm(formdata=formdata, data=data, meta={"csrf": csrf})
+    form.rules = rules
+    form.tiers = tiers
+    form.number = number
+    form.first_meld = first_meld
+    return form
+
+
+# Round form classes, built once for each shape of form (issue 24: building the
+# class was a tenth of a save): remembered by the rule set object's identity
+# (kept with it, so an id reused is never mistaken) and what else shapes it.
+_CLASSES: dict = {}
+
+
+def _form_class(rules, players, number, held, team_names):
+    """(the round form class, the rules' value tiers, the books the round's first meld must hold)."""
+    first_meld = scoring.first_meld_books(rules, number)
+    shape = (id(rules), players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
+    known = _CLASSES.get(shape)
+    if known is not None and known[0] is rules:
+        return known[1]
+    made = _build_form_class(rules, players, first_meld, held, team_names)
+    if len(_CLASSES) >= 64:
+        _CLASSES.clear()
+    _CLASSES[shape] = (rules, made)
+    return made
+
+
+def _build_form_class(rules, players, first_meld, held, team_names):
     tiers = scoring.value_tiers(rules)
     # the helper's counters stop at what the deck holds for this table
-    limits = scoring.tier_limits(rules, game.player_count)
-    first_meld = scoring.first_meld_books(rules, number)
+    limits = scoring.tier_limits(rules, players)
 
     class EntryFields(Form):
         pass
 
-    held = {f.name for f in ENTRY_FIELDS for e in saved or () if getattr(e, f.name)}
     for kind in rules.books:
         setattr(
             EntryFields,
@@ -89,13 +133,13 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
         setattr(EntryFields, FIRST_MELD, BooleanField(scoring.first_meld_label(rules, first_meld)))
 
     choices = []
-    for i, team in enumerate(game.teams):
-        choices.append(SelectChoice(str(i), f"{team.name} went out"))
+    for i, name in enumerate(team_names):
+        choices.append(SelectChoice(str(i), f"{name} went out"))
         if scoring.in_use(rules.going_out_concealed):
-            choices.append(SelectChoice(f"{i}{CONCEALED}", f"{team.name} went out concealed"))
+            choices.append(SelectChoice(f"{i}{CONCEALED}", f"{name} went out concealed"))
 
     class RoundForm(FlaskForm):
-        teams = FieldList(FormField(EntryFields), min_entries=len(game.teams), max_entries=len(game.teams))
+        teams = FieldList(FormField(EntryFields), min_entries=len(team_names), max_entries=len(team_names))
         went_out = RadioField(
             "Who went out", default=NOBODY, choices=[*choices, SelectChoice(NOBODY, "Nobody went out")]
         )
@@ -106,25 +150,7 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
         revision = RevisionField()
         round_id = RevisionField()  # the round being fixed (ids are never reused)
 
-    data = None
-    if entries is not None:
-        data = {
-            "teams": [_entry_data(rules, e) for e in entries],
-            "went_out": next(
-                (
-                    f"{i}{CONCEALED if e.went_out_concealed else ''}"
-                    for i, e in enumerate(entries)
-                    if e.went_out
-                ),
-                NOBODY,
-            ),
-        }
-    form = RoundForm(formdata=formdata, data=data, meta={"csrf": csrf})
-    form.rules = rules
-    form.tiers = tiers
-    form.number = number
-    form.first_meld = first_meld
-    return form
+    return RoundForm, tiers, first_meld
 
 
 def _entry_data(rules, entry):
@@ -166,6 +192,44 @@ def entries_from(form):
         entries.append(
             TeamRound(books={kind: _number(fields, f"book_{kind}") for kind in rules.books}, **values)
         )
+    return entries
+
+
+def posted_entries(rules, teams, values):
+    """The ``TeamRound``s a posted round form holds, read as ``entries_from`` reads the
+    form but without building it; None when a value is not a number.
+
+    Every name the form could hold is read (an entry the form does not ask, posted
+    all the same, is read too): so these entries differ from the form's whenever
+    the form would read anything else, and a save compares them with the digest
+    of what the check step reviewed (``views.round_screen.proven``): only the
+    very entries it reviewed get past it.
+    """
+    choice = values.get("went_out", NOBODY)
+    entries = []
+    try:
+        for i in range(teams):
+            prefix = f"teams-{i}-"
+            books = {}
+            for kind in rules.books:
+                sent = values.getlist(f"{prefix}book_{kind}")
+                typed = [v for v in sent if v.strip()]  # as BookCountField: the box wins
+                chosen = (typed or sent)[-1:]
+                books[kind] = (whole_number(chosen[0]) if chosen else None) or 0
+            data = {}
+            for f in ENTRY_FIELDS:
+                if f.name == "went_out":
+                    data[f.name] = choice in (str(i), f"{i}{CONCEALED}")
+                elif f.name == "went_out_concealed":
+                    data[f.name] = choice == f"{i}{CONCEALED}"
+                elif f.kind == "flag":  # the one tick a team has (BooleanField)
+                    data[f.name] = values.get(prefix + f.name, "") not in ("", "false")
+                else:
+                    sent = values.get(prefix + f.name)
+                    data[f.name] = (whole_number(sent) if sent is not None else None) or 0
+            entries.append(TeamRound(books=books, **data))
+    except ValueError:
+        return None
     return entries
 
 

@@ -77,7 +77,12 @@ class Standings:
 
 
 def standings(
-    rules: RuleSet, rounds: Sequence[Sequence[TeamRound]], *, teams: int | None = None, ended: bool = False
+    rules: RuleSet,
+    rounds: Sequence[Sequence[TeamRound]],
+    *,
+    teams: int | None = None,
+    ended: bool = False,
+    known: Standings | None = None,
 ) -> Standings:
     """Score every round of a game and say where it stands.
 
@@ -85,6 +90,9 @@ def standings(
     :param teams: the number of teams, needed only before the first round.
     :param ended: the table ended the game by hand (always allowed; the only
         way to end one whose rules leave the end to the table).
+    :param known: what this function gave for the first of these rounds under
+        the same rules (a game before its newest round was added): those
+        rounds are not scored again.
 
     Every round given is scored, even one played after the rules' end: the
     table decides whether to play on, and the totals say who is ahead.
@@ -97,7 +105,13 @@ def standings(
     totals = [0] * teams
     round_scores, running, minimums = [], [], []
     ended_after = None
-    for number, entries in enumerate(rounds, start=1):
+    done = 0
+    if known is not None and len(known.round_scores) <= len(rounds):
+        done = len(known.round_scores)
+        round_scores, running = list(known.round_scores), [list(r) for r in known.running_totals]
+        minimums, ended_after = list(known.meld_minimums), known.ended_after
+        totals = list(known.totals) if done else totals
+    for number, entries in enumerate(rounds[done:], start=done + 1):
         minimums.append([meld_minimum(rules, number, total) for total in totals])
         scores = score_round(rules, entries, number)
         totals = [total + score.total for total, score in zip(totals, scores)]

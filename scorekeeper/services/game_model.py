@@ -111,6 +111,20 @@ class Game:
         return " vs ".join(team.name for team in self.teams)
 
 
+def with_round(game, played):
+    """The game with ``played`` added as its next round; the engine scores that round
+    alone, the earlier ones being as the game's standings already have them."""
+    after = dataclasses.replace(game, rounds=(*game.rounds, played))
+    vars(after)["standings"] = scoring.standings(
+        game.rules,
+        [r.entries for r in after.rounds],
+        teams=len(game.teams),
+        ended=game.ended_by_hand,
+        known=game.standings,
+    )
+    return after
+
+
 # --- reading --------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from ..db import transaction
 from ..names import clean_name, name_key
 from ..scoring import ENTRY_FIELDS, entry_fields
 from . import Conflict, NotFound, summaries
-from .game_model import Round, changes_since, load_game, remembered
+from .game_model import Round, changes_since, load_game, remembered, with_round
 from .players import player_id
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
@@ -216,7 +216,7 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
             [game_id, number, stamp, stamp],
         ).lastrowid
-        after = dataclasses.replace(game, rounds=game.rounds + (Round(round_id, number, entries),))
+        after = with_round(game, Round(round_id, number, entries))
         db.conn.executemany(
             INSERT_ENTRY,
             entry_rows(round_id, [t.id for t in game.teams], entries, after.standings.round_scores[-1]),

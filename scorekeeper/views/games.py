@@ -3,7 +3,7 @@
 from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from wtforms import SelectChoice
 
-from .. import charts, scoring, sheets
+from .. import charts, printing, scoring
 from ..db import get_db
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm
@@ -36,7 +36,7 @@ def to_game(game_id, anchor=None):
 def print_later(game):
     """Render the changed game's sheet in the background, so that "Print" finds it ready."""
     if game.revision:
-        sheets.render_later(current_app._get_current_object(), game)
+        printing.render_later(current_app._get_current_object(), game)
 
 
 def flash_refusal(refusal):

@@ -10,14 +10,17 @@ page the browser must post again, and a reload shows it.
 The hidden ``revision`` is the game as the page was opened: a save is refused
 if the game changed since. ``checked`` is a digest of the entries, the round
 number and the revision the review showed, so "save" saves exactly what was
-reviewed, under the number and scores shown.
+reviewed, under the number and scores shown. The digest is an HMAC with the
+app's secret key: only the check step can make one, so a save whose entries
+match it is proven checked and is not checked again (``proven``).
 """
 
 import hashlib
+import hmac
 import json
 from urllib.parse import urlencode
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, current_app, redirect, render_template, request, url_for
 
 from .. import scoring
 from ..db import get_db
@@ -27,6 +30,7 @@ from ..forms.rounds import (
     entries_from,
     entry_fields,
     field_for,
+    posted_entries,
     round_form,
     step,
     summary_titles,
@@ -80,7 +84,7 @@ def page(game, played, values):
     entries, problems = checked(game, form, number)
     if entries is None:
         return render(game, played, form, number, status=REFUSED)
-    form.checked.data = digest(entries, number, game.revision)
+    form.checked.data = digest(game, entries, number, game.revision)
     return render(
         game,
         played,
@@ -127,9 +131,28 @@ def to_editor(game, played, values, **changes):
     return redirect(f"{url}?{query}", 303)
 
 
-def digest(entries, number, revision):
-    text = json.dumps([[e.to_dict() for e in entries], number, revision], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+def digest(game, entries, number, revision):
+    """What the check step signs: these entries for round ``number`` of this game at
+    ``revision``, as an HMAC with the app's secret key (so no phone can make one)."""
+    text = json.dumps([game.uid, [e.to_dict() for e in entries], number, revision], sort_keys=True)
+    key = current_app.secret_key
+    key = key.encode() if isinstance(key, str) else key
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def proven(game, number, values):
+    """The entries "Save" posted, when they are the very entries the check step
+    reviewed for this round at the game's revision (the posted digest is theirs):
+    they were checked then, so they are not checked again. Else None, and the
+    save takes the long way (the round form, the engine's check). The
+    transaction still refuses a revision changed since (``services.games``)."""
+    sent = values.get("checked", "")
+    if len(sent) != 32 or values.get("revision") != str(game.revision):
+        return None
+    entries = posted_entries(game.rules, len(game.teams), values)
+    if entries is None or not hmac.compare_digest(sent, digest(game, entries, number, game.revision)):
+        return None
+    return entries
 
 
 def draft_key(game, played, number):

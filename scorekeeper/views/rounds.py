@@ -117,7 +117,7 @@ def _saved_already(game):
     entries = entries_from(form)
     if [e.to_dict() for e in entries] != logged:
         return False
-    if form.checked.data != round_screen.digest(entries, number, revision):
+    if form.checked.data != round_screen.digest(game, entries, number, revision):
         return False
     played = game.round(number)
     session[SAVED] = {
@@ -175,6 +175,9 @@ def _round_editor(game, played):
 
 def _save_checked(game, played, number, values):
     """Save the round if these are the values the review showed; else show the review (again)."""
+    entries = round_screen.proven(game, number, values)
+    if entries is not None:  # what the check step reviewed, exactly: saved without a second check
+        return _save(game, played, number, entries, values)
     form = round_form(
         game, formdata=values, number=number, saved=played.entries if played else None, csrf=False
     )
@@ -183,7 +186,7 @@ def _save_checked(game, played, number, values):
     entries, _ = round_screen.checked(game, form, number)
     if entries is None:
         return round_screen.to_editor(game, played, values, action="check")  # which says what is wrong
-    if form.checked.data != round_screen.digest(entries, number, game.revision):
+    if form.checked.data != round_screen.digest(game, entries, number, game.revision):
         # saved without checking these values: check them first
         return round_screen.to_editor(game, played, values, action="check", changed="1")
     return _save(game, played, number, entries, values)

@@ -4,7 +4,7 @@ import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
 
-from .. import scoring, sheets
+from .. import printing, scoring, sheets
 from ..db import get_db
 from ..names import MAX_NAME, clean_name, name_problem
 from ..scoring import MAX_TEAMS, MIN_TEAMS
@@ -13,7 +13,7 @@ from . import found
 
 bp = Blueprint("sheets", __name__)
 # WeasyPrint warmed up, and sheets rendered after each change, in the background
-bp.record_once(lambda state: sheets.init_app(state.app))
+bp.record_once(lambda state: printing.init_app(state.app))
 
 
 def _paper():
@@ -26,37 +26,39 @@ def _pdf_links(endpoint, **values):
     ]
 
 
+def _pdf_headers(filename):
+    return {"Content-Type": "application/pdf", "Content-Disposition": f'inline; filename="{filename}"'}
+
+
 def _pdf_response(html, filename):
-    pdf = sheets.pdf_from_html(html)
-    return pdf, {"Content-Type": "application/pdf", "Content-Disposition": f'inline; filename="{filename}"'}
+    return sheets.pdf_from_html(html), _pdf_headers(filename)
 
 
-def _game_sheet(game_id, pdf=False):
-    game = found(game_model.load_game(get_db(), game_id), f"There is no game {game_id}.")
-    paper = _paper()
-    if pdf:  # as the background job renders it after a change (sheets.render_later)
-        return game, paper, sheets.game_sheet_html(game, paper, pdf=True)
-    html = sheets.game_sheet_html(
-        game,
-        paper,
-        pdf=False,
-        pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id),
-        back_url=url_for("games.show", game_id=game.id),
-    )
-    return game, paper, html
+def _game(game_id):
+    # remembered: the save that changed it left its rounds and standings (game_model)
+    return found(game_model.load_game(get_db(), game_id, remember=True), f"There is no game {game_id}.")
 
 
 @bp.get("/games/<id:game_id>/sheet")
 def game(game_id):
     """The game's score sheet, as the PDF prints it (the browser can print it too)."""
-    return _game_sheet(game_id)[2]
+    game = _game(game_id)
+    return sheets.game_sheet_html(
+        game,
+        _paper(),
+        pdf=False,
+        pdf_links=_pdf_links("sheets.game_pdf", game_id=game.id),
+        back_url=url_for("games.show", game_id=game.id),
+    )
 
 
 @bp.get("/games/<id:game_id>/sheet.pdf")
 def game_pdf(game_id):
     """The game's score sheet as a PDF."""
-    game, paper, html = _game_sheet(game_id, pdf=True)
-    return _pdf_response(html, f"hand-and-foot-game-{game.id}-{paper}.pdf")
+    game, paper = _game(game_id), _paper()
+    # as the background job printed it after the change (printing.render_later)
+    pdf = sheets.game_pdf(game, paper)
+    return pdf, _pdf_headers(f"hand-and-foot-game-{game.id}-{paper}.pdf")
 
 
 def _blank_sheet(key, pdf=False):

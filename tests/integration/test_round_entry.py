@@ -96,6 +96,42 @@ def test_a_save_over_a_changed_game_that_is_not_the_same_round_is_still_refused(
     assert len(stored(db, game.id).rounds) == 1
 
 
+def test_only_the_check_steps_own_digest_saves_without_a_second_check(app, client, db, make_game):
+    """ "Save" skips the engine's second check when the posted digest is the one the
+    check step made for these very entries (an HMAC with the app's secret key); a
+    digest made anywhere else, or for another game, proves nothing."""
+    import hashlib
+    import hmac
+    import json
+
+    game = make_game("tablet")
+    url = f"/games/{game.id}/rounds/new"
+    bad = {**fields({"melded_points": -5}, {"melded_points": 50}), "revision": "0", "round_id": ""}
+    entries = [TeamRound(melded_points=-5).to_dict(), TeamRound(melded_points=50).to_dict()]
+    text_signed = json.dumps([game.uid, entries, 1, 0], sort_keys=True).encode()
+    for forged in (
+        hmac.new(b"a phone's own key", text_signed, hashlib.sha256).hexdigest()[:32],
+        hashlib.sha256(json.dumps([entries, 1, 0], sort_keys=True).encode()).hexdigest()[:32],
+    ):
+        refused = client.post(url, data={**bad, "action": "save", "checked": forged})
+        assert refused.status_code == 303 and "action=check" in refused.headers["Location"]
+        assert "Can’t be negative." in text(client.get(refused.headers["Location"]))
+        assert db["rounds"].count == 0
+    # the check step's digest: a chip and a typed count go the way the form reads them
+    url, save = _reviewed_save(client, game.id, {"melded_points": 120}, {"melded_points": 70})
+    save = {**save, "teams-0-book_clean": ["2", "5"]}  # the chip 2, and 5 typed in the box
+    typed = {k: v for k, v in save.items() if k not in ("action", "checked")}
+    save["checked"] = hidden(client.get(review_url(client, url, typed)), "checked")
+    # the same values and digest sent to another game at the same revision: not proof there
+    other = make_game("tablet")
+    elsewhere = client.post(f"/games/{other.id}/rounds/new", data=save)
+    assert "action=check" in elsewhere.headers["Location"] and db["rounds"].count == 0
+    saved = client.post(url, data=save)
+    assert saved.headers["Location"].endswith(f"/games/{game.id}")
+    (played,) = stored(db, game.id).rounds
+    assert played.entries[0].books["clean"] == 5 and played.entries[0].melded_points == 120
+
+
 def test_a_round_page_opened_again_after_its_save_shows_the_game(app, client, db):
     game_id = start(client, "tablet")
     url = f"/games/{game_id}/rounds/new"

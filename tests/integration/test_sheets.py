@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper import formatting, sheets
+from scorekeeper import formatting, printing, sheets
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games, players, rulesets
 
@@ -439,9 +439,9 @@ def background_app(instance_path, tmp_path):
     app = create_app(
         {"TESTING": True, "DATABASE": str(database), "WTF_CSRF_ENABLED": False, "SHEETS_IN_BACKGROUND": True}
     )
-    sheets.wait_for_background()  # the warm-up
+    printing.wait_for_background()  # the warm-up
     yield app
-    sheets.wait_for_background()
+    printing.wait_for_background()
 
 
 def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(background_app):
@@ -457,7 +457,7 @@ def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(backgrou
         db.close()
     for number, melded in ((1, 100), (2, 250)):
         enter(client, game.id, {"melded_points": melded}, {"melded_points": 50})
-        sheets.wait_for_background()
+        printing.wait_for_background()
         before = sheets.cache_info()
         data = pdf(client, f"/games/{game.id}/sheet.pdf")
         # "Print" takes the sheet the background rendered: a hit, no render
@@ -478,18 +478,44 @@ def test_the_background_skips_a_sheet_changed_again_since(background_app):
     finally:
         db.close()
     before = sheets.cache_info()
-    sheets.render_later(background_app, second)
-    sheets.render_later(background_app, first)  # older than what is queued: skipped
-    sheets.wait_for_background()
+    printing.render_later(background_app, second)
+    printing.render_later(background_app, first)  # older than what is queued: skipped
+    printing.wait_for_background()
     assert sheets.cache_info()["renders"] == before["renders"] + 1
+
+
+def test_the_background_waits_while_a_request_is_answered(background_app):
+    """A sheet printed in the background never competes with a page a phone waits for:
+    it starts once the app has answered no request for SHEETS_BACKGROUND_DELAY."""
+    import time
+
+    from scorekeeper.db import connect
+
+    db = connect(background_app.config["DATABASE"])
+    try:
+        game = games.create_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+        game = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
+    finally:
+        db.close()
+    background_app.config["SHEETS_BACKGROUND_DELAY"] = 0.05
+    before = sheets.cache_info()
+    with background_app.test_request_context(f"/games/{game.id}"):
+        background_app.preprocess_request()  # a request being answered
+        printing.render_later(background_app, game)
+        time.sleep(0.5)  # ten times the delay: it would have printed by now
+        assert sheets.cache_info() == before
+        background_app.do_teardown_request()  # answered
+    printing.wait_for_background()
+    printed = sheets.cache_info()  # rendered, or the same sheet found in the cache
+    assert printed["renders"] + printed["hits"] == before["renders"] + before["hits"] + 1
 
 
 def test_without_the_background_nothing_is_queued(make_game, app, client, db):
     assert app.config["SHEETS_IN_BACKGROUND"] is False  # TESTING turns it off
     game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound()]])
     before = sheets.cache_info()
-    sheets.render_later(app, game)
-    sheets.wait_for_background()
+    printing.render_later(app, game)
+    printing.wait_for_background()
     assert sheets.cache_info() == before
 
 

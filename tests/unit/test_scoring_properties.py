@@ -167,6 +167,16 @@ def test_a_total_is_the_sum_of_its_round_scores(game):
     )
 
 
+@given(games(), st.booleans())
+def test_standings_from_known_earlier_rounds_are_the_standings(game, ended):
+    """A save scores only its new round (``known``: the game's standings before it)."""
+    rules, teams, rounds = game
+    whole = standings(rules, rounds, teams=teams, ended=ended)
+    for played in range(len(rounds) + 1):
+        earlier = standings(rules, rounds[:played], teams=teams, ended=not ended)
+        assert standings(rules, rounds, teams=teams, ended=ended, known=earlier) == whole
+
+
 @given(st.data())
 def test_one_more_book_adds_exactly_that_kind_of_book(data):
     rules = data.draw(any_rules)

@@ -1,0 +1,185 @@
+"""Sheets printed in the background, so that "Print" finds them made.
+
+With SHEETS_IN_BACKGROUND (on unless TESTING), the app imports WeasyPrint
+and renders a small page with the sheets' fonts as it starts (about a
+second the first "Print" no longer waits for), and each change to a game
+queues its sheet (``render_later``), so that "Print" finds it in the cache
+(``sheets.game_pdf``). One daemon thread does the work, a job at a time,
+once the app is quiet, and ends when idle; a job for a game changed again
+since is skipped. ``wait_for_background`` lets a test wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+
+from .sheets import game_pdf, game_sheet_html, render_uncached
+
+_jobs: queue.Queue = queue.Queue()
+_worker = None
+_worker_lock = threading.Lock()
+_latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest revision queued
+
+IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
+LONGEST_WAIT = 5.0  # a sheet waits at most this long for the app to be quiet
+
+# Requests being answered, and when the last one ended: a sheet printed in the
+# background waits until the app is quiet, so that it never slows a request
+# down (a render holds Python for a tenth of a second or more at a time).
+_requests = {"answering": 0, "ended": 0.0}
+_requests_lock = threading.Lock()
+
+
+def _request_started():
+    from flask import g
+
+    g.sheets_counted = True
+    with _requests_lock:
+        _requests["answering"] += 1
+
+
+def _request_ended(_error=None):
+    from flask import g
+
+    counted = g.pop("sheets_counted", False)  # an earlier hook may have answered first
+    with _requests_lock:
+        _requests["answering"] -= int(counted)
+        _requests["ended"] = time.monotonic()
+
+
+def _wait_until_quiet(quiet, deadline):
+    """Sleep until no request has been answered for ``quiet`` seconds (or until ``deadline``)."""
+    while True:
+        now = time.monotonic()
+        with _requests_lock:
+            answering, ended = _requests["answering"], _requests["ended"]
+        left = quiet - (now - ended) if not answering else quiet
+        if left <= 0 or now >= deadline:
+            return
+        time.sleep(min(left, deadline - now))
+
+
+def _work():
+    global _worker
+    while True:
+        try:
+            job = _jobs.get(timeout=IDLE_SECONDS)
+        except queue.Empty:
+            with _worker_lock:
+                if _jobs.empty():
+                    _worker = None
+                    return
+            continue
+        try:
+            job()
+        except Exception:  # a sheet that fails here fails again, visibly, when asked for
+            logging.getLogger(__name__).exception("background sheet failed")
+        finally:
+            _jobs.task_done()
+
+
+def _submit(job):
+    global _worker
+    with _worker_lock:
+        _jobs.put(job)
+        if _worker is None:
+            _worker = threading.Thread(target=_work, name="scorekeeper-sheets", daemon=True)
+            _worker.start()
+
+
+def _sample_game(teams):
+    """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
+    from .scoring import RULESETS, TeamRound
+    from .services.game_model import Game, Player, Round, Team
+
+    return Game(
+        id=0,
+        uid="warm-up",
+        rules=RULESETS["tablet"],
+        rules_key="tablet",
+        # an emoji (its font), and a team name apart from its players (their line)
+        teams=tuple(
+            Team(t, t, f"Team {t} 🃏", (Player(2 * t, "Ann"), Player(2 * t + 1, "Bo"))) for t in range(teams)
+        ),
+        rounds=(Round(1, 1, tuple(TeamRound(books={"clean": 1}, melded_points=100) for _ in range(teams))),),
+        first_dealer=None,
+        ended_by_hand=True,  # a result line and final totals, in their own sizes
+        finished_at="2026-01-01T00:00:00+00:00",
+        created_at="2026-01-01T00:00:00+00:00",
+        updated_at="2026-01-01T00:00:00+00:00",
+        revision=1,
+    )
+
+
+def _warm_up(app):
+    """Import WeasyPrint, load the sheets' fonts (emoji too), compile the sheet's
+    template and lay one out for each number of teams (the CSS matcher learns
+    each table's classes): what the first "Print" would otherwise wait for."""
+    from .scoring import MAX_TEAMS, MIN_TEAMS
+
+    for teams in range(MIN_TEAMS, MAX_TEAMS + 1):
+        with app.app_context():
+            html = game_sheet_html(_sample_game(teams), app.config["PAPER"], pdf=True)
+        render_uncached(html)
+
+
+def render_later(app, game):
+    """Queue the PDF of ``game``'s sheet (default paper), as "Print" will ask for it.
+
+    It starts ``SHEETS_BACKGROUND_DELAY`` seconds later, and once the app has
+    answered no request for as long (at most ``LONGEST_WAIT`` seconds later):
+    after the game page the phone asks for next, after any quick second change
+    (only the newest is printed), and never while a phone waits for a page.
+    """
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    _latest[game.uid] = max(_latest.get(game.uid, -1), game.revision)
+    delay = app.config["SHEETS_BACKGROUND_DELAY"]
+    start = time.monotonic() + delay
+
+    def job():
+        time.sleep(max(0.0, start - time.monotonic()))
+        _wait_until_quiet(delay, start + LONGEST_WAIT)
+        if _latest.get(game.uid, -1) > game.revision:
+            return  # changed again since: that change's job prints it
+        with app.app_context():
+            game_pdf(game, app.config["PAPER"])
+
+    _submit(job)
+
+
+def wait_for_background():
+    """Return once every queued sheet (and the warm-up) is done."""
+    _jobs.join()
+
+
+_warmed = []
+
+
+def warm_up(app):
+    """Get WeasyPrint ready in the background, once per process."""
+    with _worker_lock:
+        if _warmed:
+            return
+        _warmed.append(True)
+    _submit(lambda: _warm_up(app))
+
+
+def init_app(app):
+    """With SHEETS_IN_BACKGROUND, warm WeasyPrint up as the server starts (a CLI
+    command never does: it prints nothing), or else on the first request."""
+    app.config.setdefault("SHEETS_IN_BACKGROUND", not app.testing)
+    app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
+    if not app.config["SHEETS_IN_BACKGROUND"]:
+        return
+    app.before_request(_request_started)
+    app.teardown_request(_request_ended)
+    import click
+
+    if click.get_current_context(silent=True) is None:
+        warm_up(app)
+    else:
+        app.before_request(lambda: warm_up(app))
