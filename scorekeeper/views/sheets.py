@@ -4,7 +4,7 @@ import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
 
-from .. import printing, scoring, sheets
+from .. import blank_sheets, printing, scoring, sheets
 from ..db import get_db
 from ..names import MAX_NAME, clean_name, name_problem
 from ..scoring import MAX_TEAMS, MIN_TEAMS
@@ -79,7 +79,7 @@ def _blank_sheet(key, pdf=False):
     tiers = scoring.value_tiers(rules)
     # how long the cheat-sheet strip is, so that the layout leaves it room
     cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, tiers)
-    layout = sheets.blank_layout(
+    layout = blank_sheets.blank_layout(
         rules, teams, rounds, paper, cheat_chars=len(" ".join(re.sub(r"<[^>]*>", " ", cheat).split()))
     )
     html = render_template(
@@ -89,9 +89,9 @@ def _blank_sheet(key, pdf=False):
         rules=rules,
         teams=teams,
         layout=layout,
-        label_class=sheets.label_class(layout),
-        round_head=sheets.round_head,
-        lines=sheets.blank_lines(rules),
+        label_class=blank_sheets.label_class(layout),
+        round_head=blank_sheets.round_head,
+        lines=blank_sheets.blank_lines(rules),
         tiers=tiers,
         deck=None,
         paper_name=sheets.PAPERS[paper],

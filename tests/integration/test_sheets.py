@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper import formatting, printing, sheets
+from scorekeeper import blank_sheets, formatting, printing, sheets
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games, players, rulesets
 
@@ -190,7 +190,7 @@ def test_a_blank_sheet_for_every_rule_set(client, key):
     rounds = rules.planned_rounds or max(
         int(n) for n in re.findall(r"Round (\d+)", text)
     )  # an open-ended game: as many as fit, at least six
-    assert rounds >= sheets.BLANK_ROUNDS or rules.planned_rounds
+    assert rounds >= blank_sheets.BLANK_ROUNDS or rules.planned_rounds
     assert f"Round {rounds}" in text and f"Round {rounds + 1}" not in text
     assert rules.name in text and "Round score" in text
     if rules.meld_minimum and "by_round" in rules.meld_minimum:
@@ -246,7 +246,7 @@ MANY_ROWS = dataclasses.replace(EVERY_OPTION, name="Many rows, no set end", end=
 def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db):
     """One page for 2–4 teams on Letter and A4, six rounds at least; 5 or 6 teams on two
     pages at most (issue 23). The rows: every line, the meld minimum, round score, total."""
-    assert len(sheets.blank_lines(MANY_ROWS)) + 3 >= 20
+    assert len(blank_sheets.blank_lines(MANY_ROWS)) + 3 >= 20
     key = rulesets.save_house_rules(db, MANY_ROWS)
     for paper in sheets.PAPERS:
         for teams in range(2, 7):
@@ -254,7 +254,7 @@ def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db):
             text = read(data)[1]
             rounds = max(int(n) for n in re.findall(r"Round (\d+)", text))
             assert pages <= (1 if teams <= 4 else 2), (paper, teams, pages)
-            assert rounds >= sheets.BLANK_ROUNDS, (paper, teams, rounds)
+            assert rounds >= blank_sheets.BLANK_ROUNDS, (paper, teams, rounds)
             assert f"Page {pages} of {pages}" in text and "Total" in text
             if teams in (3, 4, 6):
                 keep_png(data, f"blank-many-rows-{paper}-{teams}-teams")
@@ -284,25 +284,26 @@ def test_the_blank_sheets_boxes_are_for_a_pen(client):
     draws it."""
     css = (pathlib.Path(sheets.css_path())).read_text()
     assert re.search(r"td\.box \{ height: 6\.1mm;", css)
-    assert sheets.MIN_CELL_MM >= 10 and sheets.CELL_MM >= 12 and sheets.ROW_MM >= 6
-    for label in range(sheets.LABEL_MIN_MM, sheets.LABEL_MAX_MM + 1, 2):
+    assert blank_sheets.MIN_CELL_MM >= 10 and blank_sheets.CELL_MM >= 12 and blank_sheets.ROW_MM >= 6
+    for label in range(blank_sheets.LABEL_MIN_MM, blank_sheets.LABEL_MAX_MM + 1, 2):
         assert f".label-{label} .label-col {{ width: {label}mm; }}" in css
     for landscape, page in ((False, "@page {"), (True, "@page letter-landscape")):
-        sides, ends = sheets.MARGINS_MM[landscape]
+        sides, ends = blank_sheets.MARGINS_MM[landscape]
         rule = css[css.index(page) :]
         top, side, bottom = re.search(r"margin: (\d+)mm (\d+)mm (\d+)mm;", rule).groups()
         assert (2 * int(side), int(top) + int(bottom)) == (sides, ends)
     for rules in [*RULESETS.values(), dataclasses.replace(EVERY_OPTION, end=None)]:
         for teams in (2, 3, 4):
-            for paper, (width, height) in sheets.PAPER_MM.items():
-                layout = sheets.blank_layout(rules, [""] * teams, 0, paper)
-                across = (height if layout.landscape else width) - sheets.MARGINS_MM[layout.landscape][0]
-                across -= layout.label_mm + sheets.LABEL_PAD_MM
+            for paper, (width, height) in blank_sheets.PAPER_MM.items():
+                layout = blank_sheets.blank_layout(rules, [""] * teams, 0, paper)
+                margins = blank_sheets.MARGINS_MM[layout.landscape]
+                across = (height if layout.landscape else width) - margins[0]
+                across -= layout.label_mm + blank_sheets.LABEL_PAD_MM
                 widest = max(len(band) for page in layout.pages for band in page)
                 box = across / (widest * teams)
-                assert box >= layout.cell_mm >= sheets.MIN_CELL_MM, (rules.name, teams, paper)
+                assert box >= layout.cell_mm >= blank_sheets.MIN_CELL_MM, (rules.name, teams, paper)
                 if teams < 4 and rules.name != "Every option":  # a preset's 2 or 3 teams: 12 mm
-                    assert layout.cell_mm == sheets.CELL_MM, (rules.name, teams, paper)
+                    assert layout.cell_mm == blank_sheets.CELL_MM, (rules.name, teams, paper)
     blank_rules = css[css.index("/* blank sheets") :]
     assert not re.findall(r"font-size: ([0-7](\.\d+)?)pt", blank_rules)
 
