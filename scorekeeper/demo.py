@@ -27,8 +27,8 @@ import uuid
 from . import scoring
 from .db import transaction
 from .scoring import RULESETS, TeamRound
-from .services import game_model, games, records, summaries
-from .services.games import INSERT_ENTRY
+from .services import changes, game_model, records, summaries
+from .services.changes import INSERT_ENTRY
 from .services.players import Player, player_id
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
@@ -220,7 +220,7 @@ def generate(db, count, seed=None, *, now=None, progress=None):
                             "updated_at": stamp,
                         }
                     )
-                    entry_values += games.entry_rows(round_id, team_ids, entries, scores)
+                    entry_values += changes.entry_rows(round_id, team_ids, entries, scores)
                 rounds_made += len(rounds)
                 if progress:
                     progress(i + 1, count)

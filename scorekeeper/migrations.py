@@ -145,7 +145,7 @@ def m003_game_uid_and_history_indexes(db):
 @migrations()
 def m004_team_totals(db):
     # Each team's total and whether it is among the winners, written by the
-    # engine (games._settle) with every change, so the players' pages read one
+    # engine (services.changes.settled) with every change, so the players' pages read one
     # row per team instead of adding up every round of every game.
     db["teams"].add_column("total", int, not_null_default=0)
     db["teams"].add_column("won", int, not_null_default=0)

@@ -12,7 +12,7 @@ from .. import scoring
 from ..db import transaction
 from ..names import name_key
 from ..scoring import RULESETS, RuleSet
-from ..services import game_model, games, ratings, rulesets
+from ..services import changes, game_model, games, ratings, rulesets
 from ..services.players import player_id
 from . import stamp_now
 from .checking import check_history, read_history
@@ -122,7 +122,7 @@ def _write_game(db, game, rules_key, stamp):
             [game_id, number, stamp, stamp],
         ).lastrowid
         db.conn.executemany(
-            games.INSERT_ENTRY, games.entry_rows(round_id, [t.id for t in written.teams], entries, scores)
+            changes.INSERT_ENTRY, changes.entry_rows(round_id, [t.id for t in written.teams], entries, scores)
         )
     db.execute(
         "UPDATE games SET ended_by_hand = ?, finished_at = ?, updated_at = ? WHERE id = ?",
@@ -130,7 +130,7 @@ def _write_game(db, game, rules_key, stamp):
     )
     # each team's total and win, as every change to a game stores them (the
     # finish time is the file's: a reopened game is not stamped finished today)
-    games.write_totals(db, game_model.load_game(db, game_id))
+    changes.write_totals(db, game_model.load_game(db, game_id))
     db.execute(
         """INSERT INTO revisions (game_id, revision, action, summary, created_at)
                   VALUES (?, 0, ?, ?, ?)""",

@@ -11,7 +11,8 @@ from flask import Blueprint, current_app, flash, render_template, request, sessi
 from ..db import get_db
 from ..forms.games import ActionForm
 from ..forms.rounds import entries_from, round_form
-from ..services import Conflict, NotFound, game_model, games
+from ..services import Conflict, NotFound, game_model
+from ..services import rounds as round_changes
 from . import found, posted_or_filled, round_screen
 from .games import SAVED, flash_refusal, game_or_404, print_later, to_game
 
@@ -44,7 +45,7 @@ def undo(game_id):
         flash("That round is no longer in this game: nothing was undone.", "error")
         return to_game(game.id)
     try:
-        after = games.delete_round(
+        after = round_changes.delete_round(
             get_db(), game.id, form.revision.data, played.id, loaded=game, action="undone"
         )
     except (Conflict, NotFound) as refusal:
@@ -196,9 +197,9 @@ def _save(game, played, number, entries, values):
     db = get_db()
     try:
         if played:
-            after = games.update_round(db, game.id, game.revision, played.id, entries, loaded=game)
+            after = round_changes.update_round(db, game.id, game.revision, played.id, entries, loaded=game)
         else:
-            after = games.add_round(db, game.id, game.revision, number, entries, loaded=game)
+            after = round_changes.add_round(db, game.id, game.revision, number, entries, loaded=game)
     except (Conflict, NotFound):
         # changed meanwhile: the round screen says what, and keeps what was typed
         return round_screen.to_editor(game, played, values, action="check")
@@ -229,7 +230,7 @@ def delete(game_id, number):
     form = posted_or_filled(ActionForm, revision=game.revision, round_id=played.id)
     if form.validate_on_submit():
         try:
-            after = games.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
+            after = round_changes.delete_round(get_db(), game.id, form.revision.data, played.id, loaded=game)
         except (Conflict, NotFound) as refusal:
             flash_refusal(refusal)
             return to_game(game.id)

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.db import transaction
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import games, players, summaries
+from scorekeeper.services import Conflict, games, players, summaries
 
 TABLES = {
     "player_games": "player_id, game_id",
@@ -149,7 +149,7 @@ def test_a_refused_change_leaves_the_summaries_as_they_were(db):
     game = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=50), TeamRound()])
     game = games.end_game(db, game.id, game.revision)
     kept = assert_in_step(db)
-    with pytest.raises(games.Conflict):
+    with pytest.raises(Conflict):
         games.reopen_game(db, game.id, game.revision - 1)
     assert dump(db) == kept
 

@@ -1,0 +1,173 @@
+"""A game's rounds: entering the next one, fixing one, deleting or undoing one.
+
+Each is one write transaction checked against the game's ``revision`` the
+phone saw (``changes.game_for_change``), logged in the game's change log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..db import transaction
+from ..scoring import entry_fields
+from . import Conflict, NotFound
+from .changes import INSERT_ENTRY, entry_rows, game_for_change, now, settled, write_scores
+from .game_model import Round, remembered, with_round
+
+
+def _must_be_open(game):
+    if not game.is_open:
+        raise Conflict("This game is finished: reopen it to change a round.")
+
+
+@remembered
+def add_round(db, game_id, revision, number, entries, *, loaded=None):
+    """Save the next round, if the game is still as the phone saw it; return the game."""
+    entries = tuple(entries)
+    with transaction(db):
+        game = game_for_change(db, game_id, revision, loaded)
+        _must_be_open(game)
+        if game.finished:
+            raise Conflict("This game is finished: there is no next round to enter.")
+        if number != game.standings.next_round:
+            raise Conflict(f"Round {number} was already saved, on another phone perhaps.")
+        stamp = now()
+        round_id = db.execute(
+            "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            [game_id, number, stamp, stamp],
+        ).lastrowid
+        after = with_round(game, Round(round_id, number, entries))
+        db.conn.executemany(
+            INSERT_ENTRY,
+            entry_rows(round_id, [t.id for t in game.teams], entries, after.standings.round_scores[-1]),
+        )
+        return settled(
+            db,
+            game,
+            after,
+            round_number=number,
+            action="added",
+            summary=f"Round {number} entered.",
+            log_after=[e.to_dict() for e in entries],
+        )
+
+
+def _round_of(game, round_id):
+    played = next((r for r in game.rounds if r.id == round_id), None)
+    if played is None:
+        raise NotFound("That round is no longer in this game.")
+    return played
+
+
+@remembered
+def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
+    """Replace a round's entries; return the game (unchanged, and nothing written, if they are the same)."""
+    entries = tuple(entries)
+    with transaction(db):
+        game = game_for_change(db, game_id, revision, loaded)
+        _must_be_open(game)
+        played = _round_of(game, round_id)
+        changes = describe_changes(game, played.entries, entries)
+        if not changes:
+            return game
+        db.execute("UPDATE rounds SET updated_at = ? WHERE id = ?", [now(), round_id])
+        after = dataclasses.replace(
+            game, rounds=tuple(Round(r.id, r.number, entries) if r.id == round_id else r for r in game.rounds)
+        )
+        db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
+        db.conn.executemany(
+            INSERT_ENTRY,
+            entry_rows(
+                round_id, [t.id for t in game.teams], entries, after.standings.round_scores[played.number - 1]
+            ),
+        )
+        return settled(
+            db,
+            game,
+            after,
+            round_number=played.number,
+            action="edited",
+            summary=f"Round {played.number} edited: " + "; ".join(changes) + ".",
+            log_before=[e.to_dict() for e in played.entries],
+            log_after=[e.to_dict() for e in entries],
+        )
+
+
+@remembered
+def delete_round(db, game_id, revision, round_id, *, loaded=None, action="deleted"):
+    """Delete a round; later rounds move up one (their meld minimums and scores follow).
+
+    ``action="undone"`` takes back the change just made, and only that: the
+    game's last change must be this round's entry. The round may have ended
+    the game; taking it back opens the game again, as it was before.
+    """
+    with transaction(db):
+        game = game_for_change(db, game_id, revision, loaded)
+        played = _round_of(game, round_id)
+        if action == "undone":
+            _must_be_last_entered(db, game, played)
+        else:
+            _must_be_open(game)
+        number = played.number
+        db.execute("DELETE FROM round_entries WHERE round_id = ?", [round_id])
+        db.execute("DELETE FROM rounds WHERE id = ?", [round_id])
+        # two steps, so that no two rounds share a number on the way (a unique index)
+        db.execute(
+            "UPDATE rounds SET number = -(number - 1) WHERE game_id = ? AND number > ?", [game_id, number]
+        )
+        db.execute("UPDATE rounds SET number = -number WHERE game_id = ? AND number < 0", [game_id])
+        later = [r for r in game.rounds if r.number > number]
+        after = dataclasses.replace(
+            game,
+            rounds=tuple(
+                r if r.number < number else Round(r.id, r.number - 1, r.entries)
+                for r in game.rounds
+                if r.id != round_id
+            ),
+        )
+        write_scores(db, after, number)
+        moved = f"; rounds {number + 1}–{number + len(later)} moved up one." if later else "."
+        summary = f"Round {number} undone{moved}" if action == "undone" else f"Round {number} deleted{moved}"
+        return settled(
+            db,
+            game,
+            after,
+            round_number=number,
+            action=action,
+            summary=summary,
+            log_before=[e.to_dict() for e in played.entries],
+        )
+
+
+def _must_be_last_entered(db, game, played):
+    last = db.execute(
+        "SELECT action, round_number FROM revisions WHERE game_id = ? AND revision = ?",
+        [game.id, game.revision],
+    ).fetchone()
+    if last is None or tuple(last) != ("added", played.number):
+        raise Conflict(f"Round {played.number} is no longer this game’s last change: it can’t be undone.")
+
+
+# --- describing -----------------------------------------------------------------
+
+
+def describe_changes(game, before, after):
+    """What an edit changed, per team, for the change log."""
+    changes = []
+    for team, old, new in zip(game.teams, before, after):
+        parts = [
+            f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
+            for kind in game.rules.books
+            if old.books.get(kind, 0) != new.books.get(kind, 0)
+        ]
+        for entry in entry_fields(game.rules):
+            was, now_ = getattr(old, entry.name), getattr(new, entry.name)
+            if was == now_:
+                continue
+            if entry.kind == "flag":
+                parts.append(entry.log if now_ else f"no longer {entry.log}")
+            else:
+                parts.append(f"{entry.log} {was} → {now_}")
+        if parts:
+            changes.append(f"{team.name}: " + ", ".join(parts))
+    return changes
