@@ -235,6 +235,10 @@ def play(phone, plans, rules="partnership"):
             assert end_game(phone, game).status in (302, 303)
 
 
+# Hypothesis over real HTTP: a dozen examples, each a few forms and a game, about 10 s
+# on a quiet machine; the limit catches a hang, with room for a machine whose every
+# core is busy (make flake-hunt, CI on a shared host), where it ran past 60 s.
+@pytest.mark.timeout(240)
 def test_roundtrip_with_names_from_many_scripts(fresh):
     """Hypothesis: players' and teams' names from many scripts and cases."""
 
@@ -292,6 +296,10 @@ def house_rules_names(draw):
     return [as_typed(draw, family) for _ in range(draw(st.integers(1, 3)))]
 
 
+# Hypothesis over real HTTP: a dozen examples, each a few forms and a game, about 10 s
+# on a quiet machine; the limit catches a hang, with room for a machine whose every
+# core is busy (make flake-hunt, CI on a shared host), where it ran past 60 s.
+@pytest.mark.timeout(240)
 def test_roundtrip_house_rules_names_from_many_scripts(fresh):
     """Hypothesis: saved house rules named in many scripts, a game under each."""
 
