@@ -3,9 +3,10 @@ and ``remembered``, the parts of pages that a change leaves as they were."""
 
 import datetime
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Mapping
 
+from .recent import Recent
 from .scoring.deal import dealt
 from .scoring.words import DEFAULT, join
 
@@ -145,8 +146,7 @@ def when(stamp):
 
 # Parts of pages that a change leaves as they were (a game's earlier rounds after a
 # save), as rendered, keyed by everything they show (``remembered``).
-_PARTS: OrderedDict = OrderedDict()
-_PARTS_SIZE = 512  # a few dozen rounds of each of the games being played
+_PARTS = Recent(512)  # a few dozen rounds of each of the games being played
 _parts_lock = threading.Lock()
 
 
@@ -162,14 +162,11 @@ def remembered(key, render, *args):
     key = _hashable(key)
     with _parts_lock:
         html = _PARTS.get(key)
-        if html is not None:
-            _PARTS.move_to_end(key)
-            return html
+    if html is not None:
+        return html
     html = render(*args)
     with _parts_lock:
         _PARTS[key] = html
-        while len(_PARTS) > _PARTS_SIZE:
-            _PARTS.popitem(last=False)
     return html
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import scoring
+from .recent import Recent
 from .resources import resource_folder
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
@@ -111,9 +111,9 @@ def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
 
 _render_lock = threading.Lock()
 _style = None  # (font configuration, parsed sheet.css), made once per process
-_cache: OrderedDict[str, bytes] = OrderedDict()
-_counts = {"hits": 0, "renders": 0}
 CACHE_SIZE = 32
+_cache = Recent(CACHE_SIZE)  # a PDF by the hash of its HTML
+_counts = {"hits": 0, "renders": 0}
 
 
 def cache_info():
@@ -166,33 +166,29 @@ def _pdf(html, sheet=None):
     """``pdf_from_html``; ``sheet``, when given, is remembered as naming this HTML."""
     key = hashlib.sha256(html.encode()).hexdigest()
     with _render_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
+        pdf = _cache.get(key)
+        if pdf is not None:
             _counts["hits"] += 1
         else:
-            from weasyprint import HTML
-
-            fonts, style = fonts_and_style()
-            # the sheet's HTML names no file, image or stylesheet: nothing to fetch
-            pdf = HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+            pdf = _cache[key] = _write_pdf(html)
             _counts["renders"] += 1
-            _cache[key] = pdf
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
         if sheet is not None:
             _sheets[sheet] = key
-            while len(_sheets) > CACHE_SIZE:
-                _sheets.popitem(last=False)
-        return _cache[key]
+        return pdf
+
+
+def _write_pdf(html):
+    from weasyprint import HTML
+
+    fonts, style = fonts_and_style()
+    # the sheet's HTML names no file, image or stylesheet: nothing to fetch
+    return HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
 
 
 def render_uncached(html):
     """Lay a sheet's HTML out and write its PDF, keeping nothing (the warm-up)."""
     with _render_lock:
-        from weasyprint import HTML
-
-        fonts, style = fonts_and_style()
-        HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+        _write_pdf(html)
 
 
 # What a game's sheet is drawn from, short of its HTML: the game as of its
@@ -201,7 +197,7 @@ def render_uncached(html):
 # and players' names as read with it (a rename changes no revision), and the
 # paper. A sheet asked for again (Print after the background printed it)
 # then costs a look-up, not the template and a hash of its HTML.
-_sheets: OrderedDict[tuple, str] = OrderedDict()
+_sheets = Recent(CACHE_SIZE)
 
 
 def _sheet_of(game, paper):
@@ -213,9 +209,8 @@ def game_pdf(game, paper):
     the game is as it was when last printed, else rendered (``pdf_from_html``)."""
     sheet = _sheet_of(game, paper)
     with _render_lock:
-        key = _sheets.get(sheet)
-        if key is not None and key in _cache:
-            _cache.move_to_end(key)
+        pdf = _cache.get(_sheets.get(sheet))
+        if pdf is not None:
             _counts["hits"] += 1
-            return _cache[key]
+            return pdf
     return _pdf(game_sheet_html(game, paper, pdf=True), sheet)

@@ -11,12 +11,12 @@ import dataclasses
 import functools
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
 from .. import scoring
 from ..db import snapshot
+from ..recent import Recent
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
 from .players import Player
 
@@ -134,8 +134,7 @@ def with_round(game, played):
 # score them again. Kept per database file, and only as committed (read
 # outside a write); the uid in the key guards against an id used again after
 # a rolled-back insert. Names come from the database on every load.
-_MEMO: OrderedDict = OrderedDict()
-_MEMO_SIZE = 200  # a page of history, the home page's lists, the games being played
+_MEMO = Recent(200)  # a page of history, the home page's lists, the games being played
 _memo_lock = threading.Lock()
 
 
@@ -179,8 +178,6 @@ def load_game(db, game_id, *, changes=False, remember=False):
         key = (where, gid, uid, revision, updated) if where and committed else None
         with _memo_lock:
             memo = _MEMO.get(key) if key else None
-            if memo:
-                _MEMO.move_to_end(key)
         if memo:
             rounds, standings = memo
         else:
@@ -216,8 +213,6 @@ def _remember(db, game):
         return
     with _memo_lock:
         _MEMO[(where, game.id, game.uid, game.revision, game.updated_at)] = (game.rounds, game.standings)
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
 
 
 def remembered(change):
