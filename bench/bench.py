@@ -63,6 +63,7 @@ STARTS = int(os.environ.get("BENCH_STARTS", "5"))
 PAUSE = float(os.environ.get("BENCH_PAUSE", "2"))  # seconds between the game page and Print
 PRINT_RUNS = int(os.environ.get("BENCH_PRINT_RUNS", "10"))
 PRINT_AFTER = 1.0  # seconds between a save and "Print"
+FLOOR_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor_app.py")
 SAVE_TEAMS = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]), ("", ["Eve", "Flo"]), ("", ["Gus", "Hal"]))
 
 
@@ -160,7 +161,9 @@ def serve_and_measure(table, work, databases, sections):
         prepared[games] = (copy, save_games, two_teams, *players_of_note(copy))
     with contextlib.ExitStack() as stack:
         ports = {
-            games: stack.enter_context(common.server(os.path.join(work, f"instance-{games}"), copy))[0]
+            games: stack.enter_context(
+                common.server(os.path.join(work, f"instance-{games}"), copy, script=FLOOR_APP)
+            )[0]
             for games, (copy, *_) in prepared.items()
         }
         clients = {games: Client(port) for games, port in ports.items()}
@@ -250,13 +253,39 @@ def serve_and_measure(table, work, databases, sections):
                 page = clients[games].post_and_follow(f"/games/{game_id}/rounds/new", values)
                 assert "Round 4 saved." in page, page[page.find("<main") :][:3000]
 
+            nothing = {}
+            for games in sizes:
+                page = clients[games].get("/bench/floor")
+                nothing[games] = {**form_values(page), "revision": "1"}
+
+            def save_nothing(games):
+                page = clients[games].post_and_follow("/bench/floor", nothing[games])
+                assert "Round 1 saved." in page, page[page.find("<main") :][:3000]
+
             # back to back, as the static file is measured; the sheets they queue
             # start printing 0.3 s after each save (SHEETS_BACKGROUND_DELAY)
-            times = interleaved({games: (lambda g=games: save(g)) for games in sizes}, RUNS)
+            actions = {}
             for games in sizes:
-                rows[games].append(
-                    ("save a round (POST → 303 → GET game)", times[games], floor[games], "≤ 3×")
-                )
+                actions[(games, "save")] = lambda g=games: save(g)
+                actions[(games, "nothing")] = lambda g=games: save_nothing(g)
+            times = interleaved(actions, RUNS)
+            for games in sizes:
+                stack_floor = statistics.median(times[(games, "nothing")])
+                rows[games] += [
+                    ("save a round (POST → 303 → GET game)", times[(games, "save")], floor[games], "≤ 3×"),
+                    (
+                        "  POST → 303 → GET that saves nothing",
+                        times[(games, "nothing")],
+                        floor[games],
+                        "for reference: the stack (bench/floor_app.py)",
+                    ),
+                    (
+                        "  the save against it",
+                        times[(games, "save")],
+                        stack_floor,
+                        "for reference: what the save adds",
+                    ),
+                ]
         for games in sizes:
             for label, times, row_floor, goal in rows[games]:
                 table.add(label, games, times, row_floor, goal)

@@ -131,9 +131,10 @@ def demo_database(folder, games, environ):
 
 
 @contextlib.contextmanager
-def server(instance, database, extra_env=None):
-    """`python -m scorekeeper.serve` on a free loopback port (what `make run` starts);
-    yields (port, seconds from start until it answered)."""
+def server(instance, database, extra_env=None, script=None):
+    """`python -m scorekeeper.serve` on a free loopback port (what `make run` starts),
+    or ``script``, which serves it the same way (bench/floor_app.py); yields (port,
+    seconds from start until it answered)."""
     env = {
         **os.environ,
         "SCOREKEEPER_INSTANCE_PATH": instance,
@@ -142,7 +143,8 @@ def server(instance, database, extra_env=None):
     }
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, *([script] if script else ["-m", "scorekeeper.serve"])]
+        + ["--host", "127.0.0.1", "--port", "0"],
         env=env,
         stdout=subprocess.PIPE,
         text=True,

@@ -48,12 +48,13 @@ def share_address(host, addresses):
     return None if host in ("localhost", "::1") or host.startswith("127.") else host
 
 
-def main(argv=None):
+def main(argv=None, make_app=create_app):
+    """Serve ``make_app()`` (the benchmarks serve the app with routes of their own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000, help="0 picks a free port")
     args = parser.parse_args(argv)
-    app = create_app()
+    app = make_app()
     # bind first, so that the address printed is already answering
     server = create_server(app, host=args.host, port=args.port)
     addresses = lan_addresses()
