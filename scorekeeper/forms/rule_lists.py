@@ -58,15 +58,21 @@ def parse_score_steps(text):
     return steps
 
 
-def parse_books_by_round(text):
-    """ "1 clean + 1 dirty; 2 clean" (or a round a line) -> [{"clean": 1, "dirty": 1}, {"clean": 2}]."""
-    rounds = [_book_counts(line) for line in filter(str.strip, re.split(r"[\n;]+", text))]
+def parse_books_by_round(text, *, book="book", books="books", kinds=("clean", "dirty")):
+    """ "1 clean + 1 dirty; 2 clean" (or a round a line) -> [{"clean": 1, "dirty": 1}, {"clean": 2}].
+
+    The messages say what the rule set calls a book (``book``, ``books``) and
+    give its two usual kinds as the list may name them (``kinds``: "natural",
+    "mixed" where Canasta's words call them so).
+    """
+    clean, dirty = kinds
+    rounds = [_book_counts(line, book, clean) for line in filter(str.strip, re.split(r"[\n;]+", text))]
     if not rounds:
-        raise ValueError("Enter the books for round 1, like 1 clean + 1 dirty.")
+        raise ValueError(f"Enter the {books} for round 1, like 1 {clean} + 1 {dirty}.")
     return rounds
 
 
-def _book_counts(line):
+def _book_counts(line, book, clean):
     if line.strip().lower() == "none":
         return {}
     counts = {}
@@ -74,7 +80,7 @@ def _book_counts(line):
         # "2 clean", "2 clean books", "1 wild cards"
         match = re.fullmatch(r"(\d+)\s+(.+?)(?:\s+books?)?", part.strip(), re.IGNORECASE)
         if not match:
-            raise ValueError(f"“{part.strip()}”: write a number and a kind of book, like 2 clean.")
+            raise ValueError(f"“{part.strip()}”: write a number and a kind of {book}, like 2 {clean}.")
         kind = book_kind(match[2])
         kind = ANY if kind in _ANY_WORDS else kind
         if kind in counts:

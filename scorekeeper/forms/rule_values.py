@@ -6,6 +6,7 @@ Filling the fields from a rule set is ``rule_fill`` (``fields_from_rules``,
 importable from here too, where the views have always found it).
 """
 
+import functools
 import re
 
 from wtforms import FieldList, FormField
@@ -22,7 +23,7 @@ from .rule_lists import (
     parse_numbers,
     parse_score_steps,
 )
-from .rule_words import kinds_written
+from .rule_words import kinds_written, usual_kinds_written
 from .rules import CASE_KEYS, CASES, LOSE, SIGNED
 
 __all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
@@ -96,7 +97,7 @@ def rules_from_fields(fields) -> RuleSet | None:
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
-        "first_meld_books": _first_meld_books(fields["first_meld_books"], names),
+        "first_meld_books": _first_meld_books(fields["first_meld_books"], names, said, rows),
         "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
         "deal": _deal(fields),
@@ -150,23 +151,45 @@ def _red_threes_all(fields, bonus):
     return {"count": count, "bonus": bonus} if count else None
 
 
-def _first_meld_books(field, names):
+def _first_meld_books(field, names, said, rows):
     if not (field.data or "").strip():
         return None
-    rounds = _by_kind(field, _parsed(field, parse_books_by_round), names)
+    rounds = _by_kind(field, _parsed(field, _books_parser(said, rows)), names, said, rows)
     return rounds[0] if rounds and len(rounds) == 1 else rounds
 
 
-def _by_kind(field, rounds, names):
+def _not_scored(written, number, words, rows):
+    """ "Round 2, sevens: not a kind of canasta these rules score (natural, mixed)." """
+    where = f"Round {number}, {written}" if number else written
+    scored = ", ".join(words.kinds.get(kind, kind) for kind, _ in rows if kind)
+    return f"{where[:1].upper()}{where[1:]}: not a kind of {words.book} these rules score ({scored})."
+
+
+def _books_parser(said, rows):
+    """``parse_books_by_round`` whose messages say the rule set's words."""
+    kinds = usual_kinds_written(said, [kind for kind, _ in rows])
+    return functools.partial(parse_books_by_round, book=said.book, books=said.books, kinds=kinds)
+
+
+def _by_kind(field, rounds, names, words, rows):
     """A list of books with the kinds written by their names (``kinds_written``)
-    as the kinds they name: "1 natural" is 1 clean where clean books are natural."""
+    as the kinds they name: "1 natural" is 1 clean where clean books are natural.
+    A kind the rules do not score is refused in their words ("natural, mixed")."""
     if not rounds:
         return rounds
     keyed = []
-    for counts in rounds:
+    for number, counts in enumerate(rounds, start=1):
         one, said = {}, {}
         for written, count in counts.items():
             kind = names.get(written, written)
+            if kind not in names.values() and kind != scoring.ANY_BOOK:
+                _refuse(
+                    field,
+                    _not_scored(
+                        written, number if len(rounds) > 1 or "by_round" in field.name else None, words, rows
+                    ),
+                )
+                return None
             if kind in one:
                 first = said[kind].replace("_", " ")
                 _refuse(
@@ -264,7 +287,7 @@ def _books_to_go_out(fields, rows, names, said):
     mode = fields["books_mode"].data
     if mode == "by_round":
         field = fields["books_by_round"]
-        return _by_kind(field, _parsed(field, parse_books_by_round), names)
+        return _by_kind(field, _parsed(field, _books_parser(said, rows)), names, said, rows)
     if mode != "same":
         return None
     counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}

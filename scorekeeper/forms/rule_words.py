@@ -52,10 +52,8 @@ def speak(fields, words: Words) -> None:
     anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
     if not words.usual and _written_as(words.book) == ANY:
         anyone = f"1 {words.book} (of any kind)"
-    # the kinds as the lists may be written: by their names where those are not ambiguous
     kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
-    named = {kind: words.kinds[kind] for kind in kind_names(words.kinds, kinds).values()}
-    pair = f"1 {named.get('clean', 'clean')} + 1 {named.get('dirty', 'dirty')}"
+    pair = "1 {} + 1 {}".format(*usual_kinds_written(words, kinds))
     for name, (label, description) in _SAID.items():
         fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
         if description:
@@ -93,6 +91,13 @@ def kind_names(called, kinds) -> dict[str, str]:
         if _written_as(name) not in (None, ANY):
             names.setdefault(book_kind(name), []).append(kind)
     return {name: found[0] for name, found in names.items() if len(found) == 1 and name not in kinds}
+
+
+def usual_kinds_written(words, kinds):
+    """(clean, dirty) as the lists of books may name them: by the words' names
+    where those are not ambiguous ("natural", "mixed"), else by the kinds."""
+    named = {kind: words.kinds[kind] for kind in kind_names(words.kinds, kinds).values()}
+    return named.get("clean", "clean"), named.get("dirty", "dirty")
 
 
 def _written_as(name):

@@ -209,3 +209,57 @@ def test_a_name_that_is_another_kinds_own_names_no_kind_in_the_lists(client, db)
     assert refused == "dirty and red are the same kind: give it once a round."
     save(client, values | {"first_meld_books": "1 dirty"}, url)
     assert rulesets.get_rule_set(db, key).rules.first_meld_books == {"dirty": 1}
+
+
+@pytest.mark.parametrize(
+    ("typed", "field_id", "message"),
+    [
+        (
+            {"books_mode": "by_round", "books_by_round": ""},
+            "books_by_round",
+            "Enter the canastas for round 1, like 1 natural + 1 mixed.",
+        ),
+        (
+            {"books_mode": "by_round", "books_by_round": "two natural"},
+            "books_by_round",
+            "“two natural”: write a number and a kind of canasta, like 2 natural.",
+        ),
+        (
+            {"books_mode": "by_round", "books_by_round": "1 natural\n1 natural + 1 sevens"},
+            "books_by_round",
+            "Round 2, sevens: not a kind of canasta these rules score (natural, mixed).",
+        ),
+        (
+            {"first_meld_books": "1 sevens"},
+            "first_meld_books",
+            "Sevens: not a kind of canasta these rules score (natural, mixed).",
+        ),
+        (
+            {"first_meld_books": "one natural"},
+            "first_meld_books",
+            "“one natural”: write a number and a kind of canasta, like 2 natural.",
+        ),
+    ],
+)
+def test_a_list_of_canastas_is_refused_in_canastas(client, db, typed, field_id, message):
+    """The lists' own messages speak the rule set's words, as its labels do; Hand
+    and Foot's say books (tests/integration/test_house_rules.py)."""
+    url = "/rules/new?from=canasta"
+    values = posted(client.get(url)) | {"name": "Ours"} | typed
+    response = client.post(url, data=values)
+    assert response.status_code == 422
+    assert error_of(response, field_id) == message
+    assert posted(response) == values
+    assert house_rules_count(db) == 0
+
+
+def test_a_samba_list_names_its_sambas_among_the_kinds(client, db):
+    url = "/rules/new?from=samba"
+    values = posted(client.get(url)) | {"name": "Ours", "first_meld_books": "1 sevens"}
+    response = client.post(url, data=values)
+    assert response.status_code == 422
+    assert error_of(response, "first_meld_books") == (
+        "Sevens: not a kind of canasta these rules score (natural, mixed, samba)."
+    )
+    save(client, values | {"first_meld_books": "1 samba"}, url)
+    assert house_rules_count(db) == 1
