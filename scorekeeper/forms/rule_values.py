@@ -154,7 +154,8 @@ def _red_threes_all(fields, bonus):
 def _first_meld_books(field, names, said, rows):
     if not (field.data or "").strip():
         return None
-    rounds = _by_kind(field, _parsed(field, _books_parser(said, rows)), names, said, rows)
+    rounds = _parsed(field, _books_parser(said, rows))
+    rounds = _by_kind(field, rounds, names, said, rows, numbered=bool(rounds) and len(rounds) > 1)
     return rounds[0] if rounds and len(rounds) == 1 else rounds
 
 
@@ -171,10 +172,11 @@ def _books_parser(said, rows):
     return functools.partial(parse_books_by_round, book=said.book, books=said.books, kinds=kinds)
 
 
-def _by_kind(field, rounds, names, words, rows):
+def _by_kind(field, rounds, names, words, rows, *, numbered=True):
     """A list of books with the kinds written by their names (``kinds_written``)
     as the kinds they name: "1 natural" is 1 clean where clean books are natural.
-    A kind the rules do not score is refused in their words ("natural, mixed")."""
+    A kind the rules do not score is refused in their words ("natural, mixed"),
+    saying which round's line names it when ``numbered``."""
     if not rounds:
         return rounds
     keyed = []
@@ -183,12 +185,7 @@ def _by_kind(field, rounds, names, words, rows):
         for written, count in counts.items():
             kind = names.get(written, written)
             if kind not in names.values() and kind != scoring.ANY_BOOK:
-                _refuse(
-                    field,
-                    _not_scored(
-                        written, number if len(rounds) > 1 or "by_round" in field.name else None, words, rows
-                    ),
-                )
+                _refuse(field, _not_scored(written, number if numbered else None, words, rows))
                 return None
             if kind in one:
                 first = said[kind].replace("_", " ")
