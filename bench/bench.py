@@ -8,7 +8,11 @@
   from the same server (sent as stored, uncompressed: the cheapest answer it
   gives), measured in the same run. Each
   save is round 4 of a 4-team game; saves are measured back to back, like
-  the static file, and last (each queues its sheet for the background).
+  the static file, and last (each queues its sheet for the background). In
+  turn with them, for reference, a POST → 303 → GET that saves nothing: what
+  the stack costs for any change (CSRF, the session, a flash, the layout;
+  ``bench/floor_app.py``, which serves the app as ``scorekeeper.serve`` does
+  plus that route, and serves every figure of this section).
 - **Print 1 s after a save**: save a round as above (POST → 303 → GET the
   game page), wait one second, as a family looks at the page before tapping
   "Print", and time GET the game's sheet.pdf alone; the floor is the static
@@ -215,11 +219,16 @@ def serve_and_measure(table, work, databases, sections):
                 for games in sizes
             }
 
-            def save_then_print(games):
-                """(ms) Save a round, wait PRINT_AFTER, then time "Print" alone."""
+            def save(games):
+                """Save the next prepared game's round 4 (POST → 303 → GET); its id."""
                 game_id, values = next(forms[games])
                 page = clients[games].post_and_follow(f"/games/{game_id}/rounds/new", values)
                 assert "Round 4 saved." in page, page[page.find("<main") :][:3000]
+                return game_id
+
+            def save_then_print(games):
+                """(ms) Save a round, wait PRINT_AFTER, then time "Print" alone."""
+                game_id = save(games)
                 time.sleep(PRINT_AFTER)
                 start = time.perf_counter()
                 status, _, data, _ = clients[games].request("GET", f"/games/{game_id}/sheet.pdf")
@@ -247,11 +256,6 @@ def serve_and_measure(table, work, databases, sections):
                 rows[games].append((label, printed[games], floor[games], "≤ 2×"))
                 label = "  static file, 1 s after the last request"
                 rows[games].append((label, idle[games], floor[games], "for reference: waking up"))
-
-            def save(games):
-                game_id, values = next(forms[games])
-                page = clients[games].post_and_follow(f"/games/{game_id}/rounds/new", values)
-                assert "Round 4 saved." in page, page[page.find("<main") :][:3000]
 
             nothing = {}
             for games in sizes:

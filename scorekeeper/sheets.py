@@ -24,10 +24,9 @@ PAPERS = {"letter": "Letter", "a4": "A4"}
 @dataclass(frozen=True)
 class SheetRound:
     number: int
-    meld_minimums: list  # per team, the engine's minimum for this round (or None)
     scores: list  # per team, the engine's TeamRoundScore (its breakdown lines)
     totals: list  # per team, the running total after this round
-    lines: list  # per team, its breakdown as the sheet prints it: one text (see breakdown_text)
+    lines: list  # per team, its meld minimum and breakdown as the sheet prints them (breakdown_text)
 
 
 def paper(value, default):
@@ -80,7 +79,6 @@ def game_pages(game):
     rounds = [
         SheetRound(
             played.number,
-            s.meld_minimums[i],
             s.round_scores[i],
             s.running_totals[i],
             [breakdown_text(score, m, width) for score, m in zip(s.round_scores[i], s.meld_minimums[i])],

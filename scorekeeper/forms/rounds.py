@@ -4,6 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
 
 from .. import scoring
+from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
 from .fields import RevisionField, WholeNumberField, whole_number
 
@@ -80,23 +81,17 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
 
 
 # Round form classes, built once for each shape of form (issue 24: building the
-# class was a tenth of a save): remembered by the rule set object's identity
-# (kept with it, so an id reused is never mistaken) and what else shapes it.
-_CLASSES: dict = {}
+# class was a tenth of a save), per rule set object and what else shapes it.
+_CLASSES = PerObject(64)
 
 
 def _form_class(rules, players, number, held, team_names):
     """(the round form class, the rules' value tiers, the books the round's first meld must hold)."""
     first_meld = scoring.first_meld_books(rules, number)
-    shape = (id(rules), players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
-    known = _CLASSES.get(shape)
-    if known is not None and known[0] is rules:
-        return known[1]
-    made = _build_form_class(rules, players, first_meld, held, team_names)
-    if len(_CLASSES) >= 64:
-        _CLASSES.clear()
-    _CLASSES[shape] = (rules, made)
-    return made
+    shape = (players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
+    return _CLASSES.get(
+        rules, lambda: _build_form_class(rules, players, first_meld, held, team_names), *shape
+    )
 
 
 def _build_form_class(rules, players, first_meld, held, team_names):

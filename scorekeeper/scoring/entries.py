@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, make_dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from ..recent import PerObject
 from .rules import RuleSet
 from .values import in_use
 from .words import Words
@@ -166,22 +167,13 @@ ENTRY = {f.name: f for f in ENTRY_FIELDS}
 def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
     """``ENTRY_FIELDS`` in these rules' words: what the screens, sheets and change log show.
 
-    Worded once per rule set object (every team of every round asks, and wording
-    them was a tenth of a sheet's and of a save's time): remembered by the
-    object's identity, with the object itself, so an id reused is never mistaken.
+    Worded once per rule set object: every team of every round asks, and wording
+    them was a tenth of a sheet's and of a save's time.
     """
-    said = _SAID.get(id(rules))
-    if said is not None and said[0] is rules:
-        return said[1]
-    words = rules.say
-    fields_said = tuple(f.said(words) for f in ENTRY_FIELDS)
-    if len(_SAID) >= 64:  # house rules read again make new objects: keep a few
-        _SAID.clear()
-    _SAID[id(rules)] = (rules, fields_said)
-    return fields_said
+    return _SAID.get(rules, lambda: tuple(f.said(rules.say) for f in ENTRY_FIELDS))
 
 
-_SAID: dict[int, tuple[RuleSet, tuple[EntryField, ...]]] = {}
+_SAID = PerObject(64)  # house rules read again are new objects: a few are kept
 
 
 #: the most books of one kind a team can report in a round

@@ -28,9 +28,6 @@ def now():
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-# --- starting a game ----------------------------------------------------------------
-
-
 def game_for_change(db, game_id, revision, loaded=None):
     """The game as saved, if it is still what the phone saw; else ``Conflict``.
 
