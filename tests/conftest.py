@@ -1,21 +1,48 @@
 import importlib.metadata
 
+import flask
 import pytest
 from hypothesis import HealthCheck, settings
+from jinja2 import BytecodeCache
 
 from scorekeeper import create_app
 from scorekeeper.db import connect, transaction
 from scorekeeper.scoring import RULESETS
 from scorekeeper.services import game_model, games
-from scorekeeper.services.schema import migrate
 
-# A fresh clone has no example database and CI shares a slow machine: no
-# deadline, no too-slow health check, and a fixed number of examples per test
-# (a test's own @settings(max_examples=...) still wins).
-settings.register_profile(
-    "ci", deadline=None, max_examples=100, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.load_profile("ci")
+from . import fuzzstats
+from .helpers import DEEP
+from .httpkit import migrated
+
+# Hypothesis, sized on purpose (docs/testing.md): `make test` runs the "quick" profile,
+# derandomized so that two runs try the same examples, each property with the count set
+# where it is declared (tests.helpers.examples); `make test-deep` runs "deep": fresh
+# examples, ten times as many, and ten times each test's time limit.
+# No deadline and no too-slow health check: CI shares a slow machine.
+_COMMON = dict(deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", max_examples=100, derandomize=True, **_COMMON)
+settings.register_profile("deep", max_examples=1000, derandomize=False, **_COMMON)
+settings.load_profile("deep" if DEEP else "quick")
+
+
+class _CompiledTemplates(BytecodeCache):
+    """Every app of the run shares its compiled templates (in memory, checked against
+    the template's source): each test makes its own app, and compiling its templates
+    again cost more than half of an average page test."""
+
+    def __init__(self):
+        self.compiled = {}
+
+    def load_bytecode(self, bucket):
+        checksum, code = self.compiled.get(bucket.key, (None, None))
+        if checksum == bucket.checksum:
+            bucket.code = code
+
+    def dump_bytecode(self, bucket):
+        self.compiled[bucket.key] = (bucket.checksum, bucket.code)
+
+
+flask.Flask.jinja_options = {**flask.Flask.jinja_options, "bytecode_cache": _CompiledTemplates()}
 
 
 def pytest_report_header(config):
@@ -27,6 +54,21 @@ def pytest_report_header(config):
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} missing")
     return "scorekeeper stack: " + ", ".join(versions)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """An xdist worker stopped: keep the fuzz's counts it handed over."""
+    fuzzstats.received(node)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The fuzz's counts over every test process, under the summary."""
+    lines = fuzzstats.report(config)
+    if lines:
+        terminalreporter.write_sep("-", "fuzz")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture
@@ -41,8 +83,7 @@ def instance_path(tmp_path, monkeypatch):
 @pytest.fixture
 def app(instance_path, tmp_path):
     """The app on a migrated SQLite file under tmp_path."""
-    database = tmp_path / "scorekeeper.db"
-    migrate(database)
+    database = migrated(tmp_path / "scorekeeper.db")
     return create_app({"TESTING": True, "DATABASE": str(database)})
 
 
@@ -87,8 +128,14 @@ def make_game(db):
     return make
 
 
-def pytest_collection_modifyitems(items):
-    """Every test under tests/browser is marked browser: `pytest -m "not browser"` is the quick loop."""
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/browser is marked browser (`make check` leaves them out); in
+    the deep profile every time limit is ten times longer."""
+    default = config.getini("timeout")
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.browser)
+        if DEEP:
+            limit = item.get_closest_marker("timeout")
+            seconds = limit.args[0] if limit and limit.args else float(default)
+            item.add_marker(pytest.mark.timeout(seconds * 10), append=False)

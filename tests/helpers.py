@@ -8,6 +8,18 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 
+# `make test-deep` (HYPOTHESIS_PROFILE=deep): the properties on fresh examples, many more
+DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+
+
+def examples(quick, deep=None):
+    """How many examples a property tries: ``quick`` in `make test` (where it is declared,
+    a comment says why that many), ``deep`` (ten times as many, unless given) in
+    `make test-deep`."""
+    if DEEP:
+        return deep if deep is not None else quick * 10
+    return quick
+
 
 def text(response):
     """A response's HTML with entities decoded, to search for what a person reads."""

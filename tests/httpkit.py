@@ -17,13 +17,17 @@ no scorekeeper module is imported beyond ``create_app`` and
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import html
 import http.client
 import json
+import os
 import re
 import secrets
+import shutil
 import sqlite3
+import tempfile
 import traceback
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -466,10 +470,29 @@ def query_db(path, sql, params=()):
 def make_app(database):
     """A migrated SQLite file and the app on it (CSRF on, as in production)."""
     from scorekeeper import create_app
+
+    migrated(database)
+    return create_app({"TESTING": True, "DATABASE": str(database)})
+
+
+_EMPTY = {}  # this test process's empty, fully migrated database (made on first use)
+
+
+def migrated(database):
+    """Make ``database`` an empty database with every migration applied: a copy of one
+    migrated once per test process, which is what ``migrate`` would leave (running the
+    migrations again costs about 50 ms a test; tests/integration/test_db.py runs them)."""
     from scorekeeper.services.schema import migrate
 
-    migrate(database)
-    return create_app({"TESTING": True, "DATABASE": str(database)})
+    if "path" not in _EMPTY:
+        folder = tempfile.mkdtemp(prefix="scorekeeper-empty-")
+        atexit.register(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "empty.db")
+        migrate(path)
+        checkpoint(path)  # one file holds it all: the copies need no -wal beside them
+        _EMPTY["path"] = path
+    shutil.copyfile(_EMPTY["path"], database)
+    return database
 
 
 def checkpoint(path):

@@ -58,6 +58,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.passcode import set_passcode
 
+from .. import fuzzstats
+from ..helpers import examples
 from ..httpkit import (
     FORM_URLENCODED,
     FlaskPhone,
@@ -420,50 +422,23 @@ def world(tmp_path_factory, request):
         # entered last is its last change: take that form now, before any fuzzed save
         base_form(w, "undo", f"/games/{ids['three']}")
         yield w
-    _print_stats(request.config)
+    fuzzstats.hand_over(request.config, _counts())
 
 
-def _by_status():
-    out = Counter()
-    for (_, _, status), n in STATUSES.items():
-        out[status] += n
-    return out
-
-
-def _print_stats(config):
-    lines = [
-        f"fuzz: {STATS['requests']} requests sent, {STATS['5xx']} answered 5xx, "
-        f"{STATS['writes']} non-redirects that wrote, {STATS['bad data']} redirects that left "
-        f"bad data; {len(ALL_FOUND)} distinct problems",
-        "  statuses: "
-        + ", ".join(f"{k}: {v}" for k, v in sorted(Counter(dict.fromkeys((), 0) | _by_status()).items())),
-    ]
-    for (kind, route, what, where), example in sorted(ALL_FOUND.values(), key=str):
-        lines.append(f"  [{kind}] {route}: {what} @ {where} -- e.g. {example}")
-    out = Path(__file__).resolve().parent.parent / "test-output"
-    out.mkdir(exist_ok=True)
-    (out / "fuzz-stats.json").write_text(
-        json.dumps(
-            {
-                "requests": STATS["requests"],
-                "5xx": STATS["5xx"],
-                "writes": STATS["writes"],
-                "bad_data": STATS["bad data"],
-                "statuses": {f"{m} {r} {st}": n for (r, m, st), n in sorted(STATUSES.items())},
-                "problems": [
-                    {"kind": k[0], "route": k[1], "error": k[2], "where": k[3], "example": v}
-                    for k, v in sorted(ALL_FOUND.values(), key=str)
-                ],
-            },
-            indent=1,
-            ensure_ascii=False,
-        )
-    )
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
-        for line in ["", *lines]:
-            (reporter.write_line if reporter else print)(line)
+def _counts():
+    """What this process's fuzz tests sent and found so far (tests/fuzzstats.py adds up
+    every process's at the end of the run)."""
+    return {
+        "requests": STATS["requests"],
+        "5xx": STATS["5xx"],
+        "writes": STATS["writes"],
+        "bad_data": STATS["bad data"],
+        "statuses": {f"{m} {r} {st}": n for (r, m, st), n in sorted(STATUSES.items())},
+        "problems": [
+            {"kind": k[0], "route": k[1], "error": k[2], "where": k[3], "example": v}
+            for k, v in sorted(ALL_FOUND.values(), key=str)
+        ],
+    }
 
 
 # --- sending, checking, recording --------------------------------------------------------------
@@ -620,7 +595,11 @@ class PostTarget:
     endpoint: str
     pages: tuple  # (cache key, page url, review?) to draw from
     upload: str | None = None  # "history" or "rules": the file field gets an upload
-    examples: int = 100
+    # Hypothesis examples in `make test` (ten times as many in `make test-deep`): enough
+    # to draw each kind of change (one field, a few, many, a dropped CSRF token) and each
+    # kind of button several times over; the deterministic sweep below already sends
+    # every field each hostile value, so these look for what combinations find
+    examples: int = 30
     fill: tuple = ()  # (name, value) a person types in before pressing the button
     # fuzzed with a passcode set (the sign-in form only exists then), and "signed in"
     # for the sign-out button, which a phone only has once signed in
@@ -887,13 +866,25 @@ SWEPT = [
 ]
 
 
-@pytest.mark.parametrize("endpoint", SWEPT)
-def test_every_field_of_every_form(world, endpoint):
+# The longest sweeps are sent in parts, each part its own test, so that they spread over
+# the test processes: part k of n sends every n-th request from the k-th (all are sent).
+SWEEP_PARTS = {"rules.new": 4, "rules.edit": 4, "games.new": 2, "rounds.new": 2, "rounds.edit": 2}
+SWEEPS = [
+    pytest.param(endpoint, part, parts, id=endpoint if parts == 1 else f"{endpoint}-{part + 1}of{parts}")
+    for endpoint in SWEPT
+    for parts in [SWEEP_PARTS.get(endpoint, 1)]
+    for part in range(parts)
+]
+
+
+@pytest.mark.parametrize("endpoint, part, parts", SWEEPS)
+def test_every_field_of_every_form(world, endpoint, part, parts):
     target = post_targets(world.ids)[endpoint]
     found = {}
     with arranged_for(world, target):
-        for url, body, ctype, note in sweep_requests(world, endpoint, target):
-            send(world, found, endpoint, "POST", url, body, ctype, note)
+        for i, (url, body, ctype, note) in enumerate(sweep_requests(world, endpoint, target)):
+            if i % parts == part:
+                send(world, found, endpoint, "POST", url, body, ctype, note)
     assert not found, report(found)
 
 
@@ -941,10 +932,71 @@ def get_sweep(world, endpoint, rule):
             yield path + query([(qname, value)]), f"?{qname}={_short(value, 40)}"
 
 
-def test_every_path_and_query_argument(world):
-    """Every GET route of the url_map: each argument hostile in turn (deterministic)."""
+def all_targets():
+    """Every (endpoint, method) the fuzz covers: GET rules from the app's url_map,
+    POST ones from post_targets."""
+    return [
+        "GET " + e
+        for e in (
+            "static",
+            "home.index",
+            "rules.index",
+            "rules.show",
+            "rules.download",
+            "rules.new",
+            "rules.edit",
+            "rules.delete",
+            "rules.import_file",
+            "games.new",
+            "games.show",
+            "games.export",
+            "rounds.new",
+            "rounds.edit",
+            "rounds.delete",
+            "games.end",
+            "players.index",
+            "players.index_json",
+            "players.show",
+            "players.show_json",
+            "records.index",
+            "records.index_json",
+            "records.year",
+            "records.year_json",
+            "players.rename",
+            "sheets.game",
+            "sheets.game_pdf",
+            "sheets.blank",
+            "sheets.blank_pdf",
+            "history.index",
+            "exchange.export_json",
+            "exchange.export_csv",
+            "exchange.export_game_json",
+            "exchange.export_game_csv",
+            "exchange.import_file",
+            "share.follow",
+            "share.qr",
+            "auth.sign_in",
+            "auth.settings",
+            "backups.latest",
+            "webapp.manifest",
+            "webapp.service_worker",
+            "webapp.offline",
+        )
+    ] + ["POST " + e for e in SWEPT]
+
+
+def get_endpoints():
+    """Every GET endpoint the fuzz knows (test_every_route_is_fuzzed: all the url_map's)."""
+    return [route.split(" ", 1)[1] for route in all_targets() if route.startswith("GET ")]
+
+
+@pytest.mark.parametrize("endpoint", get_endpoints())
+def test_every_path_and_query_argument(world, endpoint):
+    """Each GET route of the url_map: each argument hostile in turn (deterministic)."""
     found = {}
-    for endpoint, rule in get_rules(world.app):
+    rules = [r for e, r in get_rules(world.app) if e == endpoint]
+    assert rules, f"{endpoint} is not a GET route any more"
+    for rule in rules:
         for url, note in get_sweep(world, endpoint, rule):
             send(world, found, endpoint, "GET", url, note=note)
     assert not found, report(found)
@@ -1115,7 +1167,12 @@ query_args = st.lists(
     max_size=5,
 )
 
-SLOW = {"sheets.game_pdf": 8, "sheets.blank_pdf": 8, "sheets.game": 25, "sheets.blank": 25}
+# Hypothesis examples per GET route in `make test` (ten times as many in `make test-deep`):
+# every path and query argument is swept with each hostile value deterministically
+# (test_every_path_and_query_argument), so these look for what several odd arguments
+# at once find: a dozen draws cover one, a few and five query arguments
+GET_EXAMPLES = 12
+SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6}  # a PDF rendered for each
 
 
 def get_rules(app):
@@ -1133,7 +1190,7 @@ def build_path(data, rule, strategies):
 def fuzz_get(world, found, endpoint, rule):
     strategies = path_strategies(world.ids)
 
-    @settings(max_examples=SLOW.get(endpoint, 40), **SETTINGS)
+    @settings(max_examples=examples(SLOW.get(endpoint, GET_EXAMPLES)), **SETTINGS)
     @given(st.data())
     def run(data):
         path = build_path(data, rule, strategies)
@@ -1275,7 +1332,7 @@ def json_upload(draw, base, kind):
 def fuzz_post(world, found, endpoint, target):
     strategies = path_strategies(world.ids)
 
-    @settings(max_examples=target.examples, **SETTINGS)
+    @settings(max_examples=examples(target.examples), **SETTINGS)
     @given(st.data())
     def run(data):
         spec = data.draw(st.sampled_from(target.pages), label="page")
@@ -1319,59 +1376,6 @@ def fuzz_post(world, found, endpoint, target):
     run()
 
 
-def all_targets():
-    """Every (endpoint, method) the fuzz covers: GET rules from the app's url_map,
-    POST ones from post_targets."""
-    return [
-        "GET " + e
-        for e in (
-            "static",
-            "home.index",
-            "rules.index",
-            "rules.show",
-            "rules.download",
-            "rules.new",
-            "rules.edit",
-            "rules.delete",
-            "rules.import_file",
-            "games.new",
-            "games.show",
-            "games.export",
-            "rounds.new",
-            "rounds.edit",
-            "rounds.delete",
-            "games.end",
-            "players.index",
-            "players.index_json",
-            "players.show",
-            "players.show_json",
-            "records.index",
-            "records.index_json",
-            "records.year",
-            "records.year_json",
-            "players.rename",
-            "sheets.game",
-            "sheets.game_pdf",
-            "sheets.blank",
-            "sheets.blank_pdf",
-            "history.index",
-            "exchange.export_json",
-            "exchange.export_csv",
-            "exchange.export_game_json",
-            "exchange.export_game_csv",
-            "exchange.import_file",
-            "share.follow",
-            "share.qr",
-            "auth.sign_in",
-            "auth.settings",
-            "backups.latest",
-            "webapp.manifest",
-            "webapp.service_worker",
-            "webapp.offline",
-        )
-    ] + ["POST " + e for e in SWEPT]
-
-
 def test_every_route_is_fuzzed(world):
     """A route added to the app without a fuzz strategy fails here."""
     targets = post_targets(world.ids)
@@ -1392,6 +1396,7 @@ def test_every_route_is_fuzzed(world):
     assert not missing, "\n".join(missing)
 
 
+@pytest.mark.hypothesis
 @pytest.mark.parametrize("route", all_targets())
 def test_fuzz_route(world, route):
     method, endpoint = route.split(" ", 1)

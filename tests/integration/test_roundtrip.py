@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from ..helpers import DEEP, examples
 from ..httpkit import (
     FlaskPhone,
     checkpoint,
@@ -85,11 +86,14 @@ name = (
 
 # No shrinking: each example builds two apps' worth of games over HTTP, and the
 # failure message already names the players and house rules in the file.
+# Ten examples in `make test` (about 0.35 s each): each draws several players, teams
+# and house rules from NAMES and the scripts of LETTERS at once, so ten cover every
+# script and both cases many times over; `make test-deep` draws a hundred, fresh.
 SETTINGS = dict(
     deadline=None,
     database=None,
-    max_examples=20,
-    derandomize=True,
+    max_examples=examples(10),
+    derandomize=not DEEP,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[
         HealthCheck.too_slow,
@@ -235,9 +239,10 @@ def play(phone, plans, rules="partnership"):
             assert end_game(phone, game).status in (302, 303)
 
 
-# Hypothesis over real HTTP: a dozen examples, each a few forms and a game, about 10 s
+# Hypothesis over real HTTP: each example a few forms and a game, a few seconds in all
 # on a quiet machine; the limit catches a hang, with room for a machine whose every
-# core is busy (make flake-hunt, CI on a shared host), where it ran past 60 s.
+# core is busy (make flake-hunt, CI on a shared host), where a dozen ran past 60 s.
+@pytest.mark.hypothesis
 @pytest.mark.timeout(240)
 def test_roundtrip_with_names_from_many_scripts(fresh):
     """Hypothesis: players' and teams' names from many scripts and cases."""
@@ -296,14 +301,15 @@ def house_rules_names(draw):
     return [as_typed(draw, family) for _ in range(draw(st.integers(1, 3)))]
 
 
-# Hypothesis over real HTTP: a dozen examples, each a few forms and a game, about 10 s
+# Hypothesis over real HTTP: each example a few forms and a game, a few seconds in all
 # on a quiet machine; the limit catches a hang, with room for a machine whose every
-# core is busy (make flake-hunt, CI on a shared host), where it ran past 60 s.
+# core is busy (make flake-hunt, CI on a shared host), where a dozen ran past 60 s.
+@pytest.mark.hypothesis
 @pytest.mark.timeout(240)
 def test_roundtrip_house_rules_names_from_many_scripts(fresh):
     """Hypothesis: saved house rules named in many scripts, a game under each."""
 
-    @settings(**{**SETTINGS, "max_examples": 12})
+    @settings(**{**SETTINGS, "max_examples": examples(6)})
     @given(house_rules_names())
     def run(names):
         fresh.reset()
