@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test bench bench-large flake-hunt init-db system-packages system-packages-test clean
+.PHONY: run test check coverage test-deep bench bench-large flake-hunt init-db system-packages system-packages-test clean
 
 system-packages:
 	@PYTHON=$(PYTHON) scripts/system-packages run
@@ -35,16 +35,34 @@ init-db: system-packages $(VENV)/.installed
 run: init-db
 	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT)
 
-# lint and format first (seconds), then every test under coverage, then what
-# the tests do not reach (a report to read, not a threshold to game)
+# The tests run on every core (pytest-xdist, one worker a core, each test on its own
+# database, port and browser context); the ten slowest are listed at the end.
+PYTEST := $(PY) -m pytest -n auto --durations=10
+
+# lint and format first (seconds), then the whole suite: what CI runs (.ci/run)
 test: system-packages-test $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m coverage run -m pytest $(PYTEST_ARGS)
-	$(PY) -m coverage report
+	$(PYTEST) $(PYTEST_ARGS)
 
-# the browser tests RUNS times (10), every other run with every core busy: each test
-# that failed or hung in any run (scripts/flake-hunt; about 5-10 minutes a run)
+# the edit-run loop: lint, format and every test but the browser ones (under a minute)
+check: $(VENV)/.installed-test
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PYTEST) -m "not browser" $(PYTEST_ARGS)
+
+# the whole suite under coverage, then what the tests do not reach (a report to
+# read, not a threshold to game); apart from make test, which it would slow by a third
+coverage: system-packages-test $(VENV)/.installed-test
+	$(PYTEST) --cov --cov-report=term-missing:skip-covered $(PYTEST_ARGS)
+
+# the properties and the fuzz much longer, on fresh examples (tests/conftest.py's
+# "deep" profile, FUZZ_RANDOM=1): before resolving work on forms, imports or the engine
+test-deep: $(VENV)/.installed-test
+	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m hypothesis $(PYTEST_ARGS)
+
+# the browser tests RUNS times (10), every other run with every core busy, each run on
+# every core like make test: each test that failed or hung in any run (scripts/flake-hunt)
 RUNS ?= 10
 flake-hunt: system-packages-test $(VENV)/.installed-test
 	$(PY) scripts/flake-hunt --runs $(RUNS)

@@ -121,8 +121,10 @@ def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
 NOT_IMPORTED = {
     "setuptools": ("tests/integration/test_package.py", "--no-build-isolation"),
     "ruff": ("Makefile", "-m ruff check"),
-    "coverage": ("Makefile", "-m coverage run"),
+    "coverage": ("pyproject.toml", "[tool.coverage.run]"),
     "pytest-timeout": ("pyproject.toml", "timeout = 60"),
+    "pytest-xdist": ("Makefile", "-m pytest -n auto"),
+    "pytest-cov": ("Makefile", "--cov"),
 }
 
 
