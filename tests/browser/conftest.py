@@ -41,7 +41,9 @@ class LiveServer:
         # a request still being answered when the test ends is not waited for: its thread
         # is a daemon and ends with its connection (werkzeug closes every connection)
         self.server.block_on_close = False
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # the loop looks for shutdown() every 50 ms (werkzeug's default, 0.5 s, was half a
+        # second of every browser test's teardown)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.stopped = False
@@ -51,7 +53,7 @@ class LiveServer:
         if self.stopped:
             return
         self.stopped = True
-        self.server.shutdown()  # the loop notices within its poll interval (0.5 s)
+        self.server.shutdown()  # the loop notices within its poll interval
         self.thread.join(10)
         self.server.server_close()  # shutdown() leaves the listening socket open
         assert not self.thread.is_alive(), "the test server did not stop in 10 s"

@@ -29,7 +29,16 @@ def pdf(client, url):
 
 def read(data):
     reader = PdfReader(io.BytesIO(data))
-    return reader, "\n".join(page.extract_text() for page in reader.pages)
+    return reader, "\n".join(page_texts(reader))
+
+
+def page_texts(reader):
+    return [page.extract_text() for page in reader.pages]
+
+
+def pages_of(data):
+    """The PDF's pages, its text not read (pypdf takes about half a second a page for that)."""
+    return PdfReader(io.BytesIO(data)).pages
 
 
 def keep_png(data, name):
@@ -103,12 +112,13 @@ def test_six_rounds_of_four_teams_fit_a_page(make_game, client, db, rounds, page
     # the partnership rules never end a game by themselves, so it can run to 13 rounds
     game = make_game("partnership", [_busy_round(n) for n in range(rounds)], teams=FOUR_TEAMS)
     for paper in ("letter", "a4"):
-        reader, text = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
-        assert len(reader.pages) == pages, paper
+        texts = page_texts(PdfReader(io.BytesIO(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))))
+        text = "\n".join(texts)
+        assert len(texts) == pages, paper
         assert f"Page {pages} of {pages}" in text
         # the header repeats on every page
         assert text.count("Hand and Foot score sheet") == pages
-        assert [p.extract_text().count("Ann") for p in reader.pages] == [1] * pages
+        assert [t.count("Ann") for t in texts] == [1] * pages
     if rounds == 12:
         keep_png(pdf(client, f"/games/{game.id}/sheet.pdf"), "game-12-rounds")
 
@@ -116,17 +126,17 @@ def test_six_rounds_of_four_teams_fit_a_page(make_game, client, db, rounds, page
 @pytest.mark.parametrize("paper", SIZES)
 def test_paper_sizes(make_game, client, db, paper):
     game = make_game("roth", [[TeamRound(melded_points=100), TeamRound()]])
-    reader, _ = read(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
-    box = reader.pages[0].mediabox
+    pages = pages_of(pdf(client, f"/games/{game.id}/sheet.pdf?paper={paper}"))
+    box = pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == SIZES[paper]
 
 
 def test_the_default_paper_is_a_setting(make_game, app, client, db):
     game = make_game("roth", [])
-    assert round(float(read(pdf(client, f"/games/{game.id}/sheet.pdf"))[0].pages[0].mediabox.width)) == 612
+    assert round(float(pages_of(pdf(client, f"/games/{game.id}/sheet.pdf"))[0].mediabox.width)) == 612
     app.config["PAPER"] = "a4"
     for url in (f"/games/{game.id}/sheet.pdf", f"/games/{game.id}/sheet.pdf?paper=tabloid"):
-        assert round(float(read(pdf(client, url))[0].pages[0].mediabox.width)) == 595
+        assert round(float(pages_of(pdf(client, url))[0].mediabox.width)) == 595
 
 
 def test_names_with_html_accents_and_emoji_print_as_typed(make_game, client, db):
@@ -223,7 +233,7 @@ EVERY_OPTION = dataclasses.replace(
 
 def _pages(client, key, teams, paper):
     data = pdf(client, f"/rules/{key}/blank.pdf?paper={paper}&teams={teams}")
-    return data, len(read(data)[0].pages)
+    return data, len(pages_of(data))
 
 
 @pytest.mark.parametrize("key", [*RULESETS, "every-option"])
