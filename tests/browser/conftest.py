@@ -1,8 +1,12 @@
 """Real-browser fixtures: the app on a live server, driven by Debian's Chromium.
 
-Playwright's own browser download is never used: it launches Debian's
-Chromium (/usr/bin/chromium, which `make test` installs), or the browser at
-$CHROMIUM on other systems.
+Playwright's own browser download is never used. The tests drive Debian's Chromium
+headless shell (package chromium-headless-shell, which `make test` installs): the same
+Blink and V8 as Chromium, built for headless use, and what Playwright itself runs
+headless; a page costs it half the CPU the full browser's headless mode does. A test
+of what only the full browser does (keeping a page for Back) launches Debian's
+Chromium (/usr/bin/chromium, installed too). On other systems set $CHROMIUM (and
+$CHROMIUM_HEADLESS_SHELL, or the full browser is used for every test).
 """
 
 import os
@@ -16,6 +20,7 @@ from werkzeug.serving import make_server
 from .looks import no_error_shown
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+HEADLESS_SHELL = Path(os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/lib/chromium/chromium-headless-shell"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -70,19 +75,26 @@ def live_server(app):
         server.stop()
 
 
+def browser_path():
+    """The headless shell where there is one, else the full browser; a failure, not a
+    skip, without either: a run without its browser tests is not a passing run."""
+    for path in (HEADLESS_SHELL, CHROMIUM):
+        if path.exists():
+            return path
+    pytest.fail(
+        f"No Chromium at {CHROMIUM} nor {HEADLESS_SHELL}: `make test` installs them on Debian "
+        "(scripts/system-packages); elsewhere set CHROMIUM=/path/to/chromium."
+    )
+
+
 @pytest.fixture(scope="session")
 def browser():
-    """One Chromium for the whole run."""
-    if not CHROMIUM.exists():
-        # a failure, not a skip: a run without its browser tests is not a passing run
-        pytest.fail(
-            f"No Chromium at {CHROMIUM}: `make test` installs it on Debian "
-            "(scripts/system-packages); elsewhere set CHROMIUM=/path/to/chromium."
-        )
+    """One Chromium for the whole run (of each test process)."""
     from playwright.sync_api import sync_playwright
 
+    path = browser_path()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

@@ -558,9 +558,10 @@ def test_a_value_that_may_be_negative_has_a_plus_minus_key(new_page, live_server
 
 def test_back_to_a_game_page_the_browser_kept_shows_the_game_as_it_is(browser, make_game, live_server, db):
     """Chromium keeps a page it leaves, to show it at once on Back (its back/forward
-    cache: Playwright turns it off, so this test starts a Chromium with it on, and
-    without service workers, as on the home Wi-Fi's plain http). Shown again after
-    another phone entered a round, the game page asks the app and shows the round."""
+    cache: Playwright turns it off, and the headless shell the other tests drive has
+    none, so this test starts the full Chromium with it on, and without service workers,
+    as on the home Wi-Fi's plain http). Shown again after another phone entered a
+    round, the game page asks the app and shows the round."""
     rules = RULESETS["friends-family"]
     game = make_game("friends-family", [], PAIRS)
     keeping = browser.browser_type.launch(
@@ -580,12 +581,12 @@ def test_back_to_a_game_page_the_browser_kept_shows_the_game_as_it_is(browser, m
         page.go_back(wait_until="commit")  # a page shown from memory fires no "load"
         expect_game_screen(page, rules, NAMES, [ROUND])
         # it was the kept page, reloaded because the game changed (not a page fetched anew)
-        page.wait_for_function("window.keptByTheBrowser === undefined")
+        page.wait_for_function("() => window.keptByTheBrowser === undefined")
         page.evaluate("window.keptByTheBrowser = true")
         with page.expect_navigation():
             page.get_by_role("link", name="Rules", exact=True).click()
         page.go_back(wait_until="commit")  # unchanged: kept as it is
         expect(page.get_by_role("heading", level=1)).to_have_text("Ann & Bo vs Cy & Di")
-        page.wait_for_function("window.keptByTheBrowser === true")
+        page.wait_for_function("() => window.keptByTheBrowser === true")
     finally:
         keeping.close()
