@@ -15,6 +15,7 @@ from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, players, ratings, summaries
 from scorekeeper.services.schema import migrate
 
+from ..helpers import examples
 from .test_summaries import dump
 
 
@@ -189,7 +190,7 @@ def entries(winner):
     return [TeamRound(melded_points=300 if t == winner else 100) for t in range(2)]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(steps)
 def test_ratings_after_any_sequence_of_changes_equal_a_replay_from_scratch(template, tmp_path_factory, steps):
     path = tmp_path_factory.mktemp("example") / "ratings.db"

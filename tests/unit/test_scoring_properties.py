@@ -28,6 +28,8 @@ from scorekeeper.scoring import (
     standings,
 )
 
+from ..helpers import examples
+
 EXTRA_KINDS = ("sevens", "wild", "aces")
 small = st.integers(0, 20)
 value = st.integers(-1000, 3000)
@@ -256,7 +258,7 @@ def _brute_force(values, limit):
     return makeable
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.lists(st.integers(0, 60), min_size=len(RANKS), max_size=len(RANKS)))
 def test_which_points_cards_can_make_agrees_with_brute_force(values):
     rules = dataclasses.replace(RULESETS["roth"], card_values=dict(zip(RANKS, values)))
@@ -379,7 +381,7 @@ def dealt_rounds(draw):
     return rules, players, entries
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(dealt_rounds())
 def test_a_round_the_deck_can_deal_never_warns_about_the_deck(dealt):
     rules, players, entries = dealt
