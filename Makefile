@@ -14,7 +14,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test check coverage test-deep bench bench-large flake-hunt init-db system-packages system-packages-test clean
+.PHONY: run test check coverage test-deep pictures bench bench-large flake-hunt init-db system-packages system-packages-test clean
 
 system-packages:
 	@PYTHON=$(PYTHON) scripts/system-packages run
@@ -60,6 +60,11 @@ check: $(VENV)/.installed-test
 # read, not a threshold to game); apart from make test, which it would slow by a third
 coverage: system-packages-test $(VENV)/.installed-test
 	$(PYTEST) --cov --cov-report=term-missing:skip-covered $(PYTEST_ARGS)
+
+# the browser tests and the sheets' tests, keeping what they see to look at: each screen
+# as a PNG under test-output/screenshots/, each sheet's pages under test-output/sheets/
+pictures: system-packages-test $(VENV)/.installed-test
+	PICTURES=1 $(PYTEST) tests/browser tests/integration/test_sheets.py $(PYTEST_ARGS)
 
 # the properties and the fuzz much longer, on fresh examples (tests/conftest.py's
 # "deep" profile, FUZZ_RANDOM=1): before resolving work on forms, imports or the engine

@@ -11,6 +11,12 @@ from html.parser import HTMLParser
 # `make test-deep` (HYPOTHESIS_PROFILE=deep): the properties on fresh examples, many more
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 
+# `make pictures` (PICTURES=1): the browser tests' screenshots and the sheets' pages as
+# PNGs under test-output/, to look at. Not in `make test`: drawing them was a quarter of
+# the browser tests' time, and no test reads them (what a screenshot checks, that no
+# error shows, is checked either way).
+PICTURES = os.environ.get("PICTURES") == "1"
+
 
 def examples(quick, deep=None):
     """How many examples a property tries: ``quick`` in `make test` (where it is declared,

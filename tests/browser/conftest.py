@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
+from ..helpers import PICTURES
 from .looks import no_error_shown
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -124,15 +125,15 @@ def page(new_page):
 
 @pytest.fixture
 def screenshot():
-    """Save a full-page screenshot to test-output/screenshots/<name>.png, first checking
-    that it shows no error message (unless ``errors=True``: the page is about one)."""
+    """Check that the page shows no error message (unless ``errors=True``: the page is
+    about one); with `make pictures`, save a full-page screenshot of it to
+    test-output/screenshots/<name>.png."""
 
     def save(page, name, *, errors=False):
         if not errors:
             no_error_shown(page)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
+        if PICTURES:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
     return save
