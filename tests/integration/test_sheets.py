@@ -38,7 +38,10 @@ def page_texts(reader):
     page; poppler's, a few milliseconds)."""
     reader.stream.seek(0)
     done = subprocess.run(
-        ["pdftotext", "-raw", "-enc", "UTF-8", "fd://0", "-"], input=reader.stream.read(), capture_output=True, check=True
+        ["pdftotext", "-raw", "-enc", "UTF-8", "fd://0", "-"],
+        input=reader.stream.read(),
+        capture_output=True,
+        check=True,
     )
     return done.stdout.decode().split("\f")[: len(reader.pages)]
 
