@@ -5,6 +5,7 @@ draws them with a <title> and <desc> so the chart is announced as an image
 with a description, and a table of the same numbers can sit beside it.
 """
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -55,15 +56,54 @@ def nice_ticks(low, high, count=4):
     return [int(t) if float(t).is_integer() else t for t in ticks]
 
 
+# The labels' font, in the drawing's units (static/style.css: .chart .grid text). The
+# drawing is 340 units wide and fills the page's width: 288 px on a 320 px phone, where
+# 12 units are 10.2 px, the least a chart's label may be.
+LABEL_SIZE = 12
+LABEL_GAP = 8  # units between two labels along the bottom
+
+
+def label_width(text):
+    """How wide a label is drawn, in units, erring wide: a digit or a letter is at most
+    0.68 of the font's size in the fonts phones use (DejaVu Sans's widest digit is 0.64),
+    a space, comma, point or apostrophe 0.4."""
+    narrow = sum(ch in " ,.’'−-" for ch in text)
+    return LABEL_SIZE * (0.68 * (len(text) - narrow) + 0.4 * narrow)
+
+
+def x_ticks(xs, labels, width):
+    """(x, label, text-anchor) for the labels along the bottom: each label once (a month
+    over several games at its first), then every k-th of those for the least k at which
+    none overlaps the next or leaves the drawing."""
+    firsts, seen = [], set()
+    for x, label in zip(xs, labels):
+        if label and label not in seen:
+            seen.add(label)
+            firsts.append((x, label))
+    placed = []
+    for x, label in firsts:
+        w = label_width(label)
+        if x - w / 2 < 0:  # leaning inwards at the edges rather than cut
+            placed.append((x, label, "start", x, x + w))
+        elif x + w / 2 > width:
+            placed.append((x, label, "end", x - w, x))
+        else:
+            placed.append((x, label, "middle", x - w / 2, x + w / 2))
+    for step in range(1, len(placed) + 1):
+        chosen = placed[::step]
+        if all(a[4] + LABEL_GAP <= b[3] for a, b in itertools.pairwise(chosen)):
+            return tuple((x, label, anchor) for x, label, anchor, _, _ in chosen)
+    return ()
+
+
 def line_chart(title, description, x_labels, series, *, width=340, height=210):
     """A chart of one line per series (label, values); values line up with x_labels."""
     values = [v for _, vs in series for v in vs]
     ticks = nice_ticks(min(values, default=0), max(values, default=0))
     y_labels = [f"{t:,}".replace("-", "\u2212") for t in ticks]
-    # room for the longest value label at the left, never cut: 6.5 units a character
-    # (a digit of the 10-unit font is 6.4 wide, a comma half that) and a gap
-    left = max(30, math.ceil(6.5 * max(map(len, y_labels))) + 8)
-    right, top, bottom = width - 8, 10, height - 24
+    # room for the longest value label at the left, never cut, and a gap
+    left = max(30, math.ceil(max(map(label_width, y_labels))) + 8)
+    right, top, bottom = width - 8, 10, height - 26
     low, high = ticks[0], ticks[-1]
     count = max(len(x_labels), 1)
 
@@ -73,7 +113,6 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
     def y(v):
         return bottom - (bottom - top) * (v - low) / ((high - low) or 1)
 
-    shown = range(0, count, max(1, math.ceil(count / 8)))  # at most ~8 labels on a phone
     return Chart(
         title=title,
         description=description,
@@ -83,15 +122,7 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
         right=right,
         top=top,
         bottom=bottom,
-        # the outermost labels lean inwards so they are not cut at the edges
-        x_ticks=tuple(
-            (
-                x(i),
-                x_labels[i],
-                "start" if i == 0 and count > 1 else "end" if i == count - 1 and count > 1 else "middle",
-            )
-            for i in shown
-        ),
+        x_ticks=x_ticks([x(i) for i in range(len(x_labels))], x_labels, width),
         y_ticks=tuple((y(t), label) for t, label in zip(ticks, y_labels)),
         series=tuple(
             Series(

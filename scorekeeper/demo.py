@@ -131,11 +131,12 @@ def _family(db, rng):
     return [player_id(db, name) for name in rng.sample(FAMILY, rng.randint(8, 12))]
 
 
-def generate(db, count, seed=None, *, now=None, progress=None):
+def generate(db, count, seed=None, *, now=None, span=None, progress=None):
     """Add ``count`` generated games; return how many rounds they hold.
 
-    Games are spread over up to five years before ``now``, oldest first, a
-    batch of ``BATCH`` games per transaction.
+    Games are spread over ``span`` (a timedelta; by default two days a game, up
+    to five years) before ``now``, oldest first, a batch of ``BATCH`` games per
+    transaction.
 
     :param progress: called as ``progress(games done, count)`` as they are made.
     """
@@ -144,7 +145,7 @@ def generate(db, count, seed=None, *, now=None, progress=None):
     with transaction(db):
         family = _family(db, rng)
     names = dict(db.execute("SELECT id, name FROM players").fetchall())
-    span = min(datetime.timedelta(days=2) * count, datetime.timedelta(days=5 * 365))
+    span = span or min(datetime.timedelta(days=2) * count, datetime.timedelta(days=5 * 365))
     start = now - span
     step = span / max(count, 1)
     rules_json = {key: rules.to_json() for key, rules in RULESETS.items()}

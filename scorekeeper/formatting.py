@@ -6,6 +6,8 @@ import threading
 from collections import Counter
 from collections.abc import Mapping
 
+from markupsafe import Markup, escape
+
 from .recent import Recent
 from .scoring.deal import dealt
 from .scoring.words import DEFAULT, join
@@ -144,6 +146,24 @@ def when(stamp):
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
+def address(url):
+    """A link's address or a folder's path to show, breakable after each slash (a <wbr>):
+    on a narrow phone it wraps between its parts, not inside one (a share link's token)."""
+    return Markup("/<wbr>").join(escape(part) for part in str(url).split("/"))
+
+
+MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def month(key):
+    """ "2026-11" -> "November 2026" (a month as the pages name it; strftime's names
+    follow the computer's locale, these the pages' language)."""
+    return f"{MONTH_NAMES[int(key[5:7]) - 1]} {int(key[:4])}"
+
+
 # Parts of pages that a change leaves as they were (a game's earlier rounds after a
 # save), as rendered, keyed by everything they show (``remembered``).
 _PARTS = Recent(512)  # a few dozen rounds of each of the games being played
@@ -181,6 +201,8 @@ def init_app(app):
         deal_words=deal_words,
         deal_cards=deal_cards,
         day=day,
+        month=month,
+        address=address,
         when=when,
         rating=rating,
         trend=trend,

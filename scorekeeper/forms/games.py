@@ -1,7 +1,7 @@
 """Starting a game, and the buttons that change one."""
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, HiddenField, SelectField, StringField
+from wtforms import FieldList, Form, FormField, HiddenField, RadioField, StringField
 from wtforms.validators import Optional
 
 from ..names import MAX_NAME, clean_name, name_key, name_problem
@@ -32,9 +32,10 @@ class TeamFields(Form):
 
 
 class NewGameForm(FlaskForm):
-    rules_key = SelectField("Rule set", choices=[])
+    # radio buttons, not selects: a choice is shown whole however long its name
+    rules_key = RadioField("Rule set", choices=[])
     # a preset's variants (two players, 1 + 1 …), each a rule set of its own
-    variant = SelectField("Variant", choices=[], validate_choice=False)
+    variant = RadioField("Variant", choices=[], validate_choice=False)
     # the rule set the values in `rules` were filled from: if the scorekeeper
     # picks another one, its values are loaded before anything starts
     rules_from = HiddenField()

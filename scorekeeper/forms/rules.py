@@ -100,9 +100,11 @@ class RulesFields(Form):
         "Books needed to go out",
         choices=[
             SelectChoice("none", "No set number"),
-            SelectChoice("same", "Same each round (above)"),
-            SelectChoice("by_round", "By round (below)"),
+            SelectChoice("same", "Same each round"),
+            SelectChoice("by_round", "By round"),
         ],
+        # a choice's words stay short: a select shows no more than its width
+        description="Same each round: the counts above; by round: the table below.",
     )
     books_any_to_go_out = _number(
         "To go out: books in all",
@@ -198,7 +200,7 @@ class RulesFields(Form):
         "The game ends",
         choices=[
             SelectChoice("none", "When the table decides"),
-            SelectChoice("rounds", "After a number of rounds"),
+            SelectChoice("rounds", "After set rounds"),
             SelectChoice("score", "At a target score"),
         ],
     )

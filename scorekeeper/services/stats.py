@@ -23,8 +23,10 @@ What counts (the same rule everywhere below):
 - **Head to head**: games where the two were on different teams; a win when
   the player's team finished with the higher total, a loss when lower, a tie
   when level (in a 3- or 4-team game this compares just their two teams).
-- **Best partner**: the teammate with the highest win rate together, over at
-  least ``MIN_GAMES_TOGETHER`` games; then more games together, then name.
+- **Best partner**, and the order of the partnership and head-to-head tables:
+  the surest share of games won (``ratings.sure_share``: counted low until the
+  games make it sure, as the rating is), then more games, then name. A best
+  partner is one the player has won with.
 
 Every list is bounded (``LIMIT``); a family is a dozen people, but a
 database made by ``demo-data`` may hold 100,000 games.
@@ -36,7 +38,6 @@ from dataclasses import dataclass
 
 from . import ratings
 
-MIN_GAMES_TOGETHER = 2
 LEADERBOARD_SIZE = 10
 TIMELINE_GAMES = 30
 RECENT_GAMES = 10
@@ -71,7 +72,11 @@ class Record:
     head_to_head: list  # dicts of id, name, games, wins, losses, ties; most games first
 
 
-def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD_TO_HEAD_LIMIT):
+def _surest_first(row):
+    return (-ratings.sure_share(row["wins"], row["games"]), -row["games"], row["name"].casefold())
+
+
+def player_record(db, player_id, *, rivals=HEAD_TO_HEAD_LIMIT):
     """Everything on a player's page but the chart and recent games, finished games only."""
     params = {"player": player_id}
     row = db.execute(
@@ -92,8 +97,8 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
         {"id": pid, "name": name, "games": count, "wins": won, "win_rate": _rate(won, count)}
         for pid, name, count, won in db.execute(
             """SELECT p.id, p.name, s.games, s.wins FROM partnerships s JOIN players p ON p.id = s.partner_id
-               WHERE s.player_id = :player AND s.games >= :least""",
-            {**params, "least": max(min_together, 1)},
+               WHERE s.player_id = :player AND s.wins > 0""",
+            params,
         )
     ]
     opponents = [
@@ -106,8 +111,8 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
         )
     ]
     # a family is a dozen people: these sorts are over a dozen rows at most
-    partners.sort(key=lambda p: (-p["wins"] / p["games"], -p["games"], p["name"].casefold()))
-    opponents.sort(key=lambda o: (-o["games"], o["name"].casefold()))
+    partners.sort(key=_surest_first)
+    opponents.sort(key=_surest_first)
     stats = PlayerStats(
         games=games,
         wins=wins,
@@ -123,7 +128,7 @@ def player_record(db, player_id, *, min_together=MIN_GAMES_TOGETHER, rivals=HEAD
 
 def partnerships(db, player_id):
     """Every teammate the player has finished a game with: games, wins and win rate
-    together, most games first (then name); a dozen rows in a family.
+    together, the surest share won first (see the module); a dozen rows in a family.
 
     :returns: dicts of id, name, games, wins, win_rate, longest (their longest
         winning streak together).
@@ -133,11 +138,10 @@ def partnerships(db, player_id):
                   (SELECT MAX(streak) FROM pair_games pg
                    WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id))
            FROM partnerships s JOIN players p ON p.id = s.partner_id
-           WHERE s.player_id = :player AND s.games > 0
-           ORDER BY s.games DESC, p.name COLLATE NOCASE""",
+           WHERE s.player_id = :player AND s.games > 0""",
         {"player": player_id},
     ).fetchall()
-    return [
+    together = [
         {
             "id": pid,
             "name": name,
@@ -148,6 +152,7 @@ def partnerships(db, player_id):
         }
         for pid, name, games, wins, longest in rows
     ]
+    return sorted(together, key=_surest_first)
 
 
 def timeline(db, player_id, limit=TIMELINE_GAMES):
@@ -227,17 +232,23 @@ def leaderboard(db, limit=LEADERBOARD_SIZE):
 
 
 def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
-    """One page of everyone, by name, with how many games each has played.
+    """One page of everyone, in one list: the players with a rated game by fair rating
+    as the leaderboard ranks them, then those without one by name; each with how many
+    games they sat in (``played``: finished or not).
 
-    :returns: (players as dicts of id, name, games; the number of pages).
+    :returns: (players as dicts of the leaderboard's fields, ``None`` for those
+        without a rated game, and played; the number of pages).
     """
-    (count,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
-    pages = max(1, -(-count // per_page))
-    rows = db.execute(
-        """
-        SELECT p.id, p.name, COALESCE(s.played, 0)
-        FROM players p LEFT JOIN player_stats s ON s.player_id = p.id
-        ORDER BY p.name COLLATE NOCASE, p.id LIMIT :limit OFFSET :offset""",
-        {"limit": per_page, "offset": (page - 1) * per_page},
-    ).fetchall()
-    return [{"id": pid, "name": name, "games": games} for pid, name, games in rows], pages
+    played = dict(db.execute("SELECT player_id, played FROM player_stats"))
+    ranked = ratings.board(db, -1)  # every player with a rated game: a family's dozens
+    rated = {row["id"] for row in ranked}
+    blank = dict.fromkeys(("rank", "rating", "mu", "sigma", "win_rate", "trend")) | {"games": 0, "wins": 0}
+    unrated = [
+        {**blank, "id": pid, "name": name}
+        for pid, name in db.execute("SELECT id, name FROM players ORDER BY name COLLATE NOCASE, id")
+        if pid not in rated
+    ]
+    everyone = ranked + unrated
+    pages = max(1, -(-len(everyone) // per_page))
+    shown = everyone[(page - 1) * per_page : page * per_page]
+    return [{**row, "played": played.get(row["id"], 0)} for row in shown], pages

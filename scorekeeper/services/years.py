@@ -9,9 +9,10 @@ evening's year and month.
 
 from __future__ import annotations
 
-from . import records
+import datetime
 
-MIN_GAMES_TOGETHER = 2  # the year's best partnership: at least this many games together
+from . import evenings, ratings, records
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -24,13 +25,26 @@ def years_played(db):
     ]
 
 
-def year_review(db, year):
+def months_shown(year, played, today):
+    """The months of ``year`` its chart draws (1..12): from its first month with a game to
+    the last month that has begun by ``today`` (an ISO date), or its last month with a
+    game if later (a game dated ahead). ``played`` holds the months with a game."""
+    if not played:
+        return range(1, 1)
+    this_year, this_month = int(today[:4]), int(today[5:7])
+    begun = 12 if year < this_year else this_month if year == this_year else 0
+    return range(min(played), max(begun, max(played)) + 1)
+
+
+def year_review(db, year, today=None):
     """Everything the year page shows (finished games with a round, by the evening played).
 
     :returns: a dict of year, games, nights (the latest first, each: night,
         games, players (names), winners (who won most that night, names),
-        most_wins (how many they won)), months (games per month), most_wins
-        (players by wins), best_partnership, records (per rule set),
+        most_wins (how many they won)), months (games per month, those
+        ``months_shown``), most_wins
+        (players by wins), best_partnership (the surest share of games won
+        together), share_rule (that rule in a sentence), records (per rule set),
         busiest_night, years (every year played).
     """
     since, until = f"{year:04d}", f"{year + 1:04d}"
@@ -39,7 +53,14 @@ def year_review(db, year):
     for night, games in db.execute(
         "SELECT night, games FROM nights WHERE night >= ? AND night < ? ORDER BY night", [since, until]
     ):
-        nights[night] = {"night": night, "games": games, "players": [], "winners": [], "most_wins": 0}
+        nights[night] = {
+            "night": night,
+            "month": night[:7],
+            "games": games,
+            "players": [],
+            "winners": [],
+            "most_wins": 0,
+        }
     totals = {}
     for night, pid, name, games, wins in db.execute(
         """SELECT n.night, p.id, p.name, n.games, n.wins
@@ -56,9 +77,11 @@ def year_review(db, year):
                 entry["winners"].append(name)
         played, won = totals.get(pid, (0, 0))
         totals[pid] = (played + games, won + wins)
-    months = [0] * 12
+    months = [0] * 13  # by month number
     for night, entry in nights.items():
-        months[int(night[5:7]) - 1] += entry["games"]
+        months[int(night[5:7])] += entry["games"]
+    today = today or evenings.evening(datetime.datetime.now(datetime.UTC).isoformat())
+    shown = months_shown(year, [m for m in range(1, 13) if months[m]], today)
     most_wins = sorted(
         (
             {"id": pid, "name": names[pid], "games": games, "wins": wins, "win_rate": wins / games}
@@ -66,14 +89,19 @@ def year_review(db, year):
         ),
         key=lambda p: (-p["wins"], -p["win_rate"], p["name"].casefold()),
     )
-    pair = db.execute(
+    # the surest share of games won together (ratings.sure_share), then more games, then
+    # names: the pairs who won together that year, a few dozen in a family
+    pairs = db.execute(
         """SELECT a.id, a.name, b.id, b.name, y.games, y.wins FROM year_pairs y
            JOIN players a ON a.id = y.player_id JOIN players b ON b.id = y.partner_id
-           WHERE y.year = ? AND y.games >= ?
-           ORDER BY 1.0 * y.wins / y.games DESC, y.games DESC, a.name COLLATE NOCASE, b.name COLLATE NOCASE
-           LIMIT 1""",
-        [since, MIN_GAMES_TOGETHER],
-    ).fetchone()
+           WHERE y.year = ? AND y.wins > 0""",
+        [since],
+    ).fetchall()
+    pair = min(
+        pairs,
+        key=lambda r: (-ratings.sure_share(r[5], r[4]), -r[4], r[1].casefold(), r[3].casefold()),
+        default=None,
+    )
     best_partnership = None
     if pair:
         best_partnership = {
@@ -86,10 +114,10 @@ def year_review(db, year):
         "year": year,
         "games": sum(months),
         "nights": list(reversed(nights.values())),  # the latest first
-        "months": [{"month": f"{since}-{m + 1:02d}", "games": months[m]} for m in range(12)],
+        "months": [{"month": f"{since}-{m:02d}", "games": months[m]} for m in shown],
         "most_wins": most_wins,
         "best_partnership": best_partnership,
-        "min_together": MIN_GAMES_TOGETHER,
+        "share_rule": ratings.SHARE_RULE,
         "records": records.game_records(db, year),
         "busiest_night": records.busiest_night(db, year),
         "years": years_played(db),

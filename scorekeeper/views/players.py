@@ -25,13 +25,14 @@ def _index():
 
 @bp.get("/players")
 def index():
-    """Show the leaderboard and a page of everyone, each linking to their record."""
+    """Show everyone in one list, best rating first, each linking to their record."""
     return render_template("players/index.html", trend_games=ratings.TREND_GAMES, **_index())
 
 
 @bp.get("/players.json")
 def index_json():
-    """The leaderboard and a page of everyone, as JSON (the numbers the page shows)."""
+    """A page of everyone as the page lists them, and the leaderboard (its first ten
+    rated players), as JSON."""
     return jsonify(_index())
 
 
@@ -69,7 +70,7 @@ def show(player_id):
         partner=data["best_partner"],
         streaks=data["streaks"],
         partnerships=data["partnerships"],
-        min_together=stats.MIN_GAMES_TOGETHER,
+        share_rule=ratings.SHARE_RULE,
         rivals=data["head_to_head"],
         timeline=timeline,
         chart=results_chart(name, timeline) if timeline else None,

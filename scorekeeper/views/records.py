@@ -49,11 +49,10 @@ def year_json(year):
 def months_chart(data):
     """Games played each month of the year."""
     counts = [m["games"] for m in data["months"]]
-    busiest = max(range(12), key=lambda m: counts[m])
+    labels = [years.MONTHS[int(m["month"][5:7]) - 1] for m in data["months"]]
+    busiest = max(range(len(counts)), key=lambda m: counts[m])
     description = (
-        f"Games played each month of {data['year']}: {data['games']:,} in all, "
-        f"the most in {years.MONTHS[busiest]} ({counts[busiest]:,})."
+        f"Games played each month of {data['year']}, {labels[0]} to {labels[-1]}: "
+        f"{data['games']:,} in all, the most in {labels[busiest]} ({counts[busiest]:,})."
     )
-    return charts.line_chart(
-        f"Games per month, {data['year']}", description, list(years.MONTHS), [("Games", counts)]
-    )
+    return charts.line_chart(f"Games per month, {data['year']}", description, labels, [("Games", counts)])

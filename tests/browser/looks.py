@@ -89,3 +89,108 @@ def no_error_shown(page):
     """No message about a mistake anywhere on the page (auto-waiting, so a page that is
     still being replaced is read once it stands)."""
     expect(page.locator(ERRORS)).to_have_count(0)
+
+
+# Everything a person reads in ``root``, measured as drawn (issue 30):
+# - a word is whole on one line: no line break inside it but after a hyphen, a dash or a
+#   slash, unless the word alone is wider than its box (a forty-letter name, a link's
+#   address), which must break somewhere;
+# - nothing is cut off: not past the screen's edges (but inside a table that scrolls
+#   sideways on its own), not past a box that hides its overflow, not cut with an
+#   ellipsis, and no select's chosen option wider than its box;
+# - no text under 12 px, and no chart label under 10 px;
+# - a chart's labels apart, inside the drawing, and none said twice along one axis.
+READABLE_JS = r"""(root) => {
+  const bad = [];
+  const say = (what, text) => bad.push(`${what}: ${JSON.stringify(text.trim().slice(0, 40))}`);
+  const scrolls = (el) => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (/(auto|scroll)/.test(s.overflowX)) return a;
+    }
+    return null;
+  };
+  const clipper = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (/(auto|scroll)/.test(s.overflowX)) return null;
+      if (/(hidden|clip)/.test(s.overflowX) || /(hidden|clip)/.test(s.overflowY)) return a;
+    }
+    return null;
+  };
+  const blockOf = (el) => {
+    let box = el;
+    while (box.parentElement && getComputedStyle(box).display.startsWith("inline")) box = box.parentElement;
+    return box;
+  };
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let words = 0;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || !el.checkVisibility({visibilityProperty: true})) continue;
+    if (el.closest(".visually-hidden, script, style, title, desc, option, datalist, noscript")) continue;
+    const svg = el.closest("svg");
+    const style = getComputedStyle(el);
+    if (svg) {
+      const size = parseFloat(style.fontSize) * svg.getScreenCTM().a;
+      if (size < 9.95) say(`a chart's label at ${size.toFixed(1)} px`, node.textContent);
+      continue;
+    }
+    const size = parseFloat(style.fontSize);
+    if (size < 11.95) say(`text at ${size.toFixed(1)} px`, node.textContent);
+    const box = blockOf(el), width = box.getBoundingClientRect().width;
+    const scroller = scrolls(el), clip = clipper(el);
+    const edge = clip && clip.getBoundingClientRect();
+    for (const match of node.textContent.matchAll(/[^\s\-\u2010-\u2015\/]+/gu)) {
+      words++;
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0.5);
+      if (!rects.length) continue;
+      const wide = rects.reduce((sum, r) => sum + r.width, 0);
+      const lines = new Set(rects.map((r) => Math.round(r.bottom)));
+      if (lines.size > 1 && wide <= width + 0.5) say(`split over ${lines.size} lines`, match[0]);
+      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+      if (!scroller && (right > innerWidth + 0.5 || left < -0.5)) say("off the screen", match[0]);
+      if (edge && (right > edge.right + 0.5 || left < edge.left - 0.5))
+        say("cut at its box's edge", match[0]);
+    }
+    if (style.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth)
+      say("cut short (…)", node.textContent);
+  }
+  const canvas = document.createElement("canvas").getContext("2d");
+  for (const select of root.querySelectorAll("select")) {
+    if (!select.checkVisibility() || select.selectedIndex < 0) continue;
+    const s = getComputedStyle(select);
+    canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const text = select.options[select.selectedIndex].text;
+    const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+    if (canvas.measureText(text).width > room) say("a choice cut short in its box", text);
+  }
+  for (const svg of root.querySelectorAll("figure.chart > svg")) {
+    if (!svg.checkVisibility()) continue;
+    const frame = svg.getBoundingClientRect();
+    const labels = [...svg.querySelectorAll("text")].map(
+      (t) => ({t: t.textContent, r: t.getBoundingClientRect(), y: t.getAttribute("y")}));
+    for (const [i, a] of labels.entries()) {
+      if (a.r.left < frame.left - 0.5 || a.r.right > frame.right + 0.5)
+        say("a chart's label cut at its edge", a.t);
+      for (const b of labels.slice(i + 1)) {
+        if (a.r.left < b.r.right && b.r.left < a.r.right && a.r.top < b.r.bottom && b.r.top < a.r.bottom)
+          say(`a chart's label over another (${b.t})`, a.t);
+        if (a.y === b.y && a.t === b.t) say("a chart's label twice", a.t);
+      }
+    }
+  }
+  return {bad: [...new Set(bad)], words};
+}"""
+
+
+def readable(locator):
+    """Every word ``locator`` shows whole, in view and big enough, and its charts'
+    labels apart (READABLE_JS); returns how many words it read."""
+    found = locator.evaluate(READABLE_JS)
+    assert not found["bad"], f"{locator.page.url} at {locator.page.viewport_size['width']} px: {found['bad']}"
+    return found["words"]

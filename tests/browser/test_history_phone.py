@@ -56,7 +56,7 @@ def test_a_players_page_with_their_results_chart(page, live_server, make_game, s
     page.goto(live_server + "/")
     with page.expect_navigation():  # the home page has links with "Cy" in them too
         page.get_by_role("link", name="Players").click()
-    page.get_by_role("link", name=re.compile(r"^Cy \d+ game")).click()
+    page.get_by_role("link", name=re.compile(r"^\d+\. Cy Rating")).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Cy")
     chart = page.get_by_role("img")
     expect(chart.first).to_be_visible()

@@ -114,7 +114,7 @@ def visit_every_page(page, live_server, names, screenshot, shot):
         tappable(page)
         screenshot(page, f"{shot}-{heading.lower()}")
     first = names[0].split(" & ")[0]
-    page.get_by_role("link", name=re.compile(rf"^{first} ")).first.click()
+    page.get_by_role("link", name=re.compile(rf"^(\d+\. )?{first} ")).first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text(first)
     fits_the_phone(page)
     tappable(page)

@@ -91,10 +91,14 @@ def test_new_game_page_offers_every_rule_set(client):
             assert f'value="{key}"' in page and rules.name in page
     # the first preset is chosen, and its variants are the second choice
     for variant in VARIANTS["friends-family"]:
-        assert (
-            f'<option {"selected " if variant.key == "friends-family" else ""}value="{variant.key}">' in page
-        )
+        checked = "checked " if variant.key == "friends-family" else ""
+        radio = f'<input {checked}id="variant-\\d" name="variant" type="radio" value="{variant.key}">'
+        assert re.search(radio, page)
         assert variant.label in page
+    # each choice whole: radio buttons, the rule sets folded under the one picked
+    picking = page[page.index('<div class="rules-start">') : page.index('<details class="adjust"')]
+    assert "<select" not in picking
+    assert f"Rule set: {RULESETS['friends-family'].name}</summary>" in page
     assert 'list="player-names"' in page
 
 
@@ -522,7 +526,7 @@ def test_players_can_be_renamed_and_keep_their_games(client, db):
     game_id = start(client, "roth")
     ann = players.find_player(db, "ann")
     page = text(client.get("/players"))
-    assert "Ann" in page and "1 game ·" in page
+    assert "Ann" in page and "Not rated yet: 1 game, none finished" in page
     taken = client.post(f"/players/{ann.id}/rename", data={"name": "cy", "revision": "0"})
     assert taken.status_code == 422 and "There is already a player called Cy." in text(taken)
     empty = client.post(f"/players/{ann.id}/rename", data={"name": "", "revision": "0"})
@@ -584,7 +588,9 @@ def test_a_game_can_adjust_its_rules_and_keeps_its_own_copy(client, db):
 
 
 def selected_rules(response):
-    return re.search(r'<option selected value="([^"]+)"', response.get_data(as_text=True))[1]
+    page = response.get_data(as_text=True)
+    checked = r'<input checked id="rules_key-\d+" name="rules_key" type="radio" value="([^"]+)"'
+    return re.search(checked, page)[1]
 
 
 def test_unknown_rule_sets_fall_back_to_the_first(client):

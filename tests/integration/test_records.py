@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from scorekeeper.exchange import jsonfile
+from scorekeeper.services import years
 
 from ..helpers import text
 
@@ -164,7 +165,12 @@ def test_a_year_equals_a_plain_computation_and_its_page_shows_it(client, demo):
         p for p, w in night_wins.items() if w == top
     )
     months = Counter(int(local_evening(g["created_at"])[5:7]) for g in in_year)
-    assert [m["games"] for m in data["months"]] == [months[m] for m in range(1, 13)]
+    # from its first month with a game to the last month begun (the demo's latest games
+    # are this month's): none still to come
+    today = local_evening(datetime.datetime.now(datetime.UTC).isoformat())
+    last = 12 if year < int(today[:4]) else max(int(today[5:7]), max(months))
+    assert [m["month"] for m in data["months"]] == [f"{year}-{m:02d}" for m in range(min(months), last + 1)]
+    assert [m["games"] for m in data["months"]] == [months[m] for m in range(min(months), last + 1)]
     wins = Counter()
     for g in in_year:
         totals = [sum(r["scores"][t] for r in g["rounds"]) for t in range(len(g["teams"]))]
@@ -190,3 +196,16 @@ def test_a_year_equals_a_plain_computation_and_its_page_shows_it(client, demo):
     assert "No finished games in 1990." in text(client.get("/years/1990"))
     assert client.get("/years/0").status_code == 404
     assert client.get("/years/10000.json").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "year, played, today, shown",
+    [
+        (2026, [3, 5], "2026-11-26", list(range(3, 12))),  # this year: up to this month
+        (2025, [2], "2026-11-26", list(range(2, 13))),  # a past year: to December
+        (2027, [1, 4], "2026-11-26", [1, 2, 3, 4]),  # games dated ahead: to the last
+        (2026, [], "2026-11-26", []),
+    ],
+)
+def test_the_months_a_year_draws_none_still_to_come(year, played, today, shown):
+    assert list(years.months_shown(year, played, today)) == shown

@@ -1,11 +1,14 @@
 """Players' statistics against numbers worked out by hand, their pages, and demo-data."""
 
+import datetime
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round, score_team_round
-from scorekeeper.services import game_model, games, players, ratings, stats
+from scorekeeper.services import game_model, games, players, ratings, stats, years
 
 from ..helpers import text
 
@@ -140,9 +143,10 @@ def test_a_player_with_no_finished_games(db):
     assert stats.leaderboard(db) == []
 
 
-def test_best_partner_needs_two_games_together(db, history):
+def test_best_partner_is_the_surest_share_won(db, history):
     _, player = history
-    # Ann with Bo: G1 lost, G3 won, G4 won = 2 of 3; with Cy: G2 won, 1 of 1 but only one game
+    # Ann with Bo: G1 lost, G3 won, G4 won = 2 of 3; with Cy: G2 won, 1 of 1: the higher
+    # rate, but on one game, and the sure share of 2 in 3 is the higher (0.11 to 0.10)
     assert stats.player_record(db, player["Ann"]).best_partner == {
         "id": player["Bo"],
         "name": "Bo",
@@ -150,11 +154,30 @@ def test_best_partner_needs_two_games_together(db, history):
         "wins": 2,
         "win_rate": 2 / 3,
     }
-    assert stats.player_record(db, player["Ann"], min_together=1).best_partner["name"] == "Cy"
-    # Eve partnered only Di, once (G4)
+    assert [p["name"] for p in stats.partnerships(db, player["Ann"])] == ["Bo", "Cy"]
+    # Eve partnered only Di, once (G4), and lost: no best partner
     assert stats.player_record(db, player["Eve"]).best_partner is None
-    # Di with Cy: G1 won (1 game); with Bo: G2 lost; with Eve: G4 lost → none reach two
-    assert stats.player_record(db, player["Di"]).best_partner is None
+    # Di with Cy: G1 won (1 game); with Bo: G2 lost; with Eve: G4 lost
+    assert stats.player_record(db, player["Di"]).best_partner["name"] == "Cy"
+
+
+@pytest.mark.parametrize(
+    "few, many",
+    [((4, 4), (30, 50)), ((1, 1), (2, 3)), ((3, 3), (11, 17)), ((2, 2), (6, 10))],
+)
+def test_a_short_lucky_run_ranks_below_a_long_good_one(few, many):
+    """4 of 4 below 30 of 50, whatever share the few have: the rule of every "best" list."""
+    assert ratings.sure_share(*few) < ratings.sure_share(*many)
+    assert ratings.sure_share(*few) <= few[0] / few[1]
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_a_sure_share_is_a_share_below_the_rate_and_rises_with_games(wins, games):
+    wins = min(wins, games)
+    sure = ratings.sure_share(wins, games)
+    assert 0 <= sure <= wins / games
+    # the same rate over twice the games is surer
+    assert ratings.sure_share(2 * wins, 2 * games) >= sure
 
 
 def test_head_to_head_by_hand(db, history):
@@ -169,15 +192,17 @@ def test_head_to_head_by_hand(db, history):
         "Eve": (2, 1, 0, 1),  # G3 400 = 400; G4 950 > 535
         "Bo": (1, 1, 0, 0),  # G2 1,300 > 40
     }
+    # the surest share won first (2 of 3: 0.11, 1 of 1: 0.10, 1 of 2: 0.05), then more
+    # games, then name: 1 of 1 ranks above 1 of 2, and below 2 of 3
     assert [row["name"] for row in stats.player_record(db, player["Ann"]).head_to_head] == [
         "Di",
+        "Bo",
         "Cy",
         "Eve",
-        "Bo",
     ]
     assert [row["name"] for row in stats.player_record(db, player["Ann"], rivals=2).head_to_head] == [
         "Di",
-        "Cy",
+        "Bo",
     ]
 
 
@@ -230,13 +255,19 @@ def test_timeline_and_recent_games(db, history):
 # --- pages -------------------------------------------------------------------------------
 
 
-def test_players_page_shows_the_leaderboard_and_everyone(client, db, history):
+def test_the_players_page_lists_everyone_once_best_rating_first(client, db, history):
     _, player = history
+    play(db, [["Newcomer"], ["Ann"]], [[dict(), dict()]], end=False)  # no finished game
     page = text(client.get("/players"))
-    board = page[page.index("Leaderboard") : page.index("Everyone")]
-    order = [row["name"] for row in stats.leaderboard(db)]
+    board = page[page.index("<h1>Players</h1>") :]
+    order = [row["name"] for row in stats.leaderboard(db)] + ["Newcomer"]
     assert [board.index(name) for name in order] == sorted(board.index(name) for name in order)
+    for name in order:  # each once, with one link to their record and one to rename them
+        pid = players.find_player(db, name).id
+        assert board.count(f'href="/players/{pid}"') == 1
+        assert board.count(f'href="/players/{pid}/rename"') == 1
     assert "3 wins in 4 games · 75%" in board
+    assert "Not rated yet: 1 game, none finished" in board
     assert f'href="/players/{player["Ann"]}"' in page
     assert f'href="/players/{player["Ann"]}/rename"' in page
     assert client.get("/players?page=2").status_code == 404
@@ -250,7 +281,7 @@ def test_players_are_paged(client, db, monkeypatch):
     assert (
         "Page 1 of 2" in first
         and 'href="/players?page=2"' in first
-        and "Cy" not in first.split("Everyone")[1]
+        and "Cy" not in first.split("<h1>Players</h1>")[1]
     )
     assert "Cy" in second and 'href="/players?page=1"' in second
 
@@ -266,7 +297,7 @@ def test_player_page(client, history):
         "<dt>Win rate</dt><dd>75%</dd>",
         "<dt>Average round</dt><dd>674</dd>",
         "<dt>Best round</dt><dd>1,300</dd>",
-        "<dt>Went out</dt><dd>3 of 5 rounds</dd>",
+        "<dt>Rounds went out</dt><dd>3 of 5</dd>",
         "<dt>Clean books</dt><dd>4</dd>",
         "<dt>Dirty books</dt><dd>2</dd>",
     ):
@@ -374,3 +405,36 @@ def test_demo_data_seed_repeats_and_adds(runner, db):
 def test_demo_data_refuses_nonsense(runner):
     result = runner.invoke(args=["demo-data", "--games", "0"])
     assert result.exit_code != 0 and "--games" in result.output
+
+
+def test_four_of_four_ranks_below_thirty_of_fifty_in_every_best_list(client, db):
+    """Xan won 4 of 4 with Al (against Cy & Fe) and 30 of 50 with Bea (against Dot & Gil):
+    every "best" over a share puts the fifty games first, says why, and shows the games."""
+    for _ in range(4):
+        play(db, [["Xan", "Al"], ["Cy", "Fe"]], [[dict(melded_points=500), dict(melded_points=100)]])
+    for n in range(50):
+        ahead = n < 30
+        play(
+            db,
+            [["Xan", "Bea"], ["Dot", "Gil"]],
+            [[dict(melded_points=500 if ahead else 100), dict(melded_points=100 if ahead else 500)]],
+        )
+    xan = players.find_player(db, "Xan").id
+    record = stats.player_record(db, xan)
+    assert (record.best_partner["name"], record.best_partner["wins"], record.best_partner["games"]) == (
+        "Bea",
+        30,
+        50,
+    )
+    assert [p["name"] for p in stats.partnerships(db, xan)] == ["Bea", "Al"]
+    assert [r["name"] for r in record.head_to_head] == ["Dot", "Gil", "Cy", "Fe"]
+    year = int(datetime.date.today().strftime("%Y"))
+    best = years.year_review(db, year)["best_partnership"]
+    assert sorted(p["name"] for p in best["players"]) == ["Bea", "Xan"] and best["games"] == 50
+    page = text(client.get(f"/players/{xan}"))
+    assert "Bea</a>:\n  won 30 of 50 games together (60%)." in page
+    assert ratings.SHARE_RULE in page
+    partnerships = page[page.index('class="values partnerships"') :]
+    assert partnerships.index(">Bea<") < partnerships.index(">Al<")
+    year_page = text(client.get(f"/years/{year}"))
+    assert ratings.SHARE_RULE in year_page and "games together (60%)" in year_page
