@@ -1,6 +1,6 @@
 """The history filters."""
 
-from wtforms import Form, SelectChoice, SelectField
+from wtforms import Form, RadioField, SelectChoice, SelectField
 from wtforms.validators import Optional
 
 from ..services.history import STATUSES, Filters
@@ -14,7 +14,8 @@ class FilterForm(Form):
     """
 
     player = SelectField("Player", choices=[], default="")
-    rules = SelectField("Rule set", choices=[], default="")
+    # radio buttons: a rule set's name is shown whole however long (a select cuts it short)
+    rules = RadioField("Rule set", choices=[], default="")
     # Optional: every browser sends the empty fields (?since=&until=), which mean "any day"
     since = DayField("From", validators=[Optional()], render_kw={"autocomplete": "off"})
     until = DayField("To", validators=[Optional()], render_kw={"autocomplete": "off"})

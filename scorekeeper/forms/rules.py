@@ -199,7 +199,7 @@ class RulesFields(Form):
     end_mode = SelectField(
         "The game ends",
         choices=[
-            SelectChoice("none", "When the table decides"),
+            SelectChoice("none", "When the table says"),
             SelectChoice("rounds", "After set rounds"),
             SelectChoice("score", "At a target score"),
         ],

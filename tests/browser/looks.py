@@ -161,13 +161,13 @@ READABLE_JS = r"""(root) => {
       say("cut short (…)", node.textContent);
   }
   const canvas = document.createElement("canvas").getContext("2d");
-  for (const select of root.querySelectorAll("select")) {
-    if (!select.checkVisibility() || select.selectedIndex < 0) continue;
+  for (const select of root.querySelectorAll("select")) {  // any choice, once chosen, whole in its box
+    if (!select.checkVisibility()) continue;
     const s = getComputedStyle(select);
     canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-    const text = select.options[select.selectedIndex].text;
     const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
-    if (canvas.measureText(text).width > room) say("a choice cut short in its box", text);
+    for (const option of select.options)
+      if (canvas.measureText(option.text).width > room) say("a choice cut short in its box", option.text);
   }
   for (const svg of root.querySelectorAll("figure.chart > svg")) {
     if (!svg.checkVisibility()) continue;
