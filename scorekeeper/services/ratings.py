@@ -64,8 +64,8 @@ def ordinal(mu, sigma):
 def sure_share(wins, games):
     """The share of ``games`` won, counted low until the games make it sure: the lower
     end of its Wilson score interval at ``SURE`` sigmas, as the leaderboard counts a
-    rating (0 with no games). It rises with games at the same rate: 4 wins in 4 give
-    0.31, 11 in 17 give 0.31, 30 in 50 give 0.39, so a short lucky run tops nothing."""
+    rating (0 with no games). At the same rate of wins it rises with the games: 4 wins
+    in 4 give 0.31, 11 in 17 give 0.31, 30 in 50 give 0.39, so a lucky run tops nothing."""
     if games <= 0:
         return 0.0
     z2, p = SURE * SURE, wins / games
