@@ -74,6 +74,12 @@ def sure_share(wins, games):
     return max(0.0, (centre - spread) / (1 + z2 / games))
 
 
+def surest_first(row):
+    """The sort key of every "best" over a share (SHARE_RULE): the surest share of games
+    won first, then more games, then name; ``row`` has wins, games and name."""
+    return (-sure_share(row["wins"], row["games"]), -row["games"], row["name"].casefold())
+
+
 @dataclass(frozen=True)
 class Rating:
     mu: float

@@ -72,10 +72,6 @@ class Record:
     head_to_head: list  # dicts of id, name, games, wins, losses, ties; most games first
 
 
-def _surest_first(row):
-    return (-ratings.sure_share(row["wins"], row["games"]), -row["games"], row["name"].casefold())
-
-
 def player_record(db, player_id, *, rivals=HEAD_TO_HEAD_LIMIT):
     """Everything on a player's page but the chart and recent games, finished games only."""
     params = {"player": player_id}
@@ -111,8 +107,8 @@ def player_record(db, player_id, *, rivals=HEAD_TO_HEAD_LIMIT):
         )
     ]
     # a family is a dozen people: these sorts are over a dozen rows at most
-    partners.sort(key=_surest_first)
-    opponents.sort(key=_surest_first)
+    partners.sort(key=ratings.surest_first)
+    opponents.sort(key=ratings.surest_first)
     stats = PlayerStats(
         games=games,
         wins=wins,
@@ -152,7 +148,7 @@ def partnerships(db, player_id):
         }
         for pid, name, games, wins, longest in rows
     ]
-    return sorted(together, key=_surest_first)
+    return sorted(together, key=ratings.surest_first)
 
 
 def timeline(db, player_id, limit=TIMELINE_GAMES):

@@ -97,19 +97,22 @@ def year_review(db, year, today=None):
            WHERE y.year = ? AND y.wins > 0""",
         [since],
     ).fetchall()
-    pair = min(
-        pairs,
-        key=lambda r: (-ratings.sure_share(r[5], r[4]), -r[4], r[1].casefold(), r[3].casefold()),
-        default=None,
+    ranked = sorted(
+        (
+            {
+                "players": [{"id": a, "name": a_name}, {"id": b, "name": b_name}],
+                "name": f"{a_name} & {b_name}",
+                "games": games,
+                "wins": wins,
+                "win_rate": wins / games,
+            }
+            for a, a_name, b, b_name, games, wins in pairs
+        ),
+        key=ratings.surest_first,
     )
     best_partnership = None
-    if pair:
-        best_partnership = {
-            "players": [{"id": pair[0], "name": pair[1]}, {"id": pair[2], "name": pair[3]}],
-            "games": pair[4],
-            "wins": pair[5],
-            "win_rate": pair[5] / pair[4],
-        }
+    if ranked:
+        best_partnership = {k: v for k, v in ranked[0].items() if k != "name"}
     return {
         "year": year,
         "games": sum(months),
