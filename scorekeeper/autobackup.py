@@ -17,6 +17,13 @@ each of the last N hours, days and ISO weeks, as restic's ``forget
 backup. A failure (a missing, read-only or full folder) is logged and kept
 as ``last_error`` for the settings page; saving never waits for any of it.
 
+A copy never fills the disk: before it, ``make_room`` checks that the disk of
+the folder keeps its floor free after the copy (``faults.floor``: 10 % of the
+disk, at most 200 MB, as ``BACKUP_FLOOR_SHARE`` and ``BACKUP_FLOOR_MB`` say).
+When it would not, the oldest copies go first (never the newest); when even
+that is not enough, nothing is removed and the copy is skipped, said in the log
+and on the settings page (``NoRoom``).
+
 Times are UTC and come from ``clock`` (tests pass their own); the file name
 carries the time: ``scorekeeper-20261125T210000Z.db``.
 """
@@ -34,7 +41,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import backup
+from . import backup, faults
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +51,7 @@ PREFIX = "scorekeeper-"
 NAME = re.compile(rf"^{PREFIX}(\d{{8}}T\d{{6}}Z)(?:-(\d+))?\.db$")
 STAMP = "%Y%m%dT%H%M%SZ"
 RECHECK = 60  # seconds: a sleeping worker looks at its clock at least this often
+FLUSH_WAIT = 30  # seconds: how long a stopping app waits for a copy under way
 
 
 def utcnow():
@@ -112,6 +120,53 @@ def prune(folder, keep):
     return removed
 
 
+SKIPPED = "the last automatic backup was skipped"
+
+
+class NoRoom(OSError):
+    """A copy skipped: it would leave the disk less free space than its floor."""
+
+
+def copy_size(database):
+    """What a copy of ``database`` takes at most: the file and its write-ahead log."""
+    database = Path(database)
+    size = database.stat().st_size
+    with contextlib.suppress(OSError):
+        size += Path(f"{database}-wal").stat().st_size
+    return size
+
+
+def make_room(folder, needed, share, most):
+    """Remove the oldest automatic backups in ``folder`` (never the newest) until a copy
+    of ``needed`` bytes leaves the disk its floor; return the removed ones.
+
+    :raises NoRoom: removing every copy but the newest would not be enough (then none is removed).
+    """
+    space = faults.space(folder, share, most)
+    if space is None or space.free - needed >= space.floor:
+        return []
+    older = list_backups(folder)[1:][::-1]  # oldest first, the newest kept
+    sizes = []
+    for item in older:
+        with contextlib.suppress(OSError):
+            sizes.append((item, item.size))
+    if space.free + sum(size for _, size in sizes) - needed < space.floor:
+        raise NoRoom(
+            f"{SKIPPED}: the disk of {folder} has "
+            f"{faults.size_text(space.free)} free, a copy takes {faults.size_text(needed)}, and "
+            f"{faults.size_text(space.floor)} is kept free."
+        )
+    removed, free = [], space.free
+    for item, size in sizes:
+        if free - needed >= space.floor:
+            break
+        with contextlib.suppress(FileNotFoundError):
+            item.path.unlink()
+        removed.append(item)
+        free += size
+    return removed
+
+
 def count_games(path):
     """How many games the database at ``path`` holds (None when it cannot be read)."""
     try:
@@ -130,9 +185,12 @@ def _finished_marker(path):
 class AutoBackup:
     """The automatic backups of one database into one folder (see the module)."""
 
-    def __init__(self, database, folder, *, interval=INTERVAL, keep=None, clock=utcnow):
+    def __init__(
+        self, database, folder, *, interval=INTERVAL, keep=None, clock=utcnow, floor_share=0.10, floor_mb=200
+    ):
         self.database = Path(database)
         self.folder = Path(folder)
+        self.floor = (floor_share, floor_mb * 2**20)  # see faults.floor
         self.interval = datetime.timedelta(seconds=interval)
         self.keep = dict(KEEP, **(keep or {}))
         self.clock = clock
@@ -214,7 +272,8 @@ class AutoBackup:
 
     def _failed(self, error):
         """Keep and log why; try again at the next change (the pending mark is dropped)."""
-        self.last_error = (self.clock(), str(error))
+        said = str(error) if isinstance(error, NoRoom) else f"the last automatic backup failed: {error}"
+        self.last_error = (self.clock(), said)
         log.warning("automatic backup into %s failed: %s", self.folder, error)
         with self._cond:
             self._pending = False
@@ -251,6 +310,9 @@ class AutoBackup:
             n += 1
             target = self.folder / f"{base}-{n}.db"
         marker = _finished_marker(self.database)
+        made_room = make_room(self.folder, copy_size(self.database), *self.floor)
+        if made_room:
+            log.warning("removed %d old backups to keep %s free", len(made_room), self.folder)
         backup.backup_database(self.database, target)
         self._marker = marker
         self.last_error = None
@@ -259,7 +321,9 @@ class AutoBackup:
         return Backup(target, now.astimezone(datetime.UTC).replace(microsecond=0))
 
     def flush(self):
-        """As the app stops: copy a change still waiting for its hour, now."""
+        """As the app stops: let a copy under way finish, then copy a change still
+        waiting for its hour, now."""
+        self.wait(FLUSH_WAIT)
         with self._cond:
             pending, self._pending = self._pending, False
         if pending:
@@ -277,12 +341,15 @@ class AutoBackup:
             "count": len(backups),
             "keep": self.keep,
             "problem": self.problem(),
+            "space": faults.space(self.folder, *self.floor),
+            "no_room": bool(self.last_error)
+            and self.last_error[1].startswith("the last automatic backup was skipped"),
         }
 
     def problem(self):
         """Why backups cannot be written, as a sentence (None when they can, as far as we know)."""
         if self.last_error:
-            return f"The last automatic backup failed: {self.last_error[1]}"
+            return f"{self.last_error[1][0].upper()}{self.last_error[1][1:]}"
         folder = self.folder
         while not folder.exists():  # the first folder that exists must let us make the rest
             if folder.parent == folder:
@@ -322,6 +389,8 @@ def _for_app(app):
             backup_folder(app),
             interval=app.config["BACKUP_INTERVAL"],
             keep=app.config["BACKUPS_KEEP"],
+            floor_share=app.config["BACKUP_FLOOR_SHARE"],
+            floor_mb=app.config["BACKUP_FLOOR_MB"],
         )
         if app.config["BACKUPS_AUTOMATIC"] and not app.testing:
             atexit.register(auto.flush)  # the evening's last rounds, if the app stops before their hour
@@ -346,6 +415,9 @@ def init_app(app):
     app.config.setdefault("BACKUPS_AUTOMATIC", not app.testing)
     app.config.setdefault("BACKUP_INTERVAL", INTERVAL)
     app.config.setdefault("BACKUPS_KEEP", dict(KEEP))
+    # the free space a copy leaves on the backups' disk: this share of it, at most this many MB
+    app.config.setdefault("BACKUP_FLOOR_SHARE", 0.10)
+    app.config.setdefault("BACKUP_FLOOR_MB", 200)
 
     @app.before_request
     def _count_commits():

@@ -10,36 +10,89 @@ transaction per user action.
   before the first read, so a second phone waits its turn (up to
   ``BUSY_TIMEOUT_MS``) instead of failing halfway with "database is locked".
 - ``snapshot`` reads several tables as of one moment.
+
+A fault of the storage (a full disk, a read-only, missing or broken file) comes
+out of ``get_db`` and ``transaction`` as a ``faults.Fault``; the connection
+that met one that lasts is closed as the request ends and opened afresh by the
+next, so the app recovers by itself once the disk or the file is fixed. The app
+never makes a database file: a missing one is a fault (``migrate`` makes them).
 """
 
 import contextlib
 import os
 import sqlite3
 import threading
+from pathlib import Path
 
 from flask import current_app
 from sqlite_utils import Database
 
+from .faults import Fault, fault_of
+
 BUSY_TIMEOUT_MS = 10_000
 
 
-def connect(path):
-    """Open the database with the settings every connection needs."""
+def connect(path, *, create=False, read_only=False):
+    """Open the database with the settings every connection needs.
+
+    :param create: make the file when it is missing (``migrate``); else a missing
+        file is an error, never an empty database in its place.
+    :param read_only: open it for reading only (a read-only file: pages still show);
+        ``"immutable"`` on a read-only disk, where SQLite cannot make the shared-memory
+        file a reader of a WAL database needs, and nobody can change the file.
+    """
+    target, uri = path, False
+    if str(path) != ":memory:" and not create:
+        mode = {False: "rw", True: "ro", "immutable": "ro&immutable=1"}[read_only]
+        target, uri = f"{Path(path).resolve().as_uri()}?mode={mode}", True
     conn = sqlite3.connect(
-        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        target, uri=uri, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
     )
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # sqlite-utils never turns foreign keys on, and SQLite forgets it per connection
     conn.execute("PRAGMA foreign_keys = ON")
-    # WAL lets phones read while a round is written; with it, NORMAL is safe
-    # against a crash of the app (a power cut may lose the last commit, never corrupt)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    if read_only:
+        conn.execute("PRAGMA schema_version")  # opened lazily: whether it can be read shows now
+    else:
+        # WAL lets phones read while a round is written; with it, NORMAL is safe
+        # against a crash of the app (a power cut may lose the last commit, never corrupt)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
     database = Database(conn, execute_plugins=False)
+    database.path = str(path)
+    database.read_only = read_only
+    database.broken = False  # met a lasting fault: opened again by the next request
     # which file: what services.game_model remembers of a game is kept per file
     database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
+    database.identity = _identity(path)
     database.commits = 0  # transactions committed: a request that made one is backed up after
     return database
+
+
+def _identity(path):
+    """The file's device and inode: a file deleted or replaced under an open connection
+    (which would go on writing into the deleted one) is told by a new identity."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino
+
+
+def open_app_database(path):
+    """A connection for the app: read-write, or read-only when the file or its disk is
+    (its pages still show; a change is refused with a ``Fault``); a ``Fault`` when neither opens."""
+    try:
+        return connect(path)
+    except sqlite3.Error as error:
+        fault = fault_of(error, path)
+        if fault is None:
+            raise
+        if fault.kind == "read-only":
+            for how in (True, "immutable"):  # kept for this request only (_end_request)
+                with contextlib.suppress(sqlite3.Error):
+                    return connect(path, read_only=how)
+        raise fault from error
 
 
 def get_db():
@@ -47,17 +100,41 @@ def get_db():
     app = current_app._get_current_object()
     local = app.extensions.setdefault("scorekeeper.db", threading.local())
     db = getattr(local, "db", None)
+    if db is not None and db.identity != _identity(db.path):  # deleted, moved or replaced
+        _forget(local)
+        db = None
     if db is None:
-        db = local.db = connect(app.config["DATABASE"])
+        db = local.db = open_app_database(app.config["DATABASE"])
     return db
 
 
+def forget_connection():
+    """Close this thread's kept connection after a lasting fault: the next request opens a new one."""
+    local = current_app.extensions.get("scorekeeper.db")
+    if local is not None:
+        _forget(local)
+
+
+def _forget(local):
+    db = getattr(local, "db", None)
+    local.db = None
+    if db is not None:
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+
+
 def _end_request(exception=None):
-    """A request never leaves a transaction open on its kept connection."""
+    """A request never leaves a transaction open on its kept connection; a connection
+    that met a lasting fault, or opened read-only, is not kept."""
     local = current_app.extensions.get("scorekeeper.db")
     db = getattr(local, "db", None) if local else None
-    if db is not None and db.conn.in_transaction:
-        db.conn.execute("ROLLBACK")
+    if db is None:
+        return
+    if db.conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.conn.execute("ROLLBACK")
+    if db.broken or db.read_only:
+        _forget(local)
 
 
 @contextlib.contextmanager
@@ -69,17 +146,31 @@ def transaction(db):
     """
     if db.conn.in_transaction:
         raise RuntimeError("a transaction is already open: one user action is one transaction")
-    db.conn.execute("BEGIN IMMEDIATE")
-    db.writing = True  # what is read now may yet be rolled back (services.game_model.load_game)
+    path = getattr(db, "path", None)
+    if path is not None and getattr(db, "identity", None) != _identity(path):
+        db.broken = True  # writing on would write into a file that is no longer there
+        raise Fault("missing", f"{path} was deleted, moved or replaced")
     try:
-        yield db
-    except BaseException:
+        db.conn.execute("BEGIN IMMEDIATE")
+        db.writing = True  # what is read now may yet be rolled back (services.game_model.load_game)
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        finally:
+            db.writing = False
+        db.conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        fault = fault_of(error, path)
+        if fault is None:
+            raise
         if db.conn.in_transaction:
-            db.conn.execute("ROLLBACK")
-        raise
-    finally:
-        db.writing = False
-    db.conn.execute("COMMIT")
+            with contextlib.suppress(sqlite3.Error):
+                db.conn.execute("ROLLBACK")
+        db.broken = db.broken or fault.lasting
+        raise fault from error
     db.commits = getattr(db, "commits", 0) + 1
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from markupsafe import Markup, escape
 
+from .faults import size_text
 from .recent import Recent
 from .scoring.deal import dealt
 from .scoring.words import DEFAULT, join
@@ -207,4 +208,5 @@ def init_app(app):
         rating=rating,
         trend=trend,
         percent=percent,
+        size=size_text,
     )

@@ -13,6 +13,7 @@ from .data import (
     init_db_command,
     recompute_scores_command,
 )
+from .doctor import doctor_command
 from .household import passcode_command, service_group
 
 COMMANDS = (
@@ -27,6 +28,7 @@ COMMANDS = (
     demo_data_command,
     passcode_command,
     service_group,
+    doctor_command,
 )
 
 

@@ -13,7 +13,7 @@ from . import summaries
 
 def migrate(path):
     """Apply pending migrations; return the names applied."""
-    db = connect(path)
+    db = connect(path, create=True)
     try:
         pending = [m.name for m in migrations.pending(db)]
         migrations.apply(db)

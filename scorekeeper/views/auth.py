@@ -19,7 +19,7 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from .. import autobackup, passcode
+from .. import autobackup, faults, passcode
 from ..forms.auth import PasscodeForm, SignInForm, SignOutForm
 
 bp = Blueprint("auth", __name__)
@@ -141,15 +141,32 @@ def settings():
 
 def _settings_page(form, stored):
     hours = current_app.permanent_session_lifetime.total_seconds() / 3600
+    backups = autobackup.for_app(current_app._get_current_object()).status()
     return render_template(
         "auth/settings.html",
         form=form,
         passcode_set=stored is not None,
         sign_out=SignOutForm(),
         hours=f"{hours:g}",
-        backups=autobackup.for_app(current_app._get_current_object()).status(),
+        backups=backups,
+        disks=_disks(backups),
         automatic=current_app.config["BACKUPS_AUTOMATIC"],
     )
+
+
+def _disks(backups):
+    """The disks of the scores and of the backups (one when they share it), with their free space."""
+    auto = autobackup.for_app(current_app._get_current_object())
+    database = current_app.config["DATABASE"]
+    scores = faults.space(database, *auto.floor)
+    if faults.same_disk(database, backups["folder"]):
+        listed = [dict(what="the scores and the backups", space=scores, backups=True)]
+    else:
+        listed = [
+            dict(what="the scores", space=scores, backups=False),
+            dict(what="the backups", space=backups["space"], backups=True),
+        ]
+    return [disk for disk in listed if disk["space"] is not None]
 
 
 @bp.app_errorhandler(RateLimitExceeded)

@@ -1,11 +1,17 @@
 """The home page, and the error pages every blueprint shares."""
 
-from flask import Blueprint, render_template
+import logging
+import sqlite3
+
+from flask import Blueprint, current_app, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..db import get_db
+from .. import faults
+from ..db import forget_connection, get_db
 from ..services import game_model
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("home", __name__)
 
@@ -31,3 +37,36 @@ def csrf_error(error):
 def http_error(error):
     """Show 404s and friends in the app's own page, with a way back."""
     return render_template("error.html", error=error), error.code
+
+
+@bp.app_errorhandler(faults.Fault)
+@bp.app_errorhandler(sqlite3.Error)
+@bp.app_errorhandler(OSError)
+def storage_fault(error):
+    """A fault of the storage (``faults.fault_of``): what happened and what to do, under
+    507 or 503, never the generic 500. A form's values come back in a form that sends
+    them again (a view that can show its own form with them does so itself: ``told``)."""
+    fault = faults.fault_of(error, current_app.config["DATABASE"])
+    if fault is None:
+        raise error
+    log.warning("%s %s: %s (%s)", request.method, request.path, fault.kind, fault.detail or error)
+    if fault.lasting:
+        forget_connection()
+    posted = request.method == "POST"
+    g.fault_message = fault.message(
+        "nothing was changed" if posted else "this page cannot be shown now",
+        "tap the button below" if posted else "reload this page",
+    )
+    # a passcode is never written into a page: those forms are typed again
+    secret = (request.endpoint or "").startswith("auth.")
+    fields = list(request.form.items(multi=True)) if posted and not secret else []
+    return render_template("fault.html", fields=fields, files=bool(request.files)), fault.status
+
+
+def told(fault, what, again):
+    """Put ``fault``'s sentence at the top of the page a view shows next (base.html); return its status."""
+    log.warning("%s %s: %s (%s)", request.method, request.path, fault.kind, fault.detail)
+    if fault.lasting:
+        forget_connection()
+    g.fault_message = fault.message(what, again)
+    return fault.status

@@ -9,12 +9,14 @@ import functools
 from flask import Blueprint, current_app, flash, render_template, request, session
 
 from ..db import get_db
+from ..faults import Fault
 from ..forms.games import ActionForm
 from ..forms.rounds import entries_from, round_form
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
 from . import found, posted_or_filled, round_screen
 from .games import SAVED, flash_refusal, game_or_404, print_later, to_game
+from .home import told
 
 bp = Blueprint("rounds", __name__, url_prefix="/games")
 
@@ -203,6 +205,12 @@ def _save(game, played, number, entries, values):
     except (Conflict, NotFound):
         # changed meanwhile: the round screen says what, and keeps what was typed
         return round_screen.to_editor(game, played, values, action="check")
+    except Fault as fault:  # the disk is full, or the file read-only: the review again, with Save
+        status = told(fault, f"round {number} was not saved", "tap Save again")
+        shown = values.copy()
+        shown["action"] = "check"
+        page, _ = round_screen.page(game, played, shown)
+        return page, status
     print_later(after)
     if after.revision == game.revision:
         flash(f"Round {number} is unchanged: nothing to save.", "info")

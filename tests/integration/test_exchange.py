@@ -630,7 +630,7 @@ def test_restore_round_trip(app, db, tmp_path):
 
 def test_restore_applies_pending_migrations(app, tmp_path):
     old = tmp_path / "old.db"
-    with closing(connect(old)) as database:
+    with closing(connect(old, create=True)) as database:
         from scorekeeper.migrations import migrations
 
         migrations.apply(database, stop_before="m003_game_uid_and_history_indexes")

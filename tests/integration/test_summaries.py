@@ -190,7 +190,7 @@ def test_the_migration_summarises_games_already_played(tmp_path):
     from scorekeeper.services.schema import migrate
 
     path = tmp_path / "old.db"
-    db = connect(path)
+    db = connect(path, create=True)
     try:
         migrations.apply(db, stop_before="m008_player_summaries")
         # games written as the app wrote them before the summaries existed
