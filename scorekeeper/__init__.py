@@ -52,6 +52,7 @@ def create_app(test_config=None):
     from .views import (
         auth,
         backups,
+        evenings,
         exchange,
         games,
         history,
@@ -80,6 +81,7 @@ def create_app(test_config=None):
         rules,
         games,
         rounds,
+        evenings,
         players,
         records,
         sheets,

@@ -442,3 +442,25 @@ def m010_ratings_streaks_records(db):
         not_null={"games", "wins"},
     )
     # made from the summaries by services.schema.migrate once every migration has run (REBUILDS_SUMMARIES)
+
+
+@migrations()
+def m011_evenings(db):
+    # An evening of one or more tables (services/evening_tables.py): its night (the
+    # YYYY-MM-DD of services/evenings.evening), how it seats its players from game to
+    # game ("rotate": fair tables, partners changed; "progressive": winners move up),
+    # the rule set its tables start with, and its share link (NULL once stopped).
+    db["evenings"].create(
+        {"night": str, "mode": str, "rules_key": str, "created_at": str, "share_token": str},
+        pk="night",
+        not_null={"mode", "rules_key", "created_at"},
+    )
+    db["evenings"].create_index(["share_token"], unique=True)
+    # each of its games: the sitting (the night's first game, second…) and the table (1 = the head table)
+    db["evening_games"].create(
+        {"game_id": int, "night": str, "sitting": int, "table_number": int},
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id"), ("night", "evenings", "night")],
+        not_null={"night", "sitting", "table_number"},
+    )
+    db.execute("CREATE UNIQUE INDEX idx_evening_games_seat ON evening_games (night, sitting, table_number)")

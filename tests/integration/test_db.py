@@ -139,6 +139,8 @@ SCHEMA = {
     "nights": {"night": str, "games": int},
     "night_players": {"night": str, "player_id": int, "games": int, "wins": int},
     "year_pairs": {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
+    "evenings": {"night": str, "mode": str, "rules_key": str, "created_at": str, "share_token": str},
+    "evening_games": {"game_id": int, "night": str, "sitting": int, "table_number": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -161,6 +163,7 @@ FOREIGN_KEYS = {
     "game_records": {("game_id", "games", "id")},
     "night_players": {("player_id", "players", "id")},
     "year_pairs": {("player_id", "players", "id"), ("partner_id", "players", "id")},
+    "evening_games": {("game_id", "games", "id"), ("night", "evenings", "night")},
 }
 MIGRATIONS = [
     "m001_house_rules",
@@ -173,6 +176,7 @@ MIGRATIONS = [
     "m008_player_summaries",
     "m009_share_links",
     "m010_ratings_streaks_records",
+    "m011_evenings",
 ]
 
 
@@ -194,6 +198,8 @@ def test_migrating_an_empty_database_gives_the_schema(tmp_path):
         ("games", ("uid",)),
         ("games", ("share_token",)),
         ("player_ratings", ("player_id", "games")),
+        ("evenings", ("share_token",)),
+        ("evening_games", ("night", "sitting", "table_number")),
     } <= unique
     assert [m.name for m in migrations.applied(db)] == MIGRATIONS
     assert db.journal_mode == "wal"

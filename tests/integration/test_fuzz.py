@@ -357,7 +357,9 @@ def arrange(phone):
     assert save_round(
         phone, three, {"went_out": "nobody", 0: {"melded_points": 50}, 1: {"unplayed_points": 20}}
     ).status in (302, 303)
+    night = start_evening(phone, ["Ann", "Bo", "Cy", "Di"])
     return {
+        "night": night,
         "house": house,
         "spare": spare,
         "playing": playing,
@@ -366,6 +368,16 @@ def arrange(phone):
         "players": list(range(1, 9)),
         "token": share_token(phone, playing),
     }
+
+
+def start_evening(phone, names):
+    """An evening of one table, started from /evenings/new; return its night."""
+    form, page = phone.open_form("/evenings/new")
+    proposed = phone.submit(form, page, {f"newcomers-{i}": n for i, n in enumerate(names)})
+    assert proposed.status == 200, proposed.status
+    started = phone.submit(post_form(proposed.text), page, button=("action", "start", None))
+    assert started.status == 303, started.status
+    return started.location.rstrip("/").rsplit("/", 1)[-1]
 
 
 @contextlib.contextmanager
@@ -675,6 +687,14 @@ def post_targets(ids):
         "auth.settings": PostTarget("auth.settings", (("settings", "/settings", False),)),
         "auth.sign_in": PostTarget("auth.sign_in", (("sign-in", "/sign-in", False),), locked=True),
         "auth.sign_out": PostTarget("auth.sign_out", (("sign-out", "/settings", False),), locked="signed in"),
+        "evenings.new": PostTarget(
+            "evenings.new",
+            (("evening/new", "/evenings/new", False),),
+            fill=tuple((f"newcomers-{i}", n) for i, n in enumerate(("Ann", "Newt", "Cy", "Nell"))),
+        ),
+        "evenings.next_game": PostTarget(
+            "evenings.next_game", (("evening/next", f"/evenings/{ids['night']}/next", False),)
+        ),
     }
 
 
@@ -722,6 +742,8 @@ def _sweep_names(form, endpoint):
         }
         names = [n for n in names if not n.startswith("rules-") or n in keep]
         names = [n for n in names if not n.startswith(("teams-1-", "teams-3-"))]  # like 0 and 2
+    if endpoint in ("evenings.new", "evenings.next_game"):  # every new name's field is alike
+        names = [n for n in names if not re.fullmatch(r"newcomers-([3-9]|\d\d)", n)]
     if endpoint in ("rounds.new", "rounds.edit"):  # team 1's fields work like team 0's
         names = [
             n
@@ -863,6 +885,8 @@ SWEPT = [
     "auth.settings",
     "auth.sign_in",
     "auth.sign_out",
+    "evenings.new",
+    "evenings.next_game",
 ]
 
 
@@ -903,6 +927,7 @@ def valid_arguments(ids):
         "filename": "style.css",
         "token": ids["token"],
         "year": 2026,
+        "night": ids["night"],
     }
 
 
@@ -918,7 +943,7 @@ def get_sweep(world, endpoint, rule):
     for name in names:
         bad = (
             BAD_KEYS
-            if name in ("key", "token")
+            if name in ("key", "token", "night")
             else ["../x", "%00", "x" * 300]
             if name == "filename"
             else BAD_IDS
@@ -981,6 +1006,10 @@ def all_targets():
             "webapp.manifest",
             "webapp.service_worker",
             "webapp.offline",
+            "evenings.new",
+            "evenings.next_game",
+            "evenings.show",
+            "evenings.show_json",
         )
     ] + ["POST " + e for e in SWEPT]
 
@@ -1141,6 +1170,12 @@ def path_strategies(ids):
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
         "year": _int_segment([2025, 2026, 1, 9999]),
+        "night": st.one_of(
+            st.sampled_from([ids["night"], "2026-02-30", "2025-01-05", "0000-00-00", "9999-12-31"]),
+            st.sampled_from(BAD_KEYS),
+            st.dates().map(str),
+            st.text(min_size=1, max_size=12),
+        ),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),
         "filename": st.one_of(
             st.sampled_from(

@@ -1,0 +1,144 @@
+"""Starting an evening: who is here, the rule set, how tables are made; then the
+proposal (who sits where) carried in the form until every table starts."""
+
+import json
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import NumberRange, Optional, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from .. import seating
+from ..names import clean_name, name_key, name_problem
+
+NEW_NAMES = seating.MAX_PEOPLE  # blank fields for people not known yet (eight shown, the rest folded)
+
+
+class CheckboxList(SelectMultipleField):
+    """Several choices, each a checkbox (``_forms.html``'s ``choice_list`` shows them)."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+class EveningForm(FlaskForm):
+    present = CheckboxList("Who is here", choices=[], validate_choice=False)
+    newcomers = FieldList(
+        StringField("New name", validators=[Optional()]), min_entries=NEW_NAMES, max_entries=NEW_NAMES
+    )
+    rules_key = RadioField("Rule set", choices=[])
+    mode = RadioField(
+        "From game to game",
+        choices=[
+            SelectChoice(key, label)
+            for key, label in (
+                ("rotate", "Fair tables, partners changed each game"),
+                ("progressive", "Progressive: winners move up a table, everyone changes partner"),
+            )
+        ],
+        default="rotate",
+    )
+    team_size = RadioField(
+        "Players in a team",
+        choices=[
+            SelectChoice("2", "Two (partners)"),
+            SelectChoice("1", "One (each for themselves)"),
+            SelectChoice("3", "Three"),
+        ],
+        default="2",
+    )
+    tables = IntegerField(
+        "Tables",
+        validators=[
+            Optional(),
+            NumberRange(1, seating.MAX_TABLES, f"Choose 1 to {seating.MAX_TABLES} tables."),
+        ],
+        description="Leave empty for the usual rule, below.",
+    )
+    locked = HiddenField(default="[]")  # pairs always together: JSON [[name, name], ...]
+    seats = HiddenField(default="")  # the proposal shown: JSON [table [team [name, ...]]]
+    seed = HiddenField(default="0")
+    swap_a = SelectField("Swap", choices=[], validate_choice=False)
+    swap_b = SelectField("with", choices=[], validate_choice=False)
+    keep = CheckboxList("Keep as they are", choices=[], validate_choice=False)
+
+    def names(self):
+        """Everyone here, known players first, in the order shown; each once."""
+        found, seen = [], set()
+        for name in [*(self.present.data or []), *(f.data for f in self.newcomers)]:
+            name = clean_name(name or "")
+            if name and name_key(name) not in seen:
+                seen.add(name_key(name))
+                found.append(name)
+        return found
+
+    def validate_newcomers(self, field):
+        keys = {name_key(clean_name(n)) for n in self.present.data or []}
+        seen = set()
+        for entry in field:
+            name = clean_name(entry.data or "")
+            if not name:
+                continue
+            problem = name_problem(name)
+            if problem is None and (name_key(name) in keys or name_key(name) in seen):
+                problem = f"{name} is here twice."
+            if problem:
+                entry.errors = [*entry.errors, problem]
+                raise ValidationError(problem)
+            seen.add(name_key(name))
+
+    def locked_pairs(self):
+        return _pairs(self.locked.data)
+
+    def layout(self):
+        """``seating.plan`` for the people here (raises ``SeatingError``)."""
+        return seating.plan(len(self.names()), int(self.team_size.data or 2), self.tables.data or None)
+
+    def shown_seats(self):
+        """The proposal the page showed, as tables of teams of names, or None when it is no
+        seating of exactly the people here."""
+        try:
+            tables = json.loads(self.seats.data or "null")
+        except ValueError:
+            return None
+        return tables if well_formed(tables, self.names()) else None
+
+    def seed_number(self):
+        text = self.seed.data or "0"
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
+
+
+def well_formed(tables, names):
+    """Whether ``tables`` seats exactly ``names``, each once, at 1–6 tables of 2–6 teams."""
+    if not isinstance(tables, list) or not 1 <= len(tables) <= seating.MAX_TABLES:
+        return False
+    seated = []
+    for table in tables:
+        if not isinstance(table, list) or not 2 <= len(table) <= seating.MAX_TEAMS_AT_A_TABLE:
+            return False
+        for team in table:
+            if not isinstance(team, list) or not team or not all(isinstance(n, str) for n in team):
+                return False
+            seated += team
+    return sorted(map(name_key, seated)) == sorted(map(name_key, names)) and len(set(seated)) == len(seated)
+
+
+def _pairs(text):
+    try:
+        pairs = json.loads(text or "[]")
+    except ValueError:
+        return []
+    if not isinstance(pairs, list):
+        return []
+    return [
+        tuple(p) for p in pairs if isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p)
+    ]

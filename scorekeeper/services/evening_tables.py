@@ -1,0 +1,283 @@
+"""An evening of one or more tables: every table's game started at once, the evening
+as it stands (each table live, the standings of the night, its best round and game),
+and the seating of its next game.
+
+Each table plays an ordinary game; ``evening_games`` says which evening, which game
+of the night (the sitting) and which table. Games started on their own that night
+belong to its page too, as the night's other games. Who sits where is
+``seating``'s (pure); the chances it weighs come from the ratings (``chances_for``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from dataclasses import dataclass
+
+from .. import seating
+from ..db import snapshot, transaction
+from ..names import clean_name, name_key
+from . import ratings
+from .changes import log_change, now
+from .evenings import MORNING, evening
+from .game_model import load_game
+from .games import insert_game
+
+MODES = {
+    "rotate": "Fair tables, partners changed each game",
+    "progressive": "Progressive: winners move up a table, everyone changes partner",
+}
+RANKING_RULE = (
+    "Ranked by games won tonight, then by points: each player counts their own team's total "
+    "in every game they played tonight, games still being played included."
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    number: int
+    game: object  # game_model.Game
+
+    @property
+    def leader(self):
+        """The leading team's position (None before a round, or when the lead is shared)."""
+        totals = self.game.standings.totals
+        if not self.game.rounds or totals.count(max(totals)) > 1:
+            return None
+        return totals.index(max(totals))
+
+
+@dataclass(frozen=True)
+class Night:
+    """One player's night: games played and won, and points."""
+
+    name: str
+    games: int
+    won: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Evening:
+    night: str
+    mode: str | None  # None: the night's games were started on their own
+    rules_key: str | None
+    share_token: str | None
+    sittings: tuple  # per game of the night, its tables
+    loose: tuple  # the night's games started on their own
+
+    @property
+    def games(self):
+        return [t.game for sitting in self.sittings for t in sitting] + list(self.loose)
+
+    @property
+    def current(self):
+        return self.sittings[-1] if self.sittings else ()
+
+    @property
+    def table_count(self):
+        return max((len(s) for s in self.sittings), default=0)
+
+    @property
+    def sitting_done(self):
+        """Every table of the latest game of the night has finished."""
+        return bool(self.current) and all(t.game.finished for t in self.current)
+
+    @property
+    def standings(self):
+        """Every player's night, best first (``RANKING_RULE``)."""
+        nights = {}
+        for game in self.games:
+            winners = set(game.standings.winners) if game.finished else set()
+            for i, team in enumerate(game.teams):
+                for player in team.players:
+                    games, won, points = nights.get(player.name, (0, 0, 0))
+                    nights[player.name] = (
+                        games + 1,
+                        won + (i in winners),
+                        points + game.standings.totals[i],
+                    )
+        rows = [Night(name, *figures) for name, figures in nights.items()]
+        return sorted(rows, key=lambda n: (-n.won, -n.points, name_key(n.name)))
+
+    @property
+    def best_round(self):
+        """(points, team name, game, round number) of the night's best round, or None."""
+        best = None
+        for game in self.games:
+            for number, scores in enumerate(game.standings.round_scores, start=1):
+                for i, score in enumerate(scores):
+                    if best is None or score.total > best[0]:
+                        best = (score.total, game.teams[i].name, game, number)
+        return best
+
+    @property
+    def highest_game(self):
+        """(total, team name, game) of the night's highest game total, or None."""
+        best = None
+        for game in self.games:
+            if not game.rounds:
+                continue
+            for i, total in enumerate(game.standings.totals):
+                if best is None or total > best[0]:
+                    best = (total, game.teams[i].name, game)
+        return best
+
+    def partners(self):
+        """Every pair of names that partnered tonight (frozensets of name keys)."""
+        return {
+            frozenset(name_key(p.name) for p in pair)
+            for game in self.games
+            for team in game.teams
+            for pair in _pairs(team.players)
+        }
+
+
+def _pairs(players):
+    return [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+
+
+def tonight():
+    """The night it is now (a game started at 1 am belongs to the evening before)."""
+    return evening(now())
+
+
+def night_bounds(night):
+    """The UTC times (ISO) between which a game started belongs to ``night``."""
+    day = datetime.date.fromisoformat(night)
+    start = datetime.datetime.combine(day, datetime.time(MORNING)).astimezone(datetime.UTC)
+    return (start - datetime.timedelta(days=1)).isoformat(), (start + datetime.timedelta(days=2)).isoformat()
+
+
+def load_evening(db, night):
+    """The evening of ``night`` (YYYY-MM-DD), or None when nothing was played or planned then."""
+    with snapshot(db):
+        row = db.execute(
+            "SELECT mode, rules_key, share_token FROM evenings WHERE night = ?", [night]
+        ).fetchone()
+        seated = db.execute(
+            "SELECT game_id, sitting, table_number FROM evening_games WHERE night = ? "
+            "ORDER BY sitting, table_number",
+            [night],
+        ).fetchall()
+        low, high = night_bounds(night)
+        nearby = db.execute(
+            "SELECT id, created_at FROM games WHERE created_at >= ? AND created_at < ? "
+            "ORDER BY created_at, id",
+            [low, high],
+        ).fetchall()
+        in_evening = {game_id for game_id, *_ in seated}
+        loose_ids = [gid for gid, stamp in nearby if gid not in in_evening and evening(stamp) == night]
+        if row is None and not loose_ids:
+            return None
+        sittings = {}
+        for game_id, sitting, table in seated:
+            sittings.setdefault(sitting, []).append(Table(table, load_game(db, game_id)))
+        loose = tuple(load_game(db, gid) for gid in loose_ids)
+    mode, rules_key, token = row if row else (None, None, None)
+    return Evening(night, mode, rules_key, token, tuple(tuple(s) for _, s in sorted(sittings.items())), loose)
+
+
+def load_shared_evening(db, token):
+    """The evening shared under ``token``, or None."""
+    row = db.execute("SELECT night FROM evenings WHERE share_token = ?", [token]).fetchone()
+    return load_evening(db, row[0]) if row else None
+
+
+def start_sitting(db, night, entry, mode, tables):
+    """Start the night's next game at every table, in one transaction; return its sitting.
+
+    :param entry: the rule set (``rulesets.Entry``) every table plays.
+    :param mode: a key of ``MODES`` (an evening keeps the mode it was started with).
+    :param tables: per table, its teams as lists of names (checked by the caller).
+    """
+    stamp = now()
+    with transaction(db):
+        db.execute(
+            "INSERT OR IGNORE INTO evenings (night, mode, rules_key, created_at, share_token) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [night, mode, entry.key, stamp, secrets.token_urlsafe(16)],
+        )
+        sitting = (
+            1
+            + db.execute(
+                "SELECT coalesce(max(sitting), 0) FROM evening_games WHERE night = ?", [night]
+            ).fetchone()[0]
+        )
+        for number, teams in enumerate(tables, start=1):
+            game_id = insert_game(db, entry.rules, entry.key, [("", list(team)) for team in teams])
+            log_change(
+                db,
+                game_id,
+                0,
+                None,
+                "started",
+                f"Game {sitting}, table {number} of the evening, under {entry.rules.name}.",
+            )
+            db.execute(
+                "INSERT INTO evening_games (game_id, night, sitting, table_number) VALUES (?, ?, ?, ?)",
+                [game_id, night, sitting, number],
+            )
+    return sitting
+
+
+def set_sharing(db, night, on):
+    """A new share link for the evening (``on``), or none; return the token."""
+    token = secrets.token_urlsafe(16) if on else None
+    with transaction(db):
+        db.execute("UPDATE evenings SET share_token = ? WHERE night = ?", [token, night])
+    return token
+
+
+def chances_for(db, names):
+    """A function from teams (lists of names) to each team's chance to win, from the
+    players' ratings (a name not known yet: a new player, unrated)."""
+    keys = {name: name_key(clean_name(name)) for name in names}
+    ids = (
+        dict(
+            db.execute(
+                f"SELECT key, id FROM players WHERE key IN ({', '.join('?' * len(keys))})",
+                list(keys.values()),
+            ).fetchall()
+        )
+        if keys
+        else {}
+    )
+    known = ratings.current(db, set(ids.values()))
+    model = ratings.model()
+    rated = {
+        name: model.rating(mu=known[ids[key]].mu, sigma=known[ids[key]].sigma)
+        if key in ids
+        else model.rating()
+        for name, key in keys.items()
+    }
+
+    def chances(teams):
+        return model.predict_win([[rated[name] for name in team] for team in teams])
+
+    return chances
+
+
+def next_seating(db, the_evening, seed=0):
+    """The next game's tables: ``seating.progress`` for a progressive evening once every
+    table has finished, else a fair proposal that avoids tonight's partners. Returns
+    (a ``seating.Proposal``, {name: (from table, to table)} or None)."""
+    last = the_evening.current
+    names = [p.name for t in last for team in t.game.teams for p in team.players]
+    chances = chances_for(db, names)
+    tables = [[[p.name for p in team.players] for team in t.game.teams] for t in last]
+    if the_evening.mode == "progressive" and the_evening.sitting_done:
+        winners = [t.game.standings.winners[0] for t in last]
+        new, moves = seating.progress(tables, winners, chances)
+        return seating.Proposal(new, tuple(tuple(chances([list(tm) for tm in t])) for t in new), 0), moves
+    layout = [[len(team) for team in table] for table in tables]
+    keys = {name: name_key(name) for name in names}
+    avoid = {frozenset(names_) for names_ in _name_pairs(the_evening.partners(), keys)}
+    return seating.arrange(names, layout, chances, avoid=avoid, seed=seed), None
+
+
+def _name_pairs(key_pairs, keys):
+    by_key = {key: name for name, key in keys.items()}
+    for pair in key_pairs:
+        if pair <= set(by_key):
+            yield tuple(by_key[k] for k in pair)

@@ -1,0 +1,244 @@
+"""Evenings: several tables at once. Start one (who is here, the tables proposed
+from the ratings, then every table's game in one tap), follow it, seat its next game."""
+
+import datetime
+import json
+import re
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from wtforms import SelectChoice
+
+from .. import seating
+from ..db import get_db
+from ..forms.evenings import EveningForm
+from ..names import name_key
+from ..services import evening_tables, players, rulesets
+from ..services.evening_tables import MODES, RANKING_RULE
+
+bp = Blueprint("evenings", __name__, url_prefix="/evenings")
+
+REFUSED = 422
+NIGHT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def night_or_404(night):
+    if NIGHT.fullmatch(night):
+        try:
+            datetime.date.fromisoformat(night)
+            return night
+        except ValueError:
+            pass
+    abort(404, description="There is no such evening: an evening's address is its date, like 2026-12-24.")
+
+
+def evening_or_404(night):
+    found = evening_tables.load_evening(get_db(), night_or_404(night))
+    if found is None:
+        abort(404, description=f"Nothing was played on the evening of {night}.")
+    return found
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Who is here, the rule set and how tables are made; then the proposal; then every table starts."""
+    return _seating(None)
+
+
+@bp.route("/<night>/next", methods=["GET", "POST"])
+def next_game(night):
+    """The evening's next game: the tables proposed (partners changed, or progressive moves)."""
+    return _seating(evening_or_404(night))
+
+
+def _seating(evening):
+    db = get_db()
+    entries = rulesets.list_rule_sets(db)
+    by_key = {e.key: e for e in entries}
+    form = EveningForm() if request.method == "POST" else EveningForm(formdata=None)
+    known = [p.name for p in players.list_players(db)]
+    form.present.choices = [SelectChoice(name, name) for name in known]
+    form.rules_key.choices = [SelectChoice(e.key, e.rules.name) for e in entries]
+    if request.method == "GET":
+        if evening is not None:
+            form.present.data = [
+                p.name for t in evening.current for team in t.game.teams for p in team.players
+            ]
+            form.rules_key.data = evening.rules_key if evening.rules_key in by_key else entries[0].key
+            form.mode.data = evening.mode or "rotate"
+            form.team_size.data = (
+                str(len(evening.current[0].game.teams[0].players)) if evening.current else "2"
+            )
+            form.tables.data = len(evening.current) or None
+            proposal, moves = evening_tables.next_seating(db, evening)
+            return _page(form, evening, proposal, moves)
+        form.rules_key.data = (
+            request.args.get("rules") if request.args.get("rules") in by_key else entries[0].key
+        )
+        return _page(form, evening)
+    names = form.names()
+    _swap_choices(form, names)
+    if not form.validate():
+        return _page(form, evening, status=REFUSED)
+    try:
+        layout = form.layout()
+    except seating.SeatingError as problem:
+        form.present.errors = [str(problem)]
+        return _page(form, evening, status=REFUSED)
+    chances = evening_tables.chances_for(db, names)
+    action = request.form.get("action", "propose")
+    shown = form.shown_seats()
+    if action == "start" and shown is not None:
+        entry = by_key[form.rules_key.data]
+        night = evening.night if evening else evening_tables.tonight()
+        mode = evening.mode if evening and evening.mode else form.mode.data
+        sitting = evening_tables.start_sitting(db, night, entry, mode, shown)
+        flash(
+            f"Game {sitting} of the evening started at {len(shown)} table{'s' * (len(shown) > 1)}. "
+            "Good luck!",
+            "success",
+        )
+        return redirect(url_for("evenings.show", night=night), 303)
+    if action == "start":
+        flash("The people here changed since the tables were proposed: here are new tables.", "info")
+    if action == "swap" and shown is not None:
+        a, b = form.swap_a.data, form.swap_b.data
+        if a in names and b in names and a != b:
+            shown = seating.swap(shown, a, b)
+        proposal = _as_proposal(shown, chances, evening)
+        return _page(form, evening, proposal)
+    if action == "lock":
+        a, b = form.swap_a.data, form.swap_b.data
+        if a in names and b in names and a != b:
+            pairs = [p for p in form.locked_pairs() if not {a, b} & set(p)] + [(a, b)]
+            form.locked.data = json.dumps(pairs)
+    if action == "another":
+        form.seed.data = str(form.seed_number() + 1)
+    kept = {}
+    if shown is not None and len(shown) == len(layout):
+        for index in form.keep.data:
+            if index.isdigit() and int(index) < len(shown):
+                kept[int(index)] = shown[int(index)]
+    try:
+        proposal = _propose(db, form, evening, names, layout, chances, kept)
+    except seating.SeatingError as problem:
+        form.present.errors = [str(problem)]
+        return _page(form, evening, status=REFUSED)
+    return _page(form, evening, proposal)
+
+
+def _propose(db, form, evening, names, layout, chances, kept):
+    if evening is not None and evening.mode == "progressive" and evening.sitting_done and not kept:
+        proposal, _ = evening_tables.next_seating(db, evening)
+        if sorted(map(name_key, names)) == sorted(
+            name_key(p) for t in proposal.tables for tm in t for p in tm
+        ):
+            return proposal
+    avoid = set()
+    if evening is not None:
+        keys = {name_key(n): n for n in names}
+        avoid = {frozenset(keys[k] for k in pair) for pair in evening.partners() if pair <= set(keys)}
+    together = [pair for pair in form.locked_pairs() if set(pair) <= set(names)]
+    kept = {t: [list(team) for team in teams] for t, teams in kept.items()}
+    layout_kept = all(len(kept[t]) == len(layout[t]) for t in kept if t < len(layout))
+    return seating.arrange(
+        names,
+        layout,
+        chances,
+        together=together,
+        avoid=avoid,
+        kept=kept if layout_kept else None,
+        seed=form.seed_number(),
+    )
+
+
+def _as_proposal(tables, chances, evening):
+    avoid = evening.partners() if evening else set()
+    tables = tuple(tuple(tuple(team) for team in t) for t in tables)
+    repeats = sum(
+        1
+        for t in tables
+        for team in t
+        for pair in seating.pairs_of(team)
+        if frozenset(name_key(n) for n in pair) in avoid
+    )
+    return seating.Proposal(tables, tuple(tuple(chances([list(tm) for tm in t])) for t in tables), repeats)
+
+
+def _swap_choices(form, names):
+    choices = [SelectChoice(name, name) for name in names]
+    form.swap_a.choices = form.swap_b.choices = choices
+
+
+def _page(form, evening, proposal=None, moves=None, status=200):
+    names = form.names()
+    _swap_choices(form, names)
+    if proposal is not None:
+        form.seats.data = json.dumps([[list(team) for team in table] for table in proposal.tables])
+        form.keep.choices = [SelectChoice(str(i), f"Table {i + 1}") for i in range(len(proposal.tables))]
+    return render_template(
+        "evenings/new.html",
+        form=form,
+        evening=evening,
+        proposal=proposal,
+        moves=moves,
+        people=len(names),
+        table_rule=seating.TABLE_RULE,
+        modes=MODES,
+    ), status
+
+
+@bp.get("/<night>")
+def show(night):
+    """The evening: every table live, the night's standings, its best, the next game."""
+    evening = evening_or_404(night)
+    etag = f"{evening.night}-{len(evening.games)}-{sum(g.revision for g in evening.games)}"
+    if request.if_none_match.contains(etag):
+        return "", 304
+    page = render_template(
+        "evenings/show.html",
+        evening=evening,
+        ranking_rule=RANKING_RULE,
+        modes=MODES,
+        etag=etag,
+        poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
+    )
+    return page, 200, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+
+
+@bp.get("/<night>.json")
+def show_json(night):
+    """The evening page's numbers, the same as the page shows."""
+    return as_json(evening_or_404(night))
+
+
+def as_json(evening):
+    def table(t):
+        game = t.game
+        return {
+            "table": t.number,
+            "game_id": game.id,
+            "round": len(game.rounds),
+            "finished": game.finished,
+            "leader": t.leader,
+            "teams": [
+                {"name": team.name, "players": [p.name for p in team.players], "total": total}
+                for team, total in zip(game.teams, game.standings.totals)
+            ],
+        }
+
+    best, high = evening.best_round, evening.highest_game
+    return {
+        "night": evening.night,
+        "mode": evening.mode,
+        "version": f"{len(evening.games)}-{sum(g.revision for g in evening.games)}",
+        "sittings": [[table(t) for t in sitting] for sitting in evening.sittings],
+        "other_games": [g.id for g in evening.loose],
+        "standings": [
+            {"name": n.name, "games": n.games, "won": n.won, "points": n.points} for n in evening.standings
+        ],
+        "ranking_rule": RANKING_RULE,
+        "best_round": {"points": best[0], "team": best[1], "game_id": best[2].id, "round": best[3]}
+        if best
+        else None,
+        "highest_game": {"total": high[0], "team": high[1], "game_id": high[2].id} if high else None,
+    }

@@ -1,0 +1,301 @@
+"""An evening of several tables (issue 32): who is here, fair tables proposed from the
+ratings, every table started in one tap, the evening page and its JSON, partners
+rotated or a progressive evening, and six tables saving at once."""
+
+import html
+import json
+import random
+import re
+import statistics
+import threading
+
+import pytest
+
+from scorekeeper import seating
+from scorekeeper.services import evening_tables
+from tests.helpers import served
+from tests.httpkit import (
+    FlaskPhone,
+    HttpPhone,
+    check_round,
+    end_game,
+    game_json,
+    migrated,
+    post_form,
+    press_save,
+    query_db,
+    save_round,
+)
+
+pytestmark = pytest.mark.timeout(120)
+
+TWELVE = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
+
+
+@pytest.fixture
+def phone(app):
+    return FlaskPhone(app)
+
+
+def propose(phone, names, **fields):
+    """The proposal page for ``names`` (typed as new names or ticked when known)."""
+    form, _ = phone.open_form("/evenings/new")
+    known = set(form.choices.get("present", []))  # the players the app knows: ticked
+    values = {f"newcomers-{i}": n for i, n in enumerate(n for n in names if n not in known)}
+    pairs = form.pairs(values) + [("present", n) for n in names if n in known]
+    for name, value in fields.items():
+        pairs = [(k, v) for k, v in pairs if k != name] + [(name, value)]
+    return phone.post("/evenings/new", pairs + [("action", "propose")])
+
+
+def shown_tables(resp):
+    """The proposal's tables as the page shows them: [[names of each team]] per table."""
+    seats = re.search(r'name="seats" type="hidden" value="([^"]*)"', resp.text)
+    return json.loads(html.unescape(seats[1]))
+
+
+def start(phone, proposal_page, url="/evenings/new"):
+    started = phone.submit(post_form(proposal_page.text), url, button=("action", "start", None))
+    assert started.status == 303, (started.status, started.text[:300])
+    return started.location.rstrip("/").rsplit("/", 1)[-1]
+
+
+def evening_games(database, night, sitting=None):
+    sql = "SELECT game_id FROM evening_games WHERE night = ?" + (" AND sitting = ?" if sitting else "")
+    sql += " ORDER BY sitting, table_number"
+    return [g for (g,) in query_db(database, sql, (night, sitting) if sitting else (night,))]
+
+
+def a_round(winner, points=150):
+    """A round that team ``winner`` leads."""
+    return {
+        "went_out": str(winner),
+        winner: {"book_clean": 1, "melded_points": points},
+        1 - winner: {"melded_points": 60},
+    }
+
+
+def test_twelve_people_make_three_fair_tables_started_in_one_tap(app, phone):
+    page = propose(phone, TWELVE)
+    assert page.status == 200
+    tables = shown_tables(page)
+    assert [[len(team) for team in table] for table in tables] == [[2, 2]] * 3
+    assert sorted(n for table in tables for team in table for n in team) == sorted(TWELVE)
+    assert page.text.count("Keep this table as it is") == 3 and "Start every table" in page.text
+    assert seating.TABLE_RULE in html.unescape(page.text)
+    night = start(phone, page)
+    assert night == evening_tables.tonight()
+    database = app.config["DATABASE"]
+    games = evening_games(database, night)
+    assert len(games) == 3
+    for number, game in enumerate(games):
+        teams = [list(team["players"]) for team in game_json(phone, game)["teams"]]
+        assert teams == tables[number]
+    # a round at every table; the evening page and its JSON say what the games say
+    for n, game in enumerate(games):
+        assert save_round(phone, game, a_round(n % 2, 150 + 10 * n)).status == 303
+    evening = json.loads(phone.get(f"/evenings/{night}.json").body)
+    shown = html.unescape(phone.get(f"/evenings/{night}").text)
+    for table, game in zip(evening["sittings"][0], games):
+        played = game_json(phone, game)
+        assert table["game_id"] == game and table["round"] == 1
+        assert [t["total"] for t in table["teams"]] == played["totals"]
+        for team in played["teams"]:
+            assert team["name"] in shown
+    points = {n["name"]: n["points"] for n in evening["standings"]}
+    for game in games:
+        played = game_json(phone, game)
+        for team, total in zip(played["teams"], played["totals"]):
+            for player in team["players"]:
+                assert points[player] == total
+    assert evening_tables.RANKING_RULE in shown
+    assert evening["best_round"]["points"] == max(
+        t["total"] for s in evening["sittings"][0] for t in s["teams"]
+    )
+
+
+@pytest.mark.parametrize(
+    "names, fields, message",
+    [
+        (["Ann"], {}, "at least 2 people"),
+        (["Ann", "Bo", "ann"], {}, "ann is here twice"),
+        (TWELVE[:8], {"tables": "7"}, "Choose 1 to 6 tables"),
+        (TWELVE[:8], {"tables": "3"}, "too few for 3 tables"),
+        (TWELVE[:7], {"tables": "2"}, "do not make teams of 2"),
+        (["Ann", "Bo", ""], {"team_size": "7"}, "Not a valid choice"),
+    ],
+)
+def test_bad_input_is_said_next_to_its_field_and_nothing_is_written(app, phone, names, fields, message):
+    resp = propose(phone, names, **fields)
+    assert resp.status == 422, resp.status
+    assert message in html.unescape(resp.text)
+    assert query_db(app.config["DATABASE"], "SELECT count(*) FROM games")[0][0] == 0
+
+
+def test_a_proposal_tampered_with_is_not_started(app, phone):
+    page = propose(phone, TWELVE[:4])
+    form = post_form(page.text)
+    pairs = [(k, v) for k, v in form.pairs() if k != "seats"] + [("seats", '[[["Ann"], ["Zed"]]]')]
+    resp = phone.post("/evenings/new", pairs + [("action", "start")])
+    assert resp.status == 200 and "The people here changed" in html.unescape(resp.text)
+    assert query_db(app.config["DATABASE"], "SELECT count(*) FROM games")[0][0] == 0
+
+
+@pytest.mark.parametrize("night", ["2026-02-30", "abc", "2026-1-1", "99999-01-01", "2026-01-05"])
+def test_an_evening_that_is_no_date_or_had_no_games_is_a_404(phone, night):
+    for url in (f"/evenings/{night}", f"/evenings/{night}.json", f"/evenings/{night}/next"):
+        assert phone.get(url).status == 404, url
+
+
+def test_swap_and_lock_change_the_proposal_as_asked(phone):
+    page = propose(phone, TWELVE[:8])
+    tables = shown_tables(page)
+    a, b = tables[0][0][0], tables[1][0][0]
+    swapped = phone.submit(
+        post_form(page.text), "/evenings/new", {"swap_a": a, "swap_b": b}, button=("action", "swap", None)
+    )
+    after = shown_tables(swapped)
+    assert after[0][0][0] == b and after[1][0][0] == a
+    locked = phone.submit(
+        post_form(swapped.text),
+        "/evenings/new",
+        {"swap_a": "Ann", "swap_b": "Hal"},
+        button=("action", "lock", None),
+    )
+    assert any(sorted(team) == ["Ann", "Hal"] for table in shown_tables(locked) for team in table)
+    again = phone.submit(post_form(locked.text), "/evenings/new", button=("action", "another", None))
+    assert any(sorted(team) == ["Ann", "Hal"] for table in shown_tables(again) for team in table)
+
+
+def test_the_next_game_rotates_partners(app, phone):
+    night = start(phone, propose(phone, TWELVE))
+    first = evening_games(app.config["DATABASE"], night, 1)
+    partners = set()
+    for game in first:
+        assert save_round(phone, game, a_round(0)).status == 303
+        assert end_game(phone, game).status == 303
+        for team in game_json(phone, game)["teams"]:
+            partners.add(frozenset(p for p in team["players"]))
+    page = phone.get(f"/evenings/{night}/next")
+    assert page.status == 200
+    assert not {frozenset(team) for table in shown_tables(page) for team in table} & partners
+    start(phone, page, f"/evenings/{night}/next")
+    second = evening_games(app.config["DATABASE"], night, 2)
+    assert len(second) == 3
+    for game in second:
+        for team in game_json(phone, game)["teams"]:
+            assert frozenset(p for p in team["players"]) not in partners
+
+
+def test_a_progressive_evening_moves_the_winners_up_and_counts_each_players_night(app, phone):
+    night = start(phone, propose(phone, TWELVE, mode="progressive"))
+    database = app.config["DATABASE"]
+    won, points = dict.fromkeys(TWELVE, 0), dict.fromkeys(TWELVE, 0)
+    for sitting in (1, 2, 3):
+        games = evening_games(database, night, sitting)
+        tables = []
+        for t, game in enumerate(games):
+            winner = (t + sitting) % 2
+            assert save_round(phone, game, a_round(winner)).status == 303
+            assert end_game(phone, game).status == 303
+            played = game_json(phone, game)
+            teams = played["teams"]
+            tables.append([list(team["players"]) for team in teams])
+            for i, team in enumerate(teams):
+                for p in team["players"]:
+                    points[p] += played["totals"][i]
+                    won[p] += i == winner
+        if sitting == 3:
+            break
+        page = phone.get(f"/evenings/{night}/next")
+        proposed = shown_tables(page)
+        winners = [(t + sitting) % 2 for t in range(3)]
+        # the head table keeps its winners and gets table 2's; table 2 keeps its losers and
+        # gets table 3's winners; the foot keeps its losers and gets the head table's losers
+        expected = [
+            tables[0][winners[0]] + tables[1][winners[1]],
+            tables[1][1 - winners[1]] + tables[2][winners[2]],
+            tables[2][1 - winners[2]] + tables[0][1 - winners[0]],
+        ]
+        for t in range(3):
+            assert sorted(n for team in proposed[t] for n in team) == sorted(expected[t])
+            old = {frozenset(team) for table in tables for team in table}
+            assert not {frozenset(team) for team in proposed[t]} & old  # everyone splits up
+        start(phone, page, f"/evenings/{night}/next")
+    evening = json.loads(phone.get(f"/evenings/{night}.json").body)
+    for row in evening["standings"]:
+        assert (row["games"], row["won"], row["points"]) == (3, won[row["name"]], points[row["name"]])
+    ranked = [(r["won"], r["points"]) for r in evening["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_proposals_from_the_demo_ratings_are_closer_to_even_than_random_splits(app, runner, db):
+    """Over the demo data's ratings: each proposal is fairer than the median of 100 random
+    splits of the same people into the same tables, and the next game's partners repeat
+    none of the first's."""
+    assert runner.invoke(args=["demo-data", "--games", "120", "--seed", "3"]).exit_code == 0
+    names = [n for (n,) in db.execute("SELECT name FROM players ORDER BY id")]
+    names = names[: len(names) // 4 * 4]  # the demo's family, at tables of four
+    assert len(names) >= 8
+    chances = evening_tables.chances_for(db, names)
+    rng = random.Random(5)
+    layout = seating.plan(len(names))
+    for seed in range(3):
+        proposal = seating.arrange(names, layout, chances, seed=seed)
+        randoms = []
+        for _ in range(100):
+            shuffled = rng.sample(names, len(names))
+            split = [
+                [shuffled[4 * t : 4 * t + 2], shuffled[4 * t + 2 : 4 * t + 4]] for t in range(len(layout))
+            ]
+            randoms.append(sum(max(c) - min(c) for c in (chances(t) for t in split)))
+        assert proposal.spread < statistics.median(randoms), (proposal.spread, statistics.median(randoms))
+        partners = {pair for table in proposal.tables for team in table for pair in seating.pairs_of(team)}
+        second = seating.arrange(names, layout, chances, avoid=partners, seed=seed)
+        assert second.repeats == 0
+
+
+def test_six_tables_saving_at_once_lose_nothing(tmp_path):
+    """24 people at six tables, each table's phone saving its rounds at the same moment,
+    over the app's own server: every save answers, every round is on its own game."""
+    database = migrated(tmp_path / "scorekeeper.db")
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    people = [f"Player {n}" for n in range(1, 25)]
+    with served(instance, database) as (_, port):
+        host = HttpPhone("127.0.0.1", port)
+        night = start(host, propose(host, people))
+        games = evening_games(database, night)
+        assert len(games) == 6
+        phones = [HttpPhone("127.0.0.1", port) for _ in games]
+        reviews = {}
+        answers, problems = {}, []
+        barrier = threading.Barrier(len(games))
+
+        def table(index, game):
+            try:
+                for n in range(3):
+                    values = a_round(0, 100 + 10 * index + 5 * n)
+                    reviews[index] = check_round(phones[index], f"/games/{game}/rounds/new", values)
+                    barrier.wait(timeout=60)
+                    answers.setdefault(index, []).append(press_save(phones[index], reviews[index]).status)
+            except Exception as error:
+                problems.append((index, repr(error)))
+                barrier.abort()
+
+        threads = [threading.Thread(target=table, args=(i, g)) for i, g in enumerate(games)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=100)
+        assert not problems, problems
+        assert all(answers[i] == [303, 303, 303] for i in range(len(games))), answers
+        for index, game in enumerate(games):
+            melded = query_db(
+                database,
+                """SELECT e.melded_points FROM round_entries e JOIN rounds r ON r.id = e.round_id
+                   JOIN teams t ON t.id = e.team_id WHERE r.game_id = ? AND t.position = 0
+                   ORDER BY r.number""",
+                (game,),
+            )
+            assert [m for (m,) in melded] == [100 + 10 * index + 5 * n for n in range(3)]
