@@ -159,6 +159,15 @@ MONTH_NAMES = (
 )  # fmt: skip
 
 
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def night(key):
+    """ "2026-11-26" -> "Thursday 26 November 2026" (an evening as the pages name it)."""
+    date = datetime.date.fromisoformat(key)
+    return f"{DAY_NAMES[date.weekday()]} {date.day} {MONTH_NAMES[date.month - 1]} {date.year}"
+
+
 def month(key):
     """ "2026-11" -> "November 2026" (a month as the pages name it; strftime's names
     follow the computer's locale, these the pages' language)."""
@@ -203,6 +212,7 @@ def init_app(app):
         deal_cards=deal_cards,
         day=day,
         month=month,
+        night=night,
         address=address,
         when=when,
         rating=rating,
