@@ -142,3 +142,7 @@ def _pairs(text):
     return [
         tuple(p) for p in pairs if isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p)
     ]
+
+
+class ShareForm(FlaskForm):
+    """The evening's share buttons (a new link, stop sharing): the CSRF token only."""

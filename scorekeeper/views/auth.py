@@ -28,7 +28,15 @@ bp = Blueprint("auth", __name__)
 # shell need (static files, of which none is private; the manifest, the
 # service worker and the offline page); and share links.
 PUBLIC = frozenset(
-    {"auth.sign_in", "static", "webapp.manifest", "webapp.service_worker", "webapp.offline", "share.follow"}
+    {
+        "auth.sign_in",
+        "static",
+        "webapp.manifest",
+        "webapp.service_worker",
+        "webapp.offline",
+        "share.follow",
+        "evenings.follow",
+    }
 )
 
 # A refused form is shown again with this status (as on the other forms).

@@ -5,17 +5,18 @@ import datetime
 import json
 import re
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
 from .. import seating
 from ..db import get_db
-from ..forms.evenings import EveningForm
+from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
 from ..services import evening_tables, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
+from .share import qr_svg, share_url
 
-bp = Blueprint("evenings", __name__, url_prefix="/evenings")
+bp = Blueprint("evenings", __name__)
 
 REFUSED = 422
 NIGHT = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -38,13 +39,13 @@ def evening_or_404(night):
     return found
 
 
-@bp.route("/new", methods=["GET", "POST"])
+@bp.route("/evenings/new", methods=["GET", "POST"])
 def new():
     """Who is here, the rule set and how tables are made; then the proposal; then every table starts."""
     return _seating(None)
 
 
-@bp.route("/<night>/next", methods=["GET", "POST"])
+@bp.route("/evenings/<night>/next", methods=["GET", "POST"])
 def next_game(night):
     """The evening's next game: the tables proposed (partners changed, or progressive moves)."""
     return _seating(evening_or_404(night))
@@ -187,16 +188,35 @@ def _page(form, evening, proposal=None, moves=None, status=200):
     ), status
 
 
-@bp.get("/<night>")
+@bp.get("/evenings/<night>")
 def show(night):
     """The evening: every table live, the night's standings, its best, the next game."""
-    evening = evening_or_404(night)
-    etag = f"{evening.night}-{len(evening.games)}-{sum(g.revision for g in evening.games)}"
+    return _evening_page(evening_or_404(night))
+
+
+@bp.get("/e/<shared>", endpoint="follow")
+def follow(shared):
+    """A shared evening, read-only: its tables (each linked to its game's own share
+    link), its standings; nothing else of the app, and no passcode asked."""
+    evening = evening_tables.load_shared_evening(get_db(), shared)
+    if evening is None:
+        response = Response(render_template("share/gone.html"), 404)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return _evening_page(evening, shared=True)
+
+
+def _evening_page(evening, shared=False):
+    etag = f"{evening.night}-{len(evening.games)}-{sum(g.revision for g in evening.games)}-{shared:d}"
     if request.if_none_match.contains(etag):
         return "", 304
+    token = evening.share_token
     page = render_template(
         "evenings/show.html",
         evening=evening,
+        shared=shared,
+        share_url=share_url(token, "evenings.follow", "shared") if token and not shared else None,
+        share_form=ShareForm(),
         ranking_rule=RANKING_RULE,
         modes=MODES,
         etag=etag,
@@ -205,7 +225,40 @@ def show(night):
     return page, 200, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
 
 
-@bp.get("/<night>.json")
+@bp.get("/evenings/<night>/share.svg")
+def qr(night):
+    """The evening's share link as a QR code, for the other phones to scan."""
+    evening = evening_or_404(night)
+    if not evening.share_token:
+        abort(404, description="This evening is not shared.")
+    link = share_url(evening.share_token, "evenings.follow", "shared")
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.post("/evenings/<night>/share/new")
+def renew_share(night):
+    """A new share link for the evening (the old one stops working)."""
+    return _share(night, True, "New share link made: the old one, if any, no longer works.")
+
+
+@bp.post("/evenings/<night>/share/stop")
+def stop_share(night):
+    """Stop sharing the evening: its link stops working."""
+    return _share(night, False, "Sharing stopped: the evening's link no longer works.")
+
+
+def _share(night, on, message):
+    evening = evening_or_404(night)
+    if evening.mode is None:
+        abort(404, description="Only an evening started from “Start an evening” has a share link.")
+    evening_tables.set_sharing(get_db(), evening.night, on)  # the CSRF token was checked already
+    flash(message, "success")
+    return redirect(url_for("evenings.show", night=evening.night, _anchor="share"), 303)
+
+
+@bp.get("/evenings/<night>.json")
 def show_json(night):
     """The evening page's numbers, the same as the page shows."""
     return as_json(evening_or_404(night))

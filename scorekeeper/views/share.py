@@ -71,13 +71,14 @@ def follow(token):
     return response
 
 
-def share_url(token):
-    """The share link as a phone at the table opens it: when this page was opened
-    on the computer itself (localhost), the address phones reach it at instead:
+def share_url(token, endpoint="share.follow", argument="token"):
+    """The share link (a game's, or ``endpoint``'s: an evening's) as a phone at the table
+    opens it: when this page was opened on the computer itself (localhost), the
+    address phones reach it at instead:
     ``SHARE_ADDRESS`` as the server set it (``serve.share_address``: None when it
     listens on loopback only, so the link stays as opened), else the first LAN
     address."""
-    url = url_for("share.follow", token=token, _external=True)
+    url = url_for(endpoint, **{argument: token}, _external=True)
     parts = urlsplit(url)
     config = current_app.config
     reached = config["SHARE_ADDRESS"] if "SHARE_ADDRESS" in config else next(iter(machine_names()[0]), None)

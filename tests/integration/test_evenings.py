@@ -299,3 +299,33 @@ def test_six_tables_saving_at_once_lose_nothing(tmp_path):
                 (game,),
             )
             assert [m for (m,) in melded] == [100 + 10 * index + 5 * n for n in range(3)]
+
+
+def test_the_evenings_share_link_opens_it_read_only_without_the_passcode_and_nothing_else(app, phone):
+    from scorekeeper import passcode
+
+    night = start(phone, propose(phone, TWELVE[:8]))
+    page = phone.get(f"/evenings/{night}").text
+    link = re.search(r'class="share-link"><a href="http://[^/]+(/e/[^"]+)"', page)[1]
+    assert phone.get(f"/evenings/{night}/share.svg").headers["content-type"].startswith("image/svg+xml")
+    passcode.set_passcode(app.instance_path, "Evening-2026")
+    guest = FlaskPhone(app)
+    shared = guest.get(link)
+    assert shared.status == 200
+    for game in evening_games(app.config["DATABASE"], night):
+        assert f"/games/{game}" not in shared.text  # each table links to its own share link only
+    assert "Next game" not in shared.text and "Stop sharing" not in shared.text
+    for url in (f"/evenings/{night}", f"/evenings/{night}.json", "/", f"/evenings/{night}/share.svg"):
+        assert guest.get(url).status in (302, 303), url  # sent to sign in
+    # stopped, the link opens nothing; a new link replaces it
+    passcode.remove_passcode(app.instance_path)
+    form, _ = phone.open_form(f"/evenings/{night}", action_contains="/share/stop")
+    assert phone.submit(form, f"/evenings/{night}").status == 303
+    assert guest.get(link).status == 404
+    form, _ = phone.open_form(f"/evenings/{night}", action_contains="/share/new")
+    assert phone.submit(form, f"/evenings/{night}").status == 303
+    assert guest.get(link).status == 404
+    fresh = re.search(
+        r'class="share-link"><a href="http://[^/]+(/e/[^"]+)"', phone.get(f"/evenings/{night}").text
+    )[1]
+    assert fresh != link and guest.get(fresh).status == 200

@@ -358,8 +358,10 @@ def arrange(phone):
         phone, three, {"went_out": "nobody", 0: {"melded_points": 50}, 1: {"unplayed_points": 20}}
     ).status in (302, 303)
     night = start_evening(phone, ["Ann", "Bo", "Cy", "Di"])
+    evening_page = phone.get(f"/evenings/{night}").text
     return {
         "night": night,
+        "evening_token": re.search(r"/e/([A-Za-z0-9_-]+)", evening_page)[1],
         "house": house,
         "spare": spare,
         "playing": playing,
@@ -541,6 +543,8 @@ def report(found):
 
 # pages with several POST forms: which one a target's key means (by its action)
 ACTIONS = {
+    "evening-share-new": "/share/new",
+    "evening-share-stop": "/share/stop",
     "undo": "/undo",
     "reopen": "/reopen",
     "share-new": "/share/new",
@@ -694,6 +698,12 @@ def post_targets(ids):
         ),
         "evenings.next_game": PostTarget(
             "evenings.next_game", (("evening/next", f"/evenings/{ids['night']}/next", False),)
+        ),
+        "evenings.renew_share": PostTarget(
+            "evenings.renew_share", (("evening-share-new", f"/evenings/{ids['night']}", False),)
+        ),
+        "evenings.stop_share": PostTarget(
+            "evenings.stop_share", (("evening-share-stop", f"/evenings/{ids['night']}", False),)
         ),
     }
 
@@ -887,6 +897,8 @@ SWEPT = [
     "auth.sign_out",
     "evenings.new",
     "evenings.next_game",
+    "evenings.renew_share",
+    "evenings.stop_share",
 ]
 
 
@@ -928,6 +940,7 @@ def valid_arguments(ids):
         "token": ids["token"],
         "year": 2026,
         "night": ids["night"],
+        "shared": ids["evening_token"],
     }
 
 
@@ -943,7 +956,7 @@ def get_sweep(world, endpoint, rule):
     for name in names:
         bad = (
             BAD_KEYS
-            if name in ("key", "token", "night")
+            if name in ("key", "token", "night", "shared")
             else ["../x", "%00", "x" * 300]
             if name == "filename"
             else BAD_IDS
@@ -1010,6 +1023,8 @@ def all_targets():
             "evenings.next_game",
             "evenings.show",
             "evenings.show_json",
+            "evenings.qr",
+            "evenings.follow",
         )
     ] + ["POST " + e for e in SWEPT]
 
@@ -1170,6 +1185,11 @@ def path_strategies(ids):
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
         "year": _int_segment([2025, 2026, 1, 9999]),
+        "shared": st.one_of(
+            st.sampled_from([ids["evening_token"], ids["evening_token"][:-1], "x" * 22]),
+            st.sampled_from(BAD_KEYS),
+            st.text(min_size=1, max_size=30),
+        ),
         "night": st.one_of(
             st.sampled_from([ids["night"], "2026-02-30", "2025-01-05", "0000-00-00", "9999-12-31"]),
             st.sampled_from(BAD_KEYS),

@@ -10,6 +10,7 @@ import pytest
 
 from scorekeeper import passcode
 from scorekeeper.scoring import TeamRound
+from scorekeeper.services import evening_tables, rulesets
 
 from ..helpers import csrf_token, text
 
@@ -24,6 +25,7 @@ PUBLIC = {
     "webapp.service_worker",
     "webapp.offline",
     "share.follow",
+    "evenings.follow",
 }
 
 
@@ -60,6 +62,8 @@ def sample_values(game, player_id):
         "token": game.share_token,
         "filename": "style.css",
         "year": 2026,
+        "night": game.created_at[:10],
+        "shared": "an-evening's-share-token",
     }
 
 
@@ -88,6 +92,11 @@ def test_without_a_passcode_every_page_opens_as_before(client, game):
 def test_with_a_passcode_every_route_needs_signing_in(locked, client, db, game):
     player_id = game.teams[0].players[0].id
     values = sample_values(game, player_id)
+    # an evening, shared: its link is public like a game's
+    night = evening_tables.tonight()
+    evening_tables.start_sitting(db, night, rulesets.get_rule_set(db, "roth"), "rotate", [[["Eve"], ["Fay"]]])
+    values["shared"] = evening_tables.load_evening(db, night).share_token
+    values["night"] = night
     before = everything_stored(locked, db)
     crawled = set()
     for endpoint, method, url in every_route(locked, values):
