@@ -183,6 +183,51 @@ def _write_pdf(html):
     return HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
 
 
+def pdf_from_htmls(htmls):
+    """One PDF of several sheets' HTML, each laid out as its own document, their pages
+    one after another (an evening: every table's sheet, then its summary). Cached
+    like ``pdf_from_html``, by all of the HTML."""
+    key = hashlib.sha256("\0".join(htmls).encode()).hexdigest()
+    with _render_lock:
+        pdf = _cache.get(key)
+        if pdf is not None:
+            _counts["hits"] += 1
+            return pdf
+        from weasyprint import HTML
+
+        fonts, style = fonts_and_style()
+        documents = [
+            HTML(string=html, url_fetcher=_refuse).render(stylesheets=[style], font_config=fonts)
+            for html in htmls
+        ]
+        pages = [page for document in documents for page in document.pages]
+        pdf = _cache[key] = documents[0].copy(pages).write_pdf()
+        _counts["renders"] += 1
+        return pdf
+
+
+def evening_pdf(evening, paper):
+    """The evening printed: every table's sheet (game by game), then its summary page."""
+    from flask import render_template
+
+    from .services.evening_tables import MODES, RANKING_RULE
+
+    htmls = [game_sheet_html(game, paper, pdf=True) for game in evening.games]
+    htmls.append(
+        render_template(
+            "sheets/evening.html",
+            evening=evening,
+            modes=MODES,
+            ranking_rule=RANKING_RULE,
+            paper_name=PAPERS[paper],
+            pdf=True,
+            pdf_links=(),
+            back_url=None,
+        )
+    )
+    return pdf_from_htmls(htmls)
+
+
 def render_uncached(html):
     """Lay a sheet's HTML out and write its PDF, keeping nothing (the warm-up)."""
     with _render_lock:

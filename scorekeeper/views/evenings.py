@@ -8,7 +8,7 @@ import re
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
-from .. import seating
+from .. import seating, sheets
 from ..db import get_db
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
@@ -217,12 +217,26 @@ def _evening_page(evening, shared=False):
         shared=shared,
         share_url=share_url(token, "evenings.follow", "shared") if token and not shared else None,
         share_form=ShareForm(),
+        papers=sheets.PAPERS,
         ranking_rule=RANKING_RULE,
         modes=MODES,
         etag=etag,
         poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
     )
     return page, 200, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+
+
+@bp.get("/evenings/<night>/evening.pdf")
+def evening_pdf(night):
+    """The evening printed: every table's sheet, then the standings (?paper=letter or a4)."""
+    evening = evening_or_404(night)
+    paper = sheets.paper(request.args.get("paper"), current_app.config["PAPER"])
+    pdf = sheets.evening_pdf(evening, paper)
+    headers = {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": f'inline; filename="evening-{evening.night}-{paper}.pdf"',
+    }
+    return pdf, headers
 
 
 @bp.get("/evenings/<night>/share.svg")

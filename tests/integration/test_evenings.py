@@ -329,3 +329,36 @@ def test_the_evenings_share_link_opens_it_read_only_without_the_passcode_and_not
         r'class="share-link"><a href="http://[^/]+(/e/[^"]+)"', phone.get(f"/evenings/{night}").text
     )[1]
     assert fresh != link and guest.get(fresh).status == 200
+
+
+@pytest.mark.parametrize("paper, size", [("letter", (612, 792)), ("a4", (595, 842))])
+def test_the_printed_evening_has_every_tables_sheet_then_the_standings(app, phone, paper, size):
+    """Read back from the PDF: a sheet per table (its teams and totals), then the summary
+    with the night's standings in their order."""
+    import io
+
+    from pypdf import PdfReader
+
+    from tests.integration.test_sheets import page_texts
+
+    night = start(phone, propose(phone, TWELVE))
+    games = evening_games(app.config["DATABASE"], night)
+    for n, game in enumerate(games):
+        assert save_round(phone, game, a_round(n % 2, 150 + 50 * n)).status == 303
+    resp = phone.get(f"/evenings/{night}/evening.pdf?paper={paper}")
+    assert resp.status == 200 and resp.headers["content-type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(resp.body))
+    assert len(reader.pages) == len(games) + 1
+    assert tuple(round(float(v)) for v in reader.pages[0].mediabox[2:]) == size
+    texts = page_texts(reader)
+    for text, game in zip(texts, games):
+        played = game_json(phone, game)
+        assert "score sheet" in text
+        for team, total in zip(played["teams"], played["totals"]):
+            assert team["name"] in text and f"{total:,}" in text
+    summary = texts[-1]
+    evening = json.loads(phone.get(f"/evenings/{night}.json").body)
+    assert "The evening" in summary and "The standings" in summary
+    lines = [line for line in summary.splitlines() if re.match(r"^\d+ \S", line)]
+    shown = [line.split()[1] for line in lines if len(line.split()) >= 5 and line.split()[3] == "of"]
+    assert shown == [row["name"] for row in evening["standings"]]

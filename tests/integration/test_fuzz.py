@@ -1025,6 +1025,7 @@ def all_targets():
             "evenings.show_json",
             "evenings.qr",
             "evenings.follow",
+            "evenings.evening_pdf",
         )
     ] + ["POST " + e for e in SWEPT]
 
@@ -1227,7 +1228,7 @@ query_args = st.lists(
 # (test_every_path_and_query_argument), so these look for what several odd arguments
 # at once find: a dozen draws cover one, a few and five query arguments
 GET_EXAMPLES = 12
-SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6}  # a PDF rendered for each
+SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6, "evenings.evening_pdf": 6}  # a PDF rendered for each
 
 
 def get_rules(app):
