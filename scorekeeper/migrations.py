@@ -464,3 +464,6 @@ def m011_evenings(db):
         not_null={"night", "sitting", "table_number"},
     )
     db.execute("CREATE UNIQUE INDEX idx_evening_games_seat ON evening_games (night, sitting, table_number)")
+    db.execute(
+        "CREATE INDEX idx_evening_games_tables ON evening_games (table_number DESC, night)"
+    )  # the record

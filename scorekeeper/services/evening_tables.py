@@ -281,3 +281,17 @@ def _name_pairs(key_pairs, keys):
     for pair in key_pairs:
         if pair <= set(by_key):
             yield tuple(by_key[k] for k in pair)
+
+
+def player_evenings(db, player_id):
+    """{"played": evenings (started as evenings) the player sat at, "won": those where they
+    won more games than anyone else} (from the nights' sums kept with every change)."""
+    played, won = db.execute(
+        """SELECT COUNT(*), COALESCE(SUM(np.wins > 0 AND np.wins > COALESCE(
+                  (SELECT MAX(o.wins) FROM night_players o
+                   WHERE o.night = np.night AND o.player_id != np.player_id), 0)), 0)
+           FROM night_players np JOIN evenings e ON e.night = np.night
+           WHERE np.player_id = ?""",
+        [player_id],
+    ).fetchone()
+    return {"played": played, "won": won}

@@ -291,10 +291,19 @@ def busiest_night(db, year=None):
     return {"night": row[0], "games": row[1], "game_id": first[0] if first else None}
 
 
+def most_tables(db):
+    """The evening with the most tables at once: {night, tables}, or None (under two)."""
+    row = db.execute(
+        "SELECT night, table_number FROM evening_games ORDER BY table_number DESC, night LIMIT 1"
+    ).fetchone()
+    return {"night": row[0], "tables": row[1]} if row and row[1] > 1 else None
+
+
 def all_records(db):
     """Everything the records page shows."""
     return {
         "rule_sets": game_records(db),
         "streaks": streak_records(db),
         "busiest_night": busiest_night(db),
+        "most_tables": most_tables(db),
     }

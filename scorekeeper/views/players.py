@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from .. import charts, formatting
 from ..db import get_db
 from ..forms.players import RenameForm
-from ..services import Conflict, NotFound, players, ratings, stats
+from ..services import Conflict, NotFound, evening_tables, players, ratings, stats
 from . import found, page_number, posted_or_filled
 
 # no url_prefix: /players.json sits beside /players
@@ -51,6 +51,7 @@ def _show(player_id):
         "head_to_head": record.head_to_head,
         "timeline": stats.timeline(db, player_id),
         "recent": stats.recent_games(db, player_id),
+        "evenings": evening_tables.player_evenings(db, player_id),
     }
 
 
@@ -77,6 +78,7 @@ def show(player_id):
         rating_history=data["rating_history"],
         rating_chart=rating_chart(name, data["rating_history"]) if data["rating_history"] else None,
         recent=data["recent"],
+        evenings=data["evenings"],
     )
 
 

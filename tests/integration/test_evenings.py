@@ -362,3 +362,51 @@ def test_the_printed_evening_has_every_tables_sheet_then_the_standings(app, phon
     lines = [line for line in summary.splitlines() if re.match(r"^\d+ \S", line)]
     shown = [line.split()[1] for line in lines if len(line.split()) >= 5 and line.split()[3] == "of"]
     assert shown == [row["name"] for row in evening["standings"]]
+
+
+def test_the_years_game_nights_open_their_evening_pages_games_started_alone_included(app, runner, phone):
+    """Games started one at a time make up their night by date, as on the year page;
+    that night's evening page shows every one of them."""
+    assert runner.invoke(args=["demo-data", "--games", "40", "--seed", "2"]).exit_code == 0
+    years = query_db(app.config["DATABASE"], "SELECT DISTINCT substr(night, 1, 4) FROM nights")
+    year = years[0][0]
+    page = phone.get(f"/years/{year}").text
+    nights = re.findall(r'href="/evenings/(\d{4}-\d{2}-\d{2})"', page)
+    counted = dict(
+        query_db(app.config["DATABASE"], "SELECT night, games FROM nights WHERE night LIKE ?", (f"{year}%",))
+    )
+    assert sorted(nights) == sorted(counted)
+    for night in nights[:10]:
+        evening = json.loads(phone.get(f"/evenings/{night}.json").body)
+        assert evening["mode"] is None and evening["sittings"] == []
+        finished = [g for g in evening["other_games"] if game_json(phone, g)["finished"]]
+        assert len(finished) == counted[night], night
+        assert phone.get(f"/evenings/{night}").status == 200
+
+
+def test_records_and_the_player_page_count_tables_and_evening_champions(app, phone):
+    night = start(phone, propose(phone, TWELVE))
+    games = evening_games(app.config["DATABASE"], night)
+    records = phone.get("/records").text
+    assert "Most tables in one evening: 3 tables" in html.unescape(re.sub(r"<[^>]+>", "", records))
+    assert f"/evenings/{night}" in records
+    # the first table's game ends, its first team winning: two players with a win each
+    assert save_round(phone, games[0], a_round(0)).status == 303
+    assert end_game(phone, games[0]).status == 303
+    ids = dict(query_db(app.config["DATABASE"], "SELECT name, id FROM players"))
+    winner, partner = game_json(phone, games[0])["teams"][0]["players"]
+    for name in (winner, partner):
+        assert json.loads(phone.get(f"/players/{ids[name]}.json").body)["evenings"] == {"played": 1, "won": 0}
+    # the next game (partners changed): the winner wins again, and leads the night alone
+    start(phone, phone.get(f"/evenings/{night}/next"), f"/evenings/{night}/next")
+    for game in evening_games(app.config["DATABASE"], night, 2):
+        teams = game_json(phone, game)["teams"]
+        side = next((i for i, t in enumerate(teams) if winner in t["players"]), None)
+        if side is not None:
+            assert partner not in teams[side]["players"]
+            assert save_round(phone, game, a_round(side)).status == 303
+            assert end_game(phone, game).status == 303
+    shown = json.loads(phone.get(f"/players/{ids[winner]}.json").body)
+    assert shown["evenings"] == {"played": 1, "won": 1}
+    assert "Evening champion" in phone.get(f"/players/{ids[winner]}").text
+    assert json.loads(phone.get(f"/players/{ids[partner]}.json").body)["evenings"]["won"] == 0
