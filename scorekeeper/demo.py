@@ -24,11 +24,12 @@ import datetime
 import random
 import uuid
 
-from . import scoring
+from . import scoring, seating
 from .db import transaction
 from .scoring import RULESETS, TeamRound
 from .services import changes, game_model, records, summaries
 from .services.changes import INSERT_ENTRY
+from .services.evenings import evening
 from .services.players import Player, player_id
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
@@ -37,6 +38,7 @@ PRESET_WEIGHTS = {"tablet": 4, "roth": 3, "friends-family": 2, "partnership": 2,
 BATCH = 1_000  # games per transaction
 MAX_ROUNDS = 25  # a Roth game nobody finishes is ended by hand here
 IN_PROGRESS = 0.01  # games the family stopped partway and never ended
+HOLIDAY = 0.08  # nights of several tables, started as an evening, partners changed each game
 
 
 def _stamp(moment):
@@ -96,16 +98,17 @@ def _entry(rng, rules, number, out):
     )
 
 
-def _game(rng, family):
-    """(preset key, rules, teams as lists of player ids, rounds, ended by hand)."""
-    key = rng.choices(list(PRESET_WEIGHTS), list(PRESET_WEIGHTS.values()))[0]
+def _game(rng, family, teams=None, key=None):
+    """(preset key, rules, teams as lists of player ids, rounds, ended by hand); ``teams``
+    and ``key`` when an evening seated them."""
+    key = key or rng.choices(list(PRESET_WEIGHTS), list(PRESET_WEIGHTS.values()))[0]
     rules = RULESETS[key]
-    while True:  # teams of equal size, as families deal them
+    while teams is None:  # teams of equal size, as families deal them
         team_count, size = rng.randint(2, 4), rng.randint(1, 3)
         if team_count * size <= len(family):
-            break
-    seated = rng.sample(family, team_count * size)
-    teams = [seated[i * size : (i + 1) * size] for i in range(team_count)]
+            seated = rng.sample(family, team_count * size)
+            teams = [seated[i * size : (i + 1) * size] for i in range(team_count)]
+    team_count = len(teams)
     if rules.planned_rounds:
         planned = rules.planned_rounds
     elif rules.target_score:
@@ -124,6 +127,42 @@ def _game(rng, family):
         rounds = rounds[: rng.randint(1, len(rounds))]
         ended = False
     return key, rules, teams, rounds, ended
+
+
+def _even(teams):
+    return [1 / len(teams)] * len(teams)
+
+
+def _schedule(rng, family, count, start, step):
+    """When each game starts and, for a game of an evening of several tables, its seat:
+    [(start, teams or None, preset key or None, (night, sitting, table) or None)].
+
+    Most nights are one table and one to three games; some (``HOLIDAY``) are an
+    evening of two or three tables of four, two or three games long, partners changed
+    from game to game (``seating.arrange``, avoiding tonight's partners)."""
+    plan = []
+    while len(plan) < count:
+        day = (start + step * len(plan)).astimezone()
+        evening_start = day.replace(hour=19, minute=0, second=0, microsecond=0).astimezone(datetime.UTC)
+        if rng.random() < HOLIDAY and len(family) >= 8:
+            tables = 3 if len(family) >= 12 and rng.random() < 0.5 else 2
+            people = rng.sample(family, 4 * tables)
+            key = rng.choice(["tablet", "roth", "partnership"])
+            night = evening(_stamp(evening_start))
+            partnered = set()
+            for sitting in range(1, rng.randint(2, 3) + 1):
+                proposal = seating.arrange(
+                    people, [[2, 2]] * tables, _even, avoid=partnered, seed=rng.randrange(1000)
+                )
+                for number, teams in enumerate(proposal.tables, start=1):
+                    partnered |= {pair for team in teams for pair in seating.pairs_of(team)}
+                    began = evening_start + datetime.timedelta(minutes=100 * (sitting - 1) + number)
+                    plan.append((began, [list(team) for team in teams], key, (night, sitting, number)))
+        else:
+            for game in range(rng.randint(1, 3)):
+                began = evening_start + datetime.timedelta(minutes=90 * game + rng.randint(0, 30))
+                plan.append((began, None, None, None))
+    return plan[:count]
 
 
 def _family(db, rng):
@@ -148,20 +187,39 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
     span = span or min(datetime.timedelta(days=2) * count, datetime.timedelta(days=5 * 365))
     start = now - span
     step = span / max(count, 1)
+    plan = _schedule(rng, family, count, start, step)
+    # a night that already has an evening (demo-data run again): its games come after those
+    earlier = dict(db.execute("SELECT night, MAX(sitting) FROM evening_games GROUP BY night").fetchall())
     rules_json = {key: rules.to_json() for key, rules in RULESETS.items()}
     made = rounds_made = 0
     while made < count:
         batch = min(BATCH, count - made)
-        rows = {"games": [], "teams": [], "team_players": [], "rounds": [], "revisions": []}
+        rows = {
+            "games": [],
+            "teams": [],
+            "team_players": [],
+            "rounds": [],
+            "revisions": [],
+            "evening_games": [],
+        }
+        evenings = {}
         entry_values, summary_rows, record_rows = [], [], []
         with transaction(db):  # BEGIN IMMEDIATE: the ids below stay ours
             ids = _Ids(db)
             for i in range(made, made + batch):
-                key, rules, teams, rounds, ended = _game(rng, family)
+                began, seated, preset, seat = plan[i]
+                key, rules, teams, rounds, ended = _game(rng, family, seated, preset)
                 result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
-                began = start + step * i + datetime.timedelta(minutes=rng.randint(0, 600))
                 finished = began + datetime.timedelta(minutes=20 * len(rounds) + rng.randint(0, 30))
                 game_id = ids.take("games")
+                if seat is not None:
+                    night, sitting, table = seat
+                    evenings.setdefault(night, {"night": night, "mode": "rotate", "rules_key": key})
+                    evenings[night].setdefault("created_at", _stamp(began))
+                    sitting += earlier.get(night, 0)
+                    rows["evening_games"].append(
+                        {"game_id": game_id, "night": night, "sitting": sitting, "table_number": table}
+                    )
                 rows["games"].append(
                     {
                         "id": game_id,
@@ -248,6 +306,10 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                 )
                 summary_rows += summaries.rows_for(made_game, result)
                 record_rows.append(records.facts_of(made_game, result))
+            db.conn.executemany(
+                "INSERT OR IGNORE INTO evenings (night, mode, rules_key, created_at) VALUES (?, ?, ?, ?)",
+                [(e["night"], e["mode"], e["rules_key"], e["created_at"]) for e in evenings.values()],
+            )
             for table, table_rows in rows.items():
                 db[table].insert_all(table_rows, batch_size=500)
             db.conn.executemany(INSERT_ENTRY, entry_values)

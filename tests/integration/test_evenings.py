@@ -410,3 +410,23 @@ def test_records_and_the_player_page_count_tables_and_evening_champions(app, pho
     assert shown["evenings"] == {"played": 1, "won": 1}
     assert "Evening champion" in phone.get(f"/players/{ids[winner]}").text
     assert json.loads(phone.get(f"/players/{ids[partner]}.json").body)["evenings"]["won"] == 0
+
+
+def test_demo_data_makes_evenings_of_several_tables_with_partners_changed(app, runner, phone):
+    assert runner.invoke(args=["demo-data", "--games", "300", "--seed", "4"]).exit_code == 0
+    database = app.config["DATABASE"]
+    nights = [n for (n,) in query_db(database, "SELECT night FROM evenings")]
+    assert nights, "no evening of several tables"
+    for night in nights:
+        evening = json.loads(phone.get(f"/evenings/{night}.json").body)
+        assert evening["mode"] == "rotate" and 2 <= len(evening["sittings"]) <= 3
+        partnered = set()
+        for sitting in evening["sittings"]:
+            assert len(sitting) in (2, 3)
+            for table in sitting:
+                for team in table["teams"]:
+                    pair = frozenset(team["players"])
+                    assert len(pair) == 2 and pair not in partnered, (night, pair)
+                    partnered.add(pair)
+    games_a_night = [g for (g,) in query_db(database, "SELECT games FROM nights")]
+    assert statistics.median(games_a_night) <= 3  # most nights: one table, a few games
