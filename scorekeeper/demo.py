@@ -144,13 +144,14 @@ def _schedule(rng, family, count, start, step):
     while len(plan) < count:
         day = (start + step * len(plan)).astimezone()
         evening_start = day.replace(hour=19, minute=0, second=0, microsecond=0).astimezone(datetime.UTC)
-        if rng.random() < HOLIDAY and len(family) >= 8:
-            tables = 3 if len(family) >= 12 and rng.random() < 0.5 else 2
+        tables = 3 if len(family) >= 12 and rng.random() < 0.5 else 2
+        sittings = rng.randint(2, 3)
+        if rng.random() < HOLIDAY and len(family) >= 8 and len(plan) + tables * sittings <= count:
             people = rng.sample(family, 4 * tables)
             key = rng.choice(["tablet", "roth", "partnership"])
             night = evening(_stamp(evening_start))
             partnered = set()
-            for sitting in range(1, rng.randint(2, 3) + 1):
+            for sitting in range(1, sittings + 1):
                 proposal = seating.arrange(
                     people, [[2, 2]] * tables, _even, avoid=partnered, seed=rng.randrange(1000)
                 )
