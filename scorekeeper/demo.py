@@ -140,16 +140,18 @@ def _schedule(rng, family, count, start, step):
     Most nights are one table and one to three games; some (``HOLIDAY``) are an
     evening of two or three tables of four, two or three games long, partners changed
     from game to game (``seating.arrange``, avoiding tonight's partners)."""
-    plan = []
+    plan, nights = [], set()  # a night holds one evening at most
     while len(plan) < count:
         day = (start + step * len(plan)).astimezone()
         evening_start = day.replace(hour=19, minute=0, second=0, microsecond=0).astimezone(datetime.UTC)
         tables = 3 if len(family) >= 12 and rng.random() < 0.5 else 2
         sittings = rng.randint(2, 3)
-        if rng.random() < HOLIDAY and len(family) >= 8 and len(plan) + tables * sittings <= count:
+        night = evening(_stamp(evening_start))
+        holiday = rng.random() < HOLIDAY and len(family) >= 8
+        if holiday and night not in nights and len(plan) + tables * sittings <= count:
+            nights.add(night)
             people = rng.sample(family, 4 * tables)
             key = rng.choice(["tablet", "roth", "partnership"])
-            night = evening(_stamp(evening_start))
             partnered = set()
             for sitting in range(1, sittings + 1):
                 proposal = seating.arrange(

@@ -67,6 +67,7 @@ class EveningForm(FlaskForm):
     locked = HiddenField(default="[]")  # pairs always together: JSON [[name, name], ...]
     seats = HiddenField(default="")  # the proposal shown: JSON [table [team [name, ...]]]
     seed = HiddenField(default="0")
+    seen = HiddenField(default="0")  # the games of the night the page knew of (a second Start is refused)
     swap_a = SelectField("Swap", choices=[], validate_choice=False)
     swap_b = SelectField("with", choices=[], validate_choice=False)
     keep = CheckboxList("Keep as they are", choices=[], validate_choice=False)
@@ -113,8 +114,15 @@ class EveningForm(FlaskForm):
         return tables if well_formed(tables, self.names()) else None
 
     def seed_number(self):
-        text = self.seed.data or "0"
-        return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
+        return _small_number(self.seed.data)
+
+    def seen_number(self):
+        return _small_number(self.seen.data)
+
+
+def _small_number(text):
+    text = text or "0"
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
 
 
 def well_formed(tables, names):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .. import seating
 from ..db import snapshot, transaction
 from ..names import clean_name, name_key
-from . import ratings
+from . import Conflict, ratings
 from .changes import log_change, now
 from .evenings import MORNING, evening
 from .game_model import load_game
@@ -184,15 +184,26 @@ def load_shared_evening(db, token):
     return load_evening(db, row[0]) if row else None
 
 
-def start_sitting(db, night, entry, mode, tables):
+def start_sitting(db, night, entry, mode, tables, seen=None):
     """Start the night's next game at every table, in one transaction; return its sitting.
 
     :param entry: the rule set (``rulesets.Entry``) every table plays.
     :param mode: a key of ``MODES`` (an evening keeps the mode it was started with).
     :param tables: per table, its teams as lists of names (checked by the caller).
+    :param seen: how many games of the night the phone's page knew of: when another
+        phone started one since, ``Conflict`` and nothing is written.
     """
     stamp = now()
     with transaction(db):
+        started = db.execute(
+            "SELECT coalesce(max(sitting), 0) FROM evening_games WHERE night = ?", [night]
+        ).fetchone()[0]
+        if seen is not None and started != seen:
+            raise Conflict(
+                "Another phone started this evening's next game already: nothing was started twice."
+                if seen
+                else "An evening is under way tonight already: its next game starts from its page."
+            )
         db.execute(
             "INSERT OR IGNORE INTO evenings (night, mode, rules_key, created_at, share_token) "
             "VALUES (?, ?, ?, ?, ?)",

@@ -12,7 +12,7 @@ from .. import seating, sheets
 from ..db import get_db
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
-from ..services import evening_tables, players, rulesets
+from ..services import Conflict, evening_tables, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
 from .share import qr_svg, share_url
 
@@ -70,6 +70,7 @@ def _seating(evening):
                 str(len(evening.current[0].game.teams[0].players)) if evening.current else "2"
             )
             form.tables.data = len(evening.current) or None
+            form.seen.data = str(len(evening.sittings))
             proposal, moves = evening_tables.next_seating(db, evening)
             return _page(form, evening, proposal, moves)
         form.rules_key.data = (
@@ -92,7 +93,11 @@ def _seating(evening):
         entry = by_key[form.rules_key.data]
         night = evening.night if evening else evening_tables.tonight()
         mode = evening.mode if evening and evening.mode else form.mode.data
-        sitting = evening_tables.start_sitting(db, night, entry, mode, shown)
+        try:
+            sitting = evening_tables.start_sitting(db, night, entry, mode, shown, form.seen_number())
+        except Conflict as refusal:
+            flash(str(refusal), "error")
+            return redirect(url_for("evenings.show", night=night), 303)
         flash(
             f"Game {sitting} of the evening started at {len(shown)} table{'s' * (len(shown) > 1)}. "
             "Good luck!",

@@ -430,3 +430,25 @@ def test_demo_data_makes_evenings_of_several_tables_with_partners_changed(app, r
                     partnered.add(pair)
     games_a_night = [g for (g,) in query_db(database, "SELECT games FROM nights")]
     assert statistics.median(games_a_night) <= 3  # most nights: one table, a few games
+
+
+def test_a_second_tap_on_start_from_another_phone_starts_nothing_twice(app, phone):
+    night = start(phone, propose(phone, TWELVE[:8]))
+    page = phone.get(f"/evenings/{night}/next")
+    other = FlaskPhone(app)
+    other_page = other.get(f"/evenings/{night}/next")
+    start(phone, page, f"/evenings/{night}/next")
+    late = other.submit(
+        post_form(other_page.text), f"/evenings/{night}/next", button=("action", "start", None)
+    )
+    assert late.status == 303
+    said = " ".join(text for _, text in other.follow(late).flashes())
+    assert "started this evening's next game already" in said
+    assert len(evening_games(app.config["DATABASE"], night)) == 4  # two tables, two games: not three
+    # and a second evening tonight from "Start an evening" is refused the same way
+    again = phone.submit(
+        post_form(propose(phone, TWELVE[:4]).text), "/evenings/new", button=("action", "start", None)
+    )
+    assert again.status == 303
+    assert "under way tonight already" in " ".join(text for _, text in phone.follow(again).flashes())
+    assert len(evening_games(app.config["DATABASE"], night)) == 4
