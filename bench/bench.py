@@ -134,9 +134,12 @@ def players_of_note(database):
         )
         (count,) = conn.execute("SELECT COUNT(*) FROM games").fetchone()
         # the evening of several tables with the most games (else the busiest night)
-        row = conn.execute(
-            "SELECT night FROM evening_games GROUP BY night ORDER BY COUNT(*) DESC, night DESC LIMIT 1"
-        ).fetchone() or conn.execute("SELECT night FROM nights ORDER BY games DESC LIMIT 1").fetchone()
+        row = (
+            conn.execute(
+                "SELECT night FROM evening_games GROUP BY night ORDER BY COUNT(*) DESC, night DESC LIMIT 1"
+            ).fetchone()
+            or conn.execute("SELECT night FROM nights ORDER BY games DESC LIMIT 1").fetchone()
+        )
     finally:
         conn.close()
     return busiest, quietest, max(1, -(-count // 20)), row[0] if row else "2026-01-01"
@@ -194,22 +197,22 @@ def serve_and_measure(table, work, databases, sections):
         }
         if "pages" in sections:
             for label, url in (
-                ("/history", lambda busiest, quietest, last, night: "/history"),
-                ("/history, last page", lambda busiest, quietest, last, night: f"/history?page={last}"),
-                ("/history?player= (busiest)", lambda busiest, quietest, last, night: f"/history?player={busiest}"),
-                ("/history?status=finished", lambda busiest, quietest, last, night: "/history?status=finished"),
-                ("/players (leaderboard)", lambda busiest, quietest, last, night: "/players"),
-                ("/players/<busiest>", lambda busiest, quietest, last, night: f"/players/{busiest}"),
-                ("/players/<quietest>", lambda busiest, quietest, last, night: f"/players/{quietest}"),
-                ("/players.json", lambda busiest, quietest, last, night: "/players.json"),
-                ("/players/<busiest>.json", lambda busiest, quietest, last, night: f"/players/{busiest}.json"),
-                ("/records", lambda busiest, quietest, last, night: "/records"),
-                ("/records.json", lambda busiest, quietest, last, night: "/records.json"),
-                ("/years/<this year>", lambda busiest, quietest, last, night: f"/years/{THIS_YEAR}"),
-                ("/years/<this year>.json", lambda busiest, quietest, last, night: f"/years/{THIS_YEAR}.json"),
-                ("/years/<last year>", lambda busiest, quietest, last, night: f"/years/{THIS_YEAR - 1}"),
-                ("/evenings/<busiest evening>", lambda busiest, quietest, last, night: f"/evenings/{night}"),
-                ("/evenings/<busiest>.json", lambda busiest, quietest, last, night: f"/evenings/{night}.json"),
+                ("/history", lambda most, least, last, night: "/history"),
+                ("/history, last page", lambda most, least, last, night: f"/history?page={last}"),
+                ("/history?player= (busiest)", lambda most, least, last, night: f"/history?player={most}"),
+                ("/history?status=finished", lambda most, least, last, night: "/history?status=finished"),
+                ("/players (leaderboard)", lambda most, least, last, night: "/players"),
+                ("/players/<busiest>", lambda most, least, last, night: f"/players/{most}"),
+                ("/players/<quietest>", lambda most, least, last, night: f"/players/{least}"),
+                ("/players.json", lambda most, least, last, night: "/players.json"),
+                ("/players/<busiest>.json", lambda most, least, last, night: f"/players/{most}.json"),
+                ("/records", lambda most, least, last, night: "/records"),
+                ("/records.json", lambda most, least, last, night: "/records.json"),
+                ("/years/<this year>", lambda most, least, last, night: f"/years/{THIS_YEAR}"),
+                ("/years/<this year>.json", lambda most, least, last, night: f"/years/{THIS_YEAR}.json"),
+                ("/years/<last year>", lambda most, least, last, night: f"/years/{THIS_YEAR - 1}"),
+                ("/evenings/<busiest evening>", lambda most, least, last, night: f"/evenings/{night}"),
+                ("/evenings/<busiest>.json", lambda most, least, last, night: f"/evenings/{night}.json"),
             ):
                 urls = {games: url(*prepared[games][3:]) for games in sizes}
                 actions = {games: (lambda c=clients[games], u=urls[games]: c.get(u)) for games in sizes}

@@ -51,21 +51,31 @@ def family_history(tmp_path_factory):
             game = games.add_round(db, game.id, game.revision, 1, row)
             playing[teams] = game.id
         players = [pid for (pid,) in db.execute("SELECT id FROM players ORDER BY id")]
+        # the demo's evening of the most tables and games, and a night of games played alone
+        nights = [
+            db.execute(
+                "SELECT night FROM evening_games GROUP BY night "
+                "ORDER BY MAX(table_number) DESC, COUNT(*) DESC"
+            ).fetchone()[0],
+            db.execute("SELECT night FROM nights WHERE night NOT IN (SELECT night FROM evenings)").fetchone()[
+                0
+            ],
+        ]
     finally:
         db.close()
-    return path, playing, players
+    return path, playing, players, nights
 
 
 @pytest.fixture
 def history_server(family_history, tmp_path, instance_path):
     from scorekeeper import create_app
 
-    path, playing, players = family_history
+    path, playing, players, nights = family_history
     database = tmp_path / "scorekeeper.db"
     shutil.copyfile(path, database)
     server = LiveServer(create_app({"TESTING": True, "DATABASE": str(database)}))
     try:
-        yield server.url, playing, players
+        yield server.url, playing, players, nights
     finally:
         server.stop()
 
@@ -73,7 +83,7 @@ def history_server(family_history, tmp_path, instance_path):
 def page_groups():
     """(name, a function of (games being played, players) to the paths it opens)."""
     return {
-        "home-and-lists": lambda playing, players: [
+        "home-and-lists": lambda playing, players, nights: [
             "/",
             "/history",
             "/players",
@@ -81,15 +91,20 @@ def page_groups():
             f"/years/{YEAR}",
             f"/years/{YEAR - 1}",
         ],
-        "players": lambda playing, players: [f"/players/{pid}" for pid in players],
-        "games": lambda playing, players: [f"/games/{gid}" for gid in playing.values()],
-        "round-forms": lambda playing, players: [
+        "players": lambda playing, players, nights: [f"/players/{pid}" for pid in players],
+        "games": lambda playing, players, nights: [f"/games/{gid}" for gid in playing.values()],
+        "round-forms": lambda playing, players, nights: [
             path
             for gid in playing.values()
             for path in (f"/games/{gid}/rounds/new", f"/games/{gid}/rounds/1/edit")
         ],
-        "rules": lambda playing, players: ["/rules", *(f"/rules/{key}" for key in RULESETS)],
-        "settings-and-new-game": lambda playing, players: ["/settings", "/games/new", "/rules/new"],
+        "rules": lambda playing, players, nights: ["/rules", *(f"/rules/{key}" for key in RULESETS)],
+        "settings-and-new-game": lambda playing, players, nights: ["/settings", "/games/new", "/rules/new"],
+        "evenings": lambda playing, players, nights: [
+            "/evenings/new",
+            *(f"/evenings/{night}" for night in nights),
+            f"/evenings/{nights[0]}/next",
+        ],
     }
 
 
@@ -101,9 +116,9 @@ GROUPS = page_groups()
 def test_every_word_whole_and_readable_at_every_width(
     history_server, new_page, screenshot, group, javascript
 ):
-    base, playing, players = history_server
+    base, playing, players, nights = history_server
     page = new_page(viewport={"width": WIDTHS[0], "height": PHONE_HEIGHT}, java_script_enabled=javascript)
-    for path in GROUPS[group](playing, players):
+    for path in GROUPS[group](playing, players, nights):
         response = page.goto(base + path)
         assert response.status == 200, path
         expect(page.get_by_role("heading", level=1)).to_be_visible()
@@ -121,7 +136,7 @@ def test_every_word_whole_and_readable_at_every_width(
 
 def test_the_year_page_fits_six_screens(history_server, new_page):
     """300 games in the year: its game nights folded by month, the latest open."""
-    base, _, _ = history_server
+    base, *_ = history_server
     page = new_page(viewport={"width": 360, "height": PHONE_HEIGHT})
     page.goto(f"{base}/years/{YEAR}")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{YEAR} at the table")
