@@ -37,7 +37,15 @@ def _year(year):
 def year(year):
     """Show a year at the table: games, nights, most wins, best partnership, records, games per month."""
     data = _year(year)
-    return render_template("records/year.html", chart=months_chart(data) if data["games"] else None, **data)
+    # who else played each night, besides its most wins (a filter per night in the template
+    # was a third of the page's time at a year of 360 nights)
+    others = {n["night"]: [p for p in n["players"] if p not in set(n["winners"])] for n in data["nights"]}
+    return render_template(
+        "records/year.html",
+        chart=months_chart(data) if data["games"] else None,
+        others_by_night=others,
+        **data,
+    )
 
 
 @bp.get("/years/<int:year>.json")
