@@ -19,6 +19,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import seating
 from ..names import clean_name, name_key, name_problem
+from ..services.evening_tables import MODES
 
 NEW_NAMES = seating.MAX_PEOPLE  # blank fields for people not known yet (eight shown, the rest folded)
 
@@ -38,13 +39,7 @@ class EveningForm(FlaskForm):
     rules_key = RadioField("Rule set", choices=[])
     mode = RadioField(
         "From game to game",
-        choices=[
-            SelectChoice(key, label)
-            for key, label in (
-                ("rotate", "Fair tables, partners changed each game"),
-                ("progressive", "Progressive: winners move up a table, everyone changes partner"),
-            )
-        ],
+        choices=[SelectChoice(key, label) for key, label in MODES.items()],
         default="rotate",
     )
     team_size = RadioField(
