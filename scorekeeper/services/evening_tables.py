@@ -143,10 +143,18 @@ def tonight():
 
 
 def night_bounds(night):
-    """The UTC times (ISO) between which a game started belongs to ``night``."""
+    """UTC times (ISO) between which every game started on ``night`` lies: from a day
+    before its morning to a day after the next (the caller keeps those whose
+    ``evening`` is the night); at the calendar's ends, past any stored time."""
     day = datetime.date.fromisoformat(night)
-    start = datetime.datetime.combine(day, datetime.time(MORNING)).astimezone(datetime.UTC)
-    return (start - datetime.timedelta(days=1)).isoformat(), (start + datetime.timedelta(days=2)).isoformat()
+    bounds = []
+    for days, beyond in ((-1, "0"), (2, "~")):
+        try:
+            moment = datetime.datetime.combine(day, datetime.time(MORNING)) + datetime.timedelta(days=days)
+            bounds.append(moment.astimezone(datetime.UTC).isoformat())
+        except (OverflowError, ValueError):
+            bounds.append(beyond)  # "0" sorts before every stored time, "~" after
+    return tuple(bounds)
 
 
 def load_evening(db, night):

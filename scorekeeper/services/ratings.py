@@ -71,7 +71,8 @@ def sure_share(wins, games):
     z2, p = SURE * SURE, wins / games
     centre = p + z2 / (2 * games)
     spread = SURE * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
-    return max(0.0, (centre - spread) / (1 + z2 / games))
+    # the bound lies in [0, p]; rounding can put it a hair outside (0 wins: 3.6e-17)
+    return min(p, max(0.0, (centre - spread) / (1 + z2 / games)))
 
 
 def surest_first(row):

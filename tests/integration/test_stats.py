@@ -4,7 +4,7 @@ import datetime
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from scorekeeper.scoring import RULESETS, TeamRound, check_round, score_team_round
@@ -172,6 +172,7 @@ def test_a_short_lucky_run_ranks_below_a_long_good_one(few, many):
 
 
 @given(st.integers(0, 500), st.integers(1, 500))
+@example(wins=0, games=17)  # rounding once put the bound a hair above 0 wins (make test-deep)
 def test_a_sure_share_is_a_share_below_the_rate_and_rises_with_games(wins, games):
     wins = min(wins, games)
     sure = ratings.sure_share(wins, games)
