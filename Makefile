@@ -81,6 +81,7 @@ flake-hunt: system-packages-test $(VENV)/.installed-test
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
 	$(PY) bench/round_entry.py
+	$(PY) bench/locks.py
 
 # the saves and pages at 10,000 and 100,000 games (building 100,000 takes minutes;
 # BENCH_CACHE=folder keeps the databases for the next run)
