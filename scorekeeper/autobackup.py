@@ -195,6 +195,7 @@ class AutoBackup:
         self.keep = dict(KEEP, **(keep or {}))
         self.clock = clock
         self.last_error = None  # (UTC time, message) of the last failed attempt, until one succeeds
+        self.no_room = False  # that attempt was skipped for want of room (NoRoom)
         self._cond = threading.Condition()
         self._pending = False  # a change not yet in a backup
         self._generation = 0  # counts calls to changed(): a sleeping worker sees a new one
@@ -274,6 +275,7 @@ class AutoBackup:
         """Keep and log why; try again at the next change (the pending mark is dropped)."""
         said = str(error) if isinstance(error, NoRoom) else f"the last automatic backup failed: {error}"
         self.last_error = (self.clock(), said)
+        self.no_room = isinstance(error, NoRoom)
         log.warning("automatic backup into %s failed: %s", self.folder, error)
         with self._cond:
             self._pending = False
@@ -315,7 +317,7 @@ class AutoBackup:
             log.warning("removed %d old backups to keep %s free", len(made_room), self.folder)
         backup.backup_database(self.database, target)
         self._marker = marker
-        self.last_error = None
+        self.last_error, self.no_room = None, False
         removed = prune(self.folder, self.keep)
         log.info("backed up to %s (%d old removed)", target, len(removed))
         return Backup(target, now.astimezone(datetime.UTC).replace(microsecond=0))
@@ -341,20 +343,14 @@ class AutoBackup:
             "count": len(backups),
             "keep": self.keep,
             "problem": self.problem(),
-            "space": faults.space(self.folder, *self.floor),
-            "no_room": bool(self.last_error)
-            and self.last_error[1].startswith("the last automatic backup was skipped"),
+            "no_room": self.no_room,
         }
 
     def problem(self):
         """Why backups cannot be written, as a sentence (None when they can, as far as we know)."""
         if self.last_error:
             return f"{self.last_error[1][0].upper()}{self.last_error[1][1:]}"
-        folder = self.folder
-        while not folder.exists():  # the first folder that exists must let us make the rest
-            if folder.parent == folder:
-                break
-            folder = folder.parent
+        folder = faults.existing(self.folder)  # the first folder that exists must let us make the rest
         if not folder.is_dir():
             return f"{folder} is not a folder."
         if not os.access(folder, os.W_OK | os.X_OK):

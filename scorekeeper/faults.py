@@ -134,29 +134,51 @@ def floor(total, share, most):
     return min(int(total * share), most)
 
 
-def space(path, share=0.10, most=200 * 2**20):
-    """The free space of the disk ``path`` is on (the nearest folder that exists), or None."""
+def existing(path):
+    """``path``, or the nearest folder above it that exists (a folder not made yet is
+    on its parent's disk)."""
     path = Path(path)
     while not path.exists() and path.parent != path:
         path = path.parent
+    return path
+
+
+def space(path, share=0.10, most=200 * 2**20):
+    """The free space of the disk ``path`` is on, or None."""
     try:
-        usage = shutil.disk_usage(path)
+        usage = shutil.disk_usage(existing(path))
     except OSError:
         return None
     return Space(usage.free, usage.total, floor(usage.total, share, most))
 
 
 def same_disk(a, b):
-    """Whether two paths (or their nearest existing folders) are on one disk."""
-    devices = []
-    for path in (Path(a), Path(b)):
-        while not path.exists() and path.parent != path:
-            path = path.parent
-        try:
-            devices.append(path.stat().st_dev)
-        except OSError:
-            return False
-    return devices[0] == devices[1]
+    """Whether two paths are on one disk."""
+    try:
+        return existing(a).stat().st_dev == existing(b).stat().st_dev
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class Disk:
+    """A disk the app writes to: what it holds (words for a page), a path on it, its
+    space (None when it cannot be looked at), and whether the backups are on it."""
+
+    what: str
+    path: Path
+    space: Space | None
+    backups: bool
+
+
+def disks(database, backups, share=0.10, most=200 * 2**20):
+    """The disks of the scores and of the backups: one when they share it."""
+    if same_disk(database, backups):
+        return [Disk("the scores and the backups", Path(database), space(database, share, most), True)]
+    return [
+        Disk("the scores", Path(database), space(database, share, most), False),
+        Disk("the backups", Path(backups), space(backups, share, most), True),
+    ]
 
 
 def size_text(n):

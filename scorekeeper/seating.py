@@ -158,13 +158,15 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
         if best is None or score < best[0] - 1e-12:
             best = (score, list(seats))
     _, tables = cost(best[1])
-    return _proposal(tables, table_chances, avoid)
+    return proposal(tables, table_chances, avoid)
 
 
-def _proposal(tables, table_chances, avoid):
+def proposal(tables, chances, avoid=frozenset()):
+    """``tables`` as a ``Proposal``: each table's chances (``chances`` of its teams), and
+    how many of its teams pair players in ``avoid`` (a seating made by hand, a swap)."""
     tables = tuple(tuple(tuple(team) for team in t) for t in tables)
     repeats = sum(1 for t in tables for team in t for pair in pairs_of(team) if pair in avoid)
-    return Proposal(tables, tuple(table_chances(t) for t in tables), repeats)
+    return Proposal(tables, tuple(tuple(chances([list(team) for team in t])) for t in tables), repeats)
 
 
 def _units(free, together):

@@ -162,13 +162,17 @@ def pdf_from_html(html):
 
 def _pdf(html, sheet=None):
     """``pdf_from_html``; ``sheet``, when given, is remembered as naming this HTML."""
-    key = hashlib.sha256(html.encode()).hexdigest()
+    return _cached(hashlib.sha256(html.encode()).hexdigest(), lambda: _write_pdf(html), sheet)
+
+
+def _cached(key, write, sheet=None):
+    """The PDF cached under ``key``, else ``write()``'s, cached, one render at a time."""
     with _render_lock:
         pdf = _cache.get(key)
         if pdf is not None:
             _counts["hits"] += 1
         else:
-            pdf = _cache[key] = _write_pdf(html)
+            pdf = _cache[key] = write()
             _counts["renders"] += 1
         if sheet is not None:
             _sheets[sheet] = key
@@ -187,23 +191,18 @@ def pdf_from_htmls(htmls):
     """One PDF of several sheets' HTML, each laid out as its own document, their pages
     one after another (an evening: every table's sheet, then its summary). Cached
     like ``pdf_from_html``, by all of the HTML."""
-    key = hashlib.sha256("\0".join(htmls).encode()).hexdigest()
-    with _render_lock:
-        pdf = _cache.get(key)
-        if pdf is not None:
-            _counts["hits"] += 1
-            return pdf
-        from weasyprint import HTML
+    return _cached(hashlib.sha256("\0".join(htmls).encode()).hexdigest(), lambda: _write_pdfs(htmls))
 
-        fonts, style = fonts_and_style()
-        documents = [
-            HTML(string=html, url_fetcher=_refuse).render(stylesheets=[style], font_config=fonts)
-            for html in htmls
-        ]
-        pages = [page for document in documents for page in document.pages]
-        pdf = _cache[key] = documents[0].copy(pages).write_pdf()
-        _counts["renders"] += 1
-        return pdf
+
+def _write_pdfs(htmls):
+    from weasyprint import HTML
+
+    fonts, style = fonts_and_style()
+    documents = [
+        HTML(string=html, url_fetcher=_refuse).render(stylesheets=[style], font_config=fonts)
+        for html in htmls
+    ]
+    return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
 
 
 def evening_pdf(evening, paper):

@@ -614,6 +614,12 @@ def save_round(phone, game_id, values, number=None):
     return press_save(phone, check_round(phone, url, values))
 
 
+def share_token(phone, game_id):
+    """The game's share link's token, read off its game page (the QR code's link)."""
+    page = phone.get(f"/games/{game_id}").text
+    return re.search(r"/s/([A-Za-z0-9_-]+)", page)[1]
+
+
 def game_json(phone, game_id):
     resp = phone.get(f"/games/{game_id}.json")
     assert resp.status == 200, f"/games/{game_id}.json: {resp.status} {resp.error or ''}"

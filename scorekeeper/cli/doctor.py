@@ -6,7 +6,6 @@ and removes again in the database's folder (the one way to know it can be
 written, whoever runs it).
 """
 
-import contextlib
 import datetime
 import http.client
 import os
@@ -32,8 +31,7 @@ def check_database(path):
     except ValueError as error:
         return False, f"{error}. Restore the latest backup (README: “Backing up”)."
     pending = len(migrations._migrations) - len(applied)  # sqlite-utils has no public list of them
-    with contextlib.closing(backup._read_only(path)) as conn:
-        games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    games = autobackup.count_games(path) or 0
     text = f"{path} opens and passes integrity_check; {games:,} games"
     if pending > 0:
         return False, f"{text}, but {pending} update(s) of its layout wait: run `make run` once."
@@ -55,17 +53,13 @@ def check_writable(path):
 
 
 def check_space(path, folder, floor):
-    listed = [("the scores", path, faults.space(path, *floor))]
-    if faults.same_disk(path, folder):
-        listed = [("the scores and the backups", path, listed[0][2])]
-    else:
-        listed.append(("the backups", folder, faults.space(folder, *floor)))
     results = []
-    for what, where, space in listed:
+    for disk in faults.disks(path, folder, *floor):
+        space = disk.space
         if space is None:
-            results.append((False, f"disk space ({what}): {where} cannot be looked at"))
+            results.append((False, f"disk space ({disk.what}): {disk.path} cannot be looked at"))
             continue
-        text = f"{faults.size_text(space.free)} free of {faults.size_text(space.total)} ({what})"
+        text = f"{faults.size_text(space.free)} free of {faults.size_text(space.total)} ({disk.what})"
         if space.low:
             text += (
                 f": less than the {faults.size_text(space.floor)} kept free. Free some space "

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from .. import seating
 from ..db import snapshot, transaction
-from ..names import clean_name, name_key
-from . import Conflict, ratings
+from ..names import name_key
+from . import Conflict, players, ratings
 from .changes import log_change, now
 from .evenings import MORNING, evening
 from .game_model import load_game
@@ -123,14 +123,22 @@ class Evening:
                     best = (total, game.teams[i].name, game)
         return best
 
-    def partners(self):
-        """Every pair of names that partnered tonight (frozensets of name keys)."""
-        return {
+    @property
+    def version(self):
+        """What changes whenever any of its games does (or one is added): its ETag and JSON."""
+        return f"{len(self.games)}-{sum(g.revision for g in self.games)}"
+
+    def partners_among(self, names):
+        """The pairs of ``names`` (frozensets of them) that partnered tonight, whatever
+        the case or spacing a name was typed in."""
+        keys = {name_key(name): name for name in names}
+        played = {
             frozenset(name_key(p.name) for p in pair)
             for game in self.games
             for team in game.teams
             for pair in _pairs(team.players)
         }
+        return {frozenset(keys[k] for k in pair) for pair in played if pair <= set(keys)}
 
 
 def _pairs(players):
@@ -251,30 +259,12 @@ def set_sharing(db, night, on):
 def chances_for(db, names):
     """A function from teams (lists of names) to each team's chance to win, from the
     players' ratings (a name not known yet: a new player, unrated)."""
-    keys = {name: name_key(clean_name(name)) for name in names}
-    ids = (
-        dict(
-            db.execute(
-                f"SELECT key, id FROM players WHERE key IN ({', '.join('?' * len(keys))})",
-                list(keys.values()),
-            ).fetchall()
-        )
-        if keys
-        else {}
-    )
-    known = ratings.current(db, set(ids.values()))
-    model = ratings.model()
-    rated = {
-        name: model.rating(mu=known[ids[key]].mu, sigma=known[ids[key]].sigma)
-        if key in ids
-        else model.rating()
-        for name, key in keys.items()
-    }
-
-    def chances(teams):
-        return model.predict_win([[rated[name] for name in team] for team in teams])
-
-    return chances
+    ids = {}
+    for name in names:
+        known = players.find_player(db, name)
+        ids[name] = known.id if known else None
+    chances = ratings.chances_of(db, ids.values())
+    return lambda teams: chances([[ids[name] for name in team] for team in teams])
 
 
 def next_seating(db, the_evening, seed=0):
@@ -288,18 +278,10 @@ def next_seating(db, the_evening, seed=0):
     if the_evening.mode == "progressive" and the_evening.sitting_done:
         winners = [t.game.standings.winners[0] for t in last]
         new, moves = seating.progress(tables, winners, chances)
-        return seating.Proposal(new, tuple(tuple(chances([list(tm) for tm in t])) for t in new), 0), moves
+        return seating.proposal(new, chances), moves
     layout = [[len(team) for team in table] for table in tables]
-    keys = {name: name_key(name) for name in names}
-    avoid = {frozenset(names_) for names_ in _name_pairs(the_evening.partners(), keys)}
+    avoid = the_evening.partners_among(names)
     return seating.arrange(names, layout, chances, avoid=avoid, seed=seed), None
-
-
-def _name_pairs(key_pairs, keys):
-    by_key = {key: name for name, key in keys.items()}
-    for pair in key_pairs:
-        if pair <= set(by_key):
-            yield tuple(by_key[k] for k in pair)
 
 
 def player_evenings(db, player_id):

@@ -243,13 +243,23 @@ def streaks(db, player_id):
 def win_chances(db, teams):
     """Each team's chance to win (0..1, summing to 1) from its players' ratings.
 
-    :param teams: a list of lists of player ids.
+    :param teams: a list of lists of player ids (None: a new player, unrated).
     """
     if len(teams) < 2 or not all(teams):
         return None
-    ratings = current(db, {p for team in teams for p in team})
-    m = model()
-    return m.predict_win([[m.rating(mu=ratings[p].mu, sigma=ratings[p].sigma) for p in t] for t in teams])
+    return chances_of(db, {p for team in teams for p in team})(teams)
+
+
+def chances_of(db, player_ids):
+    """A function from teams (lists of these players' ids) to each team's chance to win:
+    the ratings read once, for the many lineups an evening's seating weighs."""
+    ratings, m = current(db, set(player_ids)), model()
+    rated = {p: m.rating(mu=r.mu, sigma=r.sigma) for p, r in ratings.items()}
+
+    def chances(teams):
+        return m.predict_win([[rated[p] for p in team] for team in teams])
+
+    return chances
 
 
 def history(db, player_id, limit=None):

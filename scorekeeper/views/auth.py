@@ -165,16 +165,8 @@ def _settings_page(form, stored):
 def _disks(backups):
     """The disks of the scores and of the backups (one when they share it), with their free space."""
     auto = autobackup.for_app(current_app._get_current_object())
-    database = current_app.config["DATABASE"]
-    scores = faults.space(database, *auto.floor)
-    if faults.same_disk(database, backups["folder"]):
-        listed = [dict(what="the scores and the backups", space=scores, backups=True)]
-    else:
-        listed = [
-            dict(what="the scores", space=scores, backups=False),
-            dict(what="the backups", space=backups["space"], backups=True),
-        ]
-    return [disk for disk in listed if disk["space"] is not None]
+    listed = faults.disks(current_app.config["DATABASE"], backups["folder"], *auto.floor)
+    return [disk for disk in listed if disk.space is not None]
 
 
 @bp.app_errorhandler(RateLimitExceeded)

@@ -14,7 +14,7 @@ from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
 from ..services import Conflict, evening_tables, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
-from .share import qr_svg, share_url
+from .share import gone, qr_svg, share_url
 
 bp = Blueprint("evenings", __name__)
 
@@ -110,8 +110,8 @@ def _seating(evening):
         a, b = form.swap_a.data, form.swap_b.data
         if a in names and b in names and a != b:
             shown = seating.swap(shown, a, b)
-        proposal = _as_proposal(shown, chances, evening)
-        return _page(form, evening, proposal)
+        avoid = evening.partners_among(names) if evening else set()
+        return _page(form, evening, seating.proposal(shown, chances, avoid))
     if action == "lock":
         a, b = form.swap_a.data, form.swap_b.data
         if a in names and b in names and a != b:
@@ -139,10 +139,6 @@ def _propose(db, form, evening, names, layout, chances, kept):
             name_key(p) for t in proposal.tables for tm in t for p in tm
         ):
             return proposal
-    avoid = set()
-    if evening is not None:
-        keys = {name_key(n): n for n in names}
-        avoid = {frozenset(keys[k] for k in pair) for pair in evening.partners() if pair <= set(keys)}
     together = [pair for pair in form.locked_pairs() if set(pair) <= set(names)]
     kept = {t: [list(team) for team in teams] for t, teams in kept.items()}
     layout_kept = all(len(kept[t]) == len(layout[t]) for t in kept if t < len(layout))
@@ -151,23 +147,10 @@ def _propose(db, form, evening, names, layout, chances, kept):
         layout,
         chances,
         together=together,
-        avoid=avoid,
+        avoid=evening.partners_among(names) if evening else set(),
         kept=kept if layout_kept else None,
         seed=form.seed_number(),
     )
-
-
-def _as_proposal(tables, chances, evening):
-    avoid = evening.partners() if evening else set()
-    tables = tuple(tuple(tuple(team) for team in t) for t in tables)
-    repeats = sum(
-        1
-        for t in tables
-        for team in t
-        for pair in seating.pairs_of(team)
-        if frozenset(name_key(n) for n in pair) in avoid
-    )
-    return seating.Proposal(tables, tuple(tuple(chances([list(tm) for tm in t])) for t in tables), repeats)
 
 
 def _swap_choices(form, names):
@@ -204,15 +187,11 @@ def follow(shared):
     """A shared evening, read-only: its tables (each linked to its game's own share
     link), its standings; nothing else of the app, and no passcode asked."""
     evening = evening_tables.load_shared_evening(get_db(), shared)
-    if evening is None:
-        response = Response(render_template("share/gone.html"), 404)
-        response.headers["Cache-Control"] = "no-store"
-        return response
-    return _evening_page(evening, shared=True)
+    return gone() if evening is None else _evening_page(evening, shared=True)
 
 
 def _evening_page(evening, shared=False):
-    etag = f"{evening.night}-{len(evening.games)}-{sum(g.revision for g in evening.games)}-{shared:d}"
+    etag = f"{evening.night}-{evening.version}-{shared:d}"
     if request.if_none_match.contains(etag):
         return "", 304
     token = evening.share_token
@@ -302,7 +281,7 @@ def as_json(evening):
     return {
         "night": evening.night,
         "mode": evening.mode,
-        "version": f"{len(evening.games)}-{sum(g.revision for g in evening.games)}",
+        "version": evening.version,
         "sittings": [[table(t) for t in sitting] for sitting in evening.sittings],
         "other_games": [g.id for g in evening.loose],
         "standings": [

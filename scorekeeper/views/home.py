@@ -49,11 +49,9 @@ def storage_fault(error):
     fault = faults.fault_of(error, current_app.config["DATABASE"])
     if fault is None:
         raise error
-    log.warning("%s %s: %s (%s)", request.method, request.path, fault.kind, fault.detail or error)
-    if fault.lasting:
-        forget_connection()
     posted = request.method == "POST"
-    g.fault_message = fault.message(
+    told(
+        fault,
         "nothing was changed" if posted else "this page cannot be shown now",
         "tap the button below" if posted else "reload this page",
     )
@@ -66,7 +64,7 @@ def storage_fault(error):
 def told(fault, what, again):
     """Put ``fault``'s sentence at the top of the page a view shows next (base.html); return its status."""
     log.warning("%s %s: %s (%s)", request.method, request.path, fault.kind, fault.detail)
-    if fault.lasting:
+    if fault.lasting:  # the connection that met it is opened afresh by the next request
         forget_connection()
     g.fault_message = fault.message(what, again)
     return fault.status

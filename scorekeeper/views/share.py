@@ -34,7 +34,7 @@ def _etag(token, revision):
     return hashlib.sha256(f"{token}:{revision}:{_STARTED}".encode()).hexdigest()[:20]
 
 
-def _gone():
+def gone():
     """A link that was never made, or was stopped: say so, show nothing else."""
     response = Response(render_template("share/gone.html"), 404)
     response.headers["Cache-Control"] = "no-store"
@@ -47,14 +47,14 @@ def follow(token):
     db = get_db()
     seen = game_model.shared_game_revision(db, token)
     if seen is None:
-        return _gone()
+        return gone()
     etag = _etag(token, seen[1])
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
         game = game_model.load_shared_game(db, token)
         if game is None:
-            return _gone()
+            return gone()
         etag = _etag(token, game.revision)
         response = Response(
             render_template(

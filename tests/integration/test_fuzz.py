@@ -76,6 +76,7 @@ from ..httpkit import (
     post_form,
     query,
     save_round,
+    share_token,
     shows_the_values,
     start_game,
     urlencode,
@@ -400,12 +401,6 @@ def arranged_for(world, target):
 
 
 PASSCODE = "fuzz passcode 1234"
-
-
-def share_token(phone, game_id):
-    """The game's share link's token, read off its game page (the QR code's link)."""
-    page = phone.get(f"/games/{game_id}").text
-    return re.search(r"/s/([A-Za-z0-9_-]+)", page)[1]
 
 
 @pytest.fixture(scope="module")

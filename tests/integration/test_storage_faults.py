@@ -33,6 +33,7 @@ from tests.httpkit import (
     press_save,
     query_db,
     save_round,
+    share_token,
     start_game,
 )
 
@@ -95,11 +96,6 @@ def typed(resp, name, value):
     return re.search(rf'name="{re.escape(name)}"[^>]*value="{re.escape(value)}"', resp.text) or re.search(
         rf'value="{re.escape(value)}"[^>]*name="{re.escape(name)}"', resp.text
     )
-
-
-def share_token(phone, game):
-    """The game's share link's token, read off its game page (the QR code's link)."""
-    return re.search(r"/s/([A-Za-z0-9_-]+)", phone.get(f"/games/{game}").text)[1]
 
 
 def rounds_in(database, game):
