@@ -47,7 +47,7 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import assets, autobackup, cli, db, formatting, security, views
+    from . import assets, autobackup, catch_up, cli, db, formatting, security, views
     from .forms import attributes
     from .views import (
         auth,
@@ -68,6 +68,7 @@ def create_app(test_config=None):
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     db.init_app(app)
+    catch_up.init_app(app)  # the ratings after a change to an old game, without holding the lock
     autobackup.init_app(app)  # a request that changed something is backed up after it
     assets.init_app(app)
     formatting.init_app(app)

@@ -66,6 +66,8 @@ def connect(path, *, create=False, read_only=False):
     database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
     database.identity = _identity(path)
     database.commits = 0  # transactions committed: a request that made one is backed up after
+    # what to do once the open transaction commits, by name (services.ratings.changed: catch up)
+    database.after_commit = {}
     return database
 
 
@@ -105,6 +107,8 @@ def get_db():
         db = None
     if db is None:
         db = local.db = open_app_database(app.config["DATABASE"])
+        for opened in app.extensions.get("scorekeeper.db_opened", ()):
+            opened(db)  # catch_up.init_app: where the ratings' catch-up goes
     return db
 
 
@@ -137,6 +141,31 @@ def _end_request(exception=None):
         _forget(local)
 
 
+# The threads of this process waiting for the write lock: a background catch-up of the
+# ratings lets them go first between two of its short transactions (let_writers_in)
+_turns = threading.Condition()
+_waiting = 0
+
+
+def let_writers_in(timeout=1.0):
+    """Wait (at most ``timeout`` seconds) until no thread of this process waits to write."""
+    with _turns:
+        _turns.wait_for(lambda: _waiting == 0, timeout)
+
+
+def _begin(db):
+    global _waiting
+    with _turns:
+        _waiting += 1
+    try:
+        db.conn.execute("BEGIN IMMEDIATE")
+    finally:
+        with _turns:
+            _waiting -= 1
+            if not _waiting:
+                _turns.notify_all()
+
+
 @contextlib.contextmanager
 def transaction(db):
     """One user action's writes, all or nothing, behind the write lock.
@@ -150,8 +179,11 @@ def transaction(db):
     if path is not None and getattr(db, "identity", None) != _identity(path):
         db.broken = True  # writing on would write into a file that is no longer there
         raise Fault("missing", f"{path} was deleted, moved or replaced")
+    hooks = getattr(db, "after_commit", None)
+    if hooks:
+        hooks.clear()  # left by a transaction that did not commit
     try:
-        db.conn.execute("BEGIN IMMEDIATE")
+        _begin(db)
         db.writing = True  # what is read now may yet be rolled back (services.game_model.load_game)
         try:
             yield db
@@ -172,6 +204,11 @@ def transaction(db):
         db.broken = db.broken or fault.lasting
         raise fault from error
     db.commits = getattr(db, "commits", 0) + 1
+    if hooks:
+        due = list(hooks.values())
+        hooks.clear()
+        for hook in due:
+            hook()
 
 
 @contextlib.contextmanager

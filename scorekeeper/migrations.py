@@ -467,3 +467,18 @@ def m011_evenings(db):
     db.execute(
         "CREATE INDEX idx_evening_games_tables ON evening_games (table_number DESC, night)"
     )  # the record
+
+
+@migrations()
+def m012_ratings_behind(db):
+    # Where the ratings stop being up to date (services/ratings.py): a change to a game
+    # that counts moves this mark back to the game, in its own short transaction; the
+    # catch-up replays from it in short transactions of its own, moving it on, and
+    # removes it once done. No row: every rating is up to date. At most one row.
+    db.execute(
+        """CREATE TABLE ratings_behind (
+               id INTEGER PRIMARY KEY CHECK (id = 1),
+               played_at TEXT NOT NULL,
+               game_id INTEGER NOT NULL
+           )"""
+    )

@@ -13,6 +13,7 @@ import segno
 from waitress import create_server
 
 from . import create_app
+from .db import get_db
 from .network import lan_addresses
 
 
@@ -55,6 +56,8 @@ def main(argv=None, make_app=create_app):
     parser.add_argument("--port", type=int, default=5000, help="0 picks a free port")
     args = parser.parse_args(argv)
     app = make_app()
+    with app.app_context(), contextlib.suppress(Exception):
+        get_db()  # finishes, in the background, a ratings' catch-up a crash cut short (catch_up.py)
     # bind first, so that the address printed is already answering
     server = create_server(app, host=args.host, port=args.port)
     addresses = lan_addresses()

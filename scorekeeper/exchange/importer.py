@@ -12,7 +12,7 @@ from .. import scoring
 from ..db import transaction
 from ..names import name_key
 from ..scoring import RULESETS, RuleSet
-from ..services import changes, game_model, games, ratings, rulesets
+from ..services import changes, game_model, games, rulesets
 from ..services.players import player_id
 from . import stamp_now
 from .checking import check_history, read_history
@@ -64,8 +64,8 @@ def import_history(db, data, progress=None, checking=None):
     """
     players, house_rules, checked = check_history(data, checking)
     summary = ImportSummary()
-    # the ratings are replayed once, from the earliest game added, when all are written
-    with transaction(db), ratings.batch(db):
+    # the ratings are replayed after the commit, from the earliest game added (ratings.changed)
+    with transaction(db):
         (before,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
         stamp = stamp_now()
         for name in players:

@@ -26,12 +26,15 @@ share a rank.
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import math
+import sqlite3
 from dataclasses import dataclass
 from functools import cache
 
 from openskill.models import PlackettLuce
+
+log = logging.getLogger(__name__)
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (a little
 # uncertainty added back before each game, so a rating can still move after
@@ -95,15 +98,29 @@ class Rating:
 UNRATED = Rating(MU, SIGMA, 0)
 
 
-def _after(key):
-    """SQL and parameters: rows at or after (played_at, game_id) ``key``."""
-    return "(played_at > ? OR (played_at = ? AND game_id >= ?))", [key[0], key[0], key[1]]
+def _after(key, column="played_at"):
+    """SQL and parameters: rows at or after (played_at, game_id) ``key`` (its time in ``column``)."""
+    return f"({column} > ? OR ({column} = ? AND game_id >= ?))", [key[0], key[0], key[1]]
+
+
+# A kept row is up to date when it comes before the mark (m012's ``ratings_behind``), or
+# when there is none: every reader takes only those, so a page shows the ratings as they
+# stood before the changed game while the catch-up runs, never a half-replayed state.
+# (In one statement, so that the mark and the rows are read as of one moment.)
+UP_TO_DATE = """NOT EXISTS (SELECT 1 FROM ratings_behind mark
+                            WHERE ({0}played_at, {0}game_id) >= (mark.played_at, mark.game_id))"""
+
+
+def up_to_date(table):
+    """SQL: the row of player_ratings or pair_games (named ``table`` in the query) is up to
+    date (the name is needed: ratings_behind has columns of the same names)."""
+    return UP_TO_DATE.format(f"{table}.")
 
 
 def _latest(db, player_id):
     row = db.execute(
-        """SELECT mu, sigma, games, streak FROM player_ratings WHERE player_id = ?
-           ORDER BY games DESC LIMIT 1""",
+        f"""SELECT mu, sigma, games, streak FROM player_ratings r
+            WHERE player_id = ? AND {up_to_date("r")} ORDER BY games DESC LIMIT 1""",
         [player_id],
     ).fetchone()
     return (Rating(*row[:3]), row[3]) if row else (UNRATED, 0)
@@ -111,8 +128,9 @@ def _latest(db, player_id):
 
 def _pair_streak(db, pair):
     row = db.execute(
-        """SELECT streak FROM pair_games WHERE player_id = ? AND partner_id = ?
-           ORDER BY played_at DESC, game_id DESC LIMIT 1""",
+        f"""SELECT streak FROM pair_games s
+            WHERE player_id = ? AND partner_id = ? AND {up_to_date("s")}
+            ORDER BY played_at DESC, game_id DESC LIMIT 1""",
         pair,
     ).fetchone()
     return row[0] if row else 0
@@ -123,25 +141,23 @@ def _ranks(totals):
     return [1 + sum(other > total for other in totals) for total in totals]
 
 
-def replay(db, key=None):
-    """Make every player's ratings and streaks again from game ``key`` =
-    (played_at, game_id) on (from the first game when None), inside the
-    caller's transaction."""
-    if key is None:
-        db.execute("DELETE FROM player_ratings")
-        db.execute("DELETE FROM pair_games")
-        where, params = "1", []
-    else:
-        where, params = _after(key)
-        db.execute(f"DELETE FROM player_ratings WHERE {where}", params)
-        db.execute(f"DELETE FROM pair_games WHERE {where}", params)
-    rows = db.execute(
-        f"""SELECT game_id, played_at, team_id, player_id, total, won FROM (
-                SELECT game_id, created_at AS played_at, team_id, player_id, total, won
-                FROM player_games WHERE counted_at IS NOT NULL)
-            WHERE {where} ORDER BY played_at, game_id, team_id, player_id""",
-        params,
-    ).fetchall()
+# the games that count, in the order played, from a point on: one row per player
+_PLAYED = """SELECT game_id, created_at, team_id, player_id, total, won FROM player_games
+             WHERE counted_at IS NOT NULL AND {where} ORDER BY created_at, game_id, team_id, player_id"""
+
+
+def replay(db):
+    """Make every player's ratings and streaks again from the first game (inside the
+    caller's transaction): ``summaries.rebuild``."""
+    db.execute("DELETE FROM ratings_behind")
+    db.execute("DELETE FROM player_ratings")
+    db.execute("DELETE FROM pair_games")
+    _rate(db, db.execute(_PLAYED.format(where="1")).fetchall())
+
+
+def _rate(db, rows):
+    """Rate the games of ``rows`` (``_PLAYED``'s, in order) and write their rows, each
+    player starting from their latest kept row (none is kept after these games)."""
     # per player: their openskill rating as the last game left it (passed on as it
     # is: making one anew for every game costs as much as the rating itself), games
     current, games, streaks, pairs, m = {}, {}, {}, {}, model()
@@ -196,30 +212,94 @@ def replay(db, key=None):
     )
 
 
+# --- keeping them up to date --------------------------------------------------------------
+
+# One catch-up transaction replays at most this many games (about 0.15 ms each) or removes
+# this many rows a change left behind, so that it holds the write lock some 15 ms
+STEP_GAMES = 100
+STEP_ROWS = 2000
+
+
+def behind(db):
+    """The (played_at, game_id) from which the kept ratings are not yet up to date, or None."""
+    row = db.execute("SELECT played_at, game_id FROM ratings_behind").fetchone()
+    return tuple(row) if row else None
+
+
 def changed(db, key):
-    """A game that counts changed at ``key`` = (played_at, game_id): replay from it
-    now, or at the end of the caller's ``batch``."""
-    pending = getattr(db, "_ratings_pending", None)
-    if pending is not None:
-        pending.append(key)
-    else:
-        replay(db, key)
+    """A game that counts changed at ``key`` = (played_at, game_id), inside the caller's
+    transaction: move the mark back to it (no further than it is). Nothing is replayed
+    here, so the change holds the write lock as briefly at any size of history; once it
+    commits, the catch-up replays from the mark (``db.after_commit``: ``catch_up`` at
+    once, or the app's background worker)."""
+    db.execute(
+        """INSERT INTO ratings_behind (id, played_at, game_id) VALUES (1, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET played_at = excluded.played_at, game_id = excluded.game_id
+           WHERE (excluded.played_at, excluded.game_id)
+                 < (ratings_behind.played_at, ratings_behind.game_id)""",
+        list(key),
+    )
+    hooks = getattr(db, "after_commit", None)
+    if hooks is not None:
+        hooks["ratings"] = getattr(db, "catch_up_later", None) or (lambda: catch_up(db))
 
 
-@contextlib.contextmanager
-def batch(db):
-    """Replay once, from the earliest game changed inside (an import of many games)."""
-    if getattr(db, "_ratings_pending", None) is not None:
-        yield
-        return
-    db._ratings_pending = []
+def step(db):
+    """One short transaction of the catch-up; return whether more is left.
+
+    Below the mark every kept row is up to date. A change that moved the mark back left
+    rows at and after it: they go first, ``STEP_ROWS`` at a time. Then the next
+    ``STEP_GAMES`` games from the mark are replayed, each player starting from their
+    latest row, and the mark moves past them (removed after the last game). A crash
+    between two steps leaves a mark the next catch-up starts from."""
+    from ..db import transaction
+
+    with transaction(db):
+        key = behind(db)
+        if key is None:
+            return False
+        where, params = _after(key)
+        removed = 0
+        for table in ("player_ratings", "pair_games"):
+            removed += db.execute(
+                f"""DELETE FROM {table} WHERE rowid IN
+                    (SELECT rowid FROM {table} WHERE {where} LIMIT ?)""",
+                [*params, STEP_ROWS - removed],
+            ).rowcount
+            if removed >= STEP_ROWS:
+                return True
+        chunk, params = _after(key, "created_at")
+        upcoming = db.execute(
+            f"""SELECT DISTINCT created_at, game_id FROM player_games
+                WHERE counted_at IS NOT NULL AND {chunk} ORDER BY created_at, game_id LIMIT ?""",
+            [*params, STEP_GAMES + 1],
+        ).fetchall()
+        end = tuple(upcoming[STEP_GAMES]) if len(upcoming) > STEP_GAMES else None
+        if end is not None:
+            chunk += " AND (created_at < ? OR (created_at = ? AND game_id < ?))"
+            params += [end[0], end[0], end[1]]
+        _rate(db, db.execute(_PLAYED.format(where=chunk), params).fetchall())
+        if end is None:
+            db.execute("DELETE FROM ratings_behind")
+            return False
+        db.execute("UPDATE ratings_behind SET played_at = ?, game_id = ?", list(end))
+        return True
+
+
+def catch_up(db, *, turns=None):
+    """Replay from the mark to the newest game, one short transaction at a time; between
+    two, ``turns`` (the app's ``db.let_writers_in``) lets a waiting phone's change go first.
+    A fault of the storage leaves the mark for the next catch-up, and is logged: the change
+    that asked for it is saved."""
+    from ..db import let_writers_in
+    from ..faults import Fault
+
+    turns = turns or let_writers_in
     try:
-        yield
-        keys = db._ratings_pending
-    finally:
-        db._ratings_pending = None
-    if keys:
-        replay(db, min(keys))
+        while step(db):
+            turns()
+    except (Fault, sqlite3.Error) as error:
+        log.warning("the ratings could not be brought up to date yet: %s", error)
 
 
 # --- reading --------------------------------------------------------------------------
@@ -233,8 +313,9 @@ def current(db, player_ids):
 def streaks(db, player_id):
     """(current, longest) winning streak of a player, in games that count."""
     row = db.execute(
-        """SELECT (SELECT streak FROM player_ratings WHERE player_id = :p ORDER BY games DESC LIMIT 1),
-                  (SELECT MAX(streak) FROM player_ratings WHERE player_id = :p)""",
+        f"""SELECT (SELECT streak FROM player_ratings r WHERE player_id = :p AND {up_to_date("r")}
+                    ORDER BY games DESC LIMIT 1),
+                   (SELECT MAX(streak) FROM player_ratings r WHERE player_id = :p AND {up_to_date("r")})""",
         {"p": player_id},
     ).fetchone()
     return row[0] or 0, row[1] or 0
@@ -268,8 +349,8 @@ def history(db, player_id, limit=None):
     :returns: dicts of game_id, played_at, mu, sigma, ordinal, games.
     """
     rows = db.execute(
-        """SELECT game_id, played_at, mu, sigma, games FROM player_ratings WHERE player_id = ?
-           ORDER BY games DESC LIMIT ?""",
+        f"""SELECT game_id, played_at, mu, sigma, games FROM player_ratings r
+            WHERE player_id = ? AND {up_to_date("r")} ORDER BY games DESC LIMIT ?""",
         [player_id, -1 if limit is None else limit],
     ).fetchall()
     return [
@@ -287,13 +368,15 @@ def board(db, limit):
         over their last TREND_GAMES games, or since their first).
     """
     rows = db.execute(
-        """
+        f"""
         SELECT p.id, p.name, r.mu, r.sigma, s.games, s.wins,
                (SELECT b.mu - 3 * b.sigma FROM player_ratings b
                 WHERE b.player_id = p.id AND b.games = r.games - :trend)
         FROM players p JOIN player_stats s ON s.player_id = p.id
         JOIN player_ratings r ON r.player_id = p.id
-             AND r.games = (SELECT MAX(games) FROM player_ratings WHERE player_id = p.id)
+             AND r.games = (SELECT games FROM player_ratings latest
+                            WHERE latest.player_id = p.id AND {up_to_date("latest")}
+                            ORDER BY games DESC LIMIT 1)
         ORDER BY r.mu - 3 * r.sigma DESC, s.games DESC, p.name COLLATE NOCASE
         LIMIT :limit""",
         {"trend": TREND_GAMES, "limit": limit},

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from .. import scoring
+from . import ratings
 from .evenings import evening
 from .history import distinct_rules_names
 
@@ -248,9 +249,10 @@ def streak_records(db):
     """
     result = {}
     row = db.execute(
-        """SELECT r.streak, r.game_id, r.played_at, p.id, p.name FROM player_ratings r
-           JOIN players p ON p.id = r.player_id
-           WHERE r.streak > 0 ORDER BY r.streak DESC, r.played_at, r.game_id LIMIT 1"""
+        f"""SELECT r.streak, r.game_id, r.played_at, p.id, p.name FROM player_ratings r
+            JOIN players p ON p.id = r.player_id
+            WHERE r.streak > 0 AND {ratings.up_to_date("r")}
+            ORDER BY r.streak DESC, r.played_at, r.game_id LIMIT 1"""
     ).fetchone()
     result["player"] = (
         {"value": row[0], "game_id": row[1], "played_at": row[2], "players": [{"id": row[3], "name": row[4]}]}
@@ -258,9 +260,10 @@ def streak_records(db):
         else None
     )
     row = db.execute(
-        """SELECT s.streak, s.game_id, s.played_at, a.id, a.name, b.id, b.name FROM pair_games s
-           JOIN players a ON a.id = s.player_id JOIN players b ON b.id = s.partner_id
-           WHERE s.streak > 0 ORDER BY s.streak DESC, s.played_at, s.game_id LIMIT 1"""
+        f"""SELECT s.streak, s.game_id, s.played_at, a.id, a.name, b.id, b.name FROM pair_games s
+            JOIN players a ON a.id = s.player_id JOIN players b ON b.id = s.partner_id
+            WHERE s.streak > 0 AND {ratings.up_to_date("s")}
+            ORDER BY s.streak DESC, s.played_at, s.game_id LIMIT 1"""
     ).fetchone()
     result["partnership"] = (
         {

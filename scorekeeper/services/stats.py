@@ -130,9 +130,10 @@ def partnerships(db, player_id):
         winning streak together).
     """
     rows = db.execute(
-        """SELECT p.id, p.name, s.games, s.wins,
+        f"""SELECT p.id, p.name, s.games, s.wins,
                   (SELECT MAX(streak) FROM pair_games pg
-                   WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id))
+                   WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id)
+                         AND {ratings.up_to_date("pg")})
            FROM partnerships s JOIN players p ON p.id = s.partner_id
            WHERE s.player_id = :player AND s.games > 0""",
         {"player": player_id},

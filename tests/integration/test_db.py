@@ -141,6 +141,7 @@ SCHEMA = {
     "year_pairs": {"year": str, "player_id": int, "partner_id": int, "games": int, "wins": int},
     "evenings": {"night": str, "mode": str, "rules_key": str, "created_at": str, "share_token": str},
     "evening_games": {"game_id": int, "night": str, "sitting": int, "table_number": int},
+    "ratings_behind": {"id": int, "played_at": str, "game_id": int},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -177,6 +178,7 @@ MIGRATIONS = [
     "m009_share_links",
     "m010_ratings_streaks_records",
     "m011_evenings",
+    "m012_ratings_behind",
 ]
 
 

@@ -1,0 +1,117 @@
+"""The ratings brought up to date after a change, without holding the other phones up.
+
+A change to a game that counts only moves the ratings' mark back to it
+(``services.ratings.changed``), so it holds the write lock as briefly whatever
+the history behind it. Once it commits, the connection hands the catch-up on
+(``db.after_commit``): the replay from the mark to the newest game, in short
+transactions of ``ratings.STEP_GAMES`` games (``ratings.catch_up``), which let
+a waiting phone's change go first between two (``db.let_writers_in``).
+
+- **In the app** (``RATINGS_IN_BACKGROUND``, on but off under TESTING unless a
+  test turns it on): one daemon thread per app, alive while there is catching
+  up to do, as the automatic backups run. The change's response does not wait
+  for it; until it is done, the pages that show ratings show them as they
+  stood before the changed game and say "Ratings updating…".
+- **Elsewhere** (the CLI, the services called directly, the app under TESTING):
+  at once, after the commit and before the caller goes on.
+
+Each connection the app opens looks at the mark: a catch-up cut short by a
+crash or a kill is finished after the next start (``scorekeeper.serve`` opens
+one as it starts).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+
+from .db import connect
+from .services import ratings
+
+log = logging.getLogger(__name__)
+
+
+class CatchUp:
+    """The background catch-up of one database's ratings (see the module)."""
+
+    def __init__(self, database):
+        self.database = database
+        self._cond = threading.Condition()
+        self._pending = False  # a change since the worker last looked at the mark
+        self._thread = None
+        self._idle = threading.Event()  # nothing to catch up, as far as the worker knows
+        self._idle.set()
+
+    def changed(self):
+        """A change moved the mark (or one was found): catch up in the background."""
+        with self._cond:
+            self._pending = True
+            self._idle.clear()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="scorekeeper-ratings", daemon=True)
+                self._thread.start()
+
+    def wait(self, timeout=60):
+        """Block until the worker has nothing left to do; return whether that happened
+        within ``timeout`` seconds (the tests wait on it, never on a clock)."""
+        return self._idle.wait(timeout)
+
+    def _run(self):
+        db = None
+        try:
+            while self._take():
+                if db is None:
+                    db = connect(self.database)
+                ratings.catch_up(db)
+        except Exception:  # a thread has no one to tell: the next change tries again
+            log.exception("the ratings' catch-up stopped")
+            with self._cond:
+                self._pending = False
+                self._thread = None
+                self._idle.set()
+        finally:
+            if db is not None:
+                db.close()
+
+    def _take(self):
+        """Whether a change came since the last look (and the thread goes on)."""
+        with self._cond:
+            if self._pending:
+                self._pending = False
+                return True
+            self._thread = None
+            self._idle.set()
+            return False
+
+
+_made = threading.Lock()
+
+
+def for_app(app):
+    """The app's CatchUp (made on first use)."""
+    with _made:
+        worker = app.extensions.get("scorekeeper.catch_up")
+        if worker is None:
+            worker = app.extensions["scorekeeper.catch_up"] = CatchUp(app.config["DATABASE"])
+        return worker
+
+
+def init_app(app):
+    """Each connection the app opens hands its catch-ups to the app's worker (or does them
+    at once, under TESTING), and finishes one a crash cut short."""
+    app.config.setdefault("RATINGS_IN_BACKGROUND", not app.testing)
+
+    def opened(db):
+        if db.read_only:
+            return
+        if app.config["RATINGS_IN_BACKGROUND"]:
+            db.catch_up_later = for_app(app).changed
+        try:
+            behind = ratings.behind(db)
+        except sqlite3.Error:  # not readable now: the page that asked says why
+            return
+        if behind is not None:
+            (getattr(db, "catch_up_later", None) or (lambda: ratings.catch_up(db)))()
+
+    app.extensions.setdefault("scorekeeper.db_opened", []).append(opened)
