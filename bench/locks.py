@@ -1,29 +1,47 @@
-"""How long a change holds SQLite's write lock, as the history grows (issue 33's baseline).
+"""No change waits on the past (issue 33): how long each change holds SQLite's write lock,
+what its catch-up then costs, and a second phone's Save while the oldest game is reopened.
 
-At each size of demo history (BENCH_GAMES, 1,000 and 10,000 by default), a second
-process asks for the write lock (``BEGIN IMMEDIATE``, then ``ROLLBACK``) every 2 ms,
-as another phone's Save would, while one change runs in this process through the
-services; the longest it waited is how long that change held the lock (give or take
-2 ms). The changes: a round saved in the newest game, and the oldest finished game
-reopened and ended again (each replays the ratings of every game after it today).
+At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10,000 and
+100,000 for `make bench-large`):
 
-Run: ``python bench/locks.py`` (``make bench`` runs it after the others). Nothing here is a
-test: the figures go to the terminal and docs/PERFORMANCE.md.
+- **Each kind of change**, made through the services as a view makes it: a round saved,
+  fixed, deleted and undone in tonight's game, that game ended, a player renamed, one old
+  game imported (played before every other), and the oldest finished game reopened and
+  ended again. While it runs, a second process asks for the write lock (``BEGIN
+  IMMEDIATE``, then ``ROLLBACK``) every 2 ms, as another phone's Save would; the longest it
+  waited is how long the change held the lock (give or take 2 ms). The change's catch-up
+  of the ratings (``ratings.catch_up``, after its commit) is timed apart: its short
+  transactions (how many, the longest) and its whole time.
+- **A second phone's Save** (POST the checked round → 303), on the app's own server
+  (`python -m scorekeeper.serve`, what `make run` starts): once while nothing else
+  happens, and once right after another phone reopened (or ended again) the oldest game,
+  while the server's worker catches the ratings up. BENCH_LOCK_RUNS (10) of each, taking
+  turns; the figure is the slowest Save of each kind, against the quiet median.
+
+Run: ``python bench/locks.py`` (``make bench`` runs it last). Nothing here is a test: the
+figures go to the terminal and docs/PERFORMANCE.md.
 """
 
+import json
 import os
 import shutil
+import sqlite3
+import statistics
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/bench.py imports common so
 
 from bench import common
+
+RUNS = int(os.environ.get("BENCH_LOCK_RUNS", "10"))
 
 PROBE = """
 import sqlite3, sys, time, os
 conn = sqlite3.connect(sys.argv[1], timeout=60, isolation_level=None)
+print("asking", flush=True)
 longest = 0.0
 while not os.path.exists(sys.argv[2]):
     start = time.perf_counter()
@@ -41,20 +59,52 @@ def held(path, change, work):
     if os.path.exists(stop):
         os.remove(stop)
     prober = subprocess.Popen([sys.executable, "-c", PROBE, path, stop], stdout=subprocess.PIPE, text=True)
-    time.sleep(0.2)  # the prober is asking
+    assert prober.stdout.readline().strip() == "asking"
+    time.sleep(0.05)  # a few rounds of asking before the change
     start = time.perf_counter()
     change()
     took = (time.perf_counter() - start) * 1000
-    time.sleep(0.05)
+    time.sleep(0.02)
     open(stop, "w").close()
     longest = float(prober.communicate(timeout=60)[0])
     return longest, took
 
 
+def caught_up(db):
+    """Catch the ratings up as the app does after a change: (transactions, the longest
+    in ms, the whole in ms)."""
+    from scorekeeper.services import ratings
+
+    steps = []
+    start = time.perf_counter()
+    while True:
+        begun = time.perf_counter()
+        more = ratings.step(db)
+        steps.append((time.perf_counter() - begun) * 1000)
+        if not more:
+            break
+    return len(steps), max(steps), (time.perf_counter() - start) * 1000
+
+
+def one_old_game(db):
+    """An export of one game, played before every other game (a new uid: imported anew)."""
+    from scorekeeper.exchange import jsonfile
+
+    first = db.execute("SELECT id, created_at FROM games ORDER BY created_at, id LIMIT 1").fetchone()
+    data = json.loads(json.dumps(jsonfile.export_game(db, first[0]), default=str))
+    for game in data["games"]:
+        game["uid"] = "bench-" + game["uid"]
+        for key in ("created_at", "updated_at", "finished_at"):
+            if game.get(key):
+                game[key] = "2000-01-01T19:00:00+00:00"
+    return data
+
+
 def changes(db):
     """(label, change) for the changes measured, on ``db``."""
+    from scorekeeper.exchange import importer
     from scorekeeper.scoring import RULESETS, TeamRound
-    from scorekeeper.services import game_model, games, rounds
+    from scorekeeper.services import game_model, games, players, rounds
 
     oldest = db.execute(
         "SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY created_at, id LIMIT 1"
@@ -62,44 +112,158 @@ def changes(db):
     # tonight's game, started now: the newest of all, as at the table
     teams = [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])]
     newest = games.create_game(db, RULESETS["partnership"], "partnership", teams).id
+    imported = one_old_game(db)
+
+    def tonight():
+        return game_model.load_game(db, newest)
+
+    def entries(game, melded):
+        return [TeamRound(melded_points=melded if i == 0 else 60) for i in range(len(game.teams))]
 
     def save():
-        game = game_model.load_game(db, newest)
-        entries = [TeamRound(melded_points=150 if i == 0 else 60) for i in range(len(game.teams))]
-        rounds.add_round(db, game.id, game.revision, game.standings.next_round, entries)
+        game = tonight()
+        rounds.add_round(db, game.id, game.revision, game.standings.next_round, entries(game, 150))
+
+    def fix():
+        game = tonight()
+        rounds.update_round(db, game.id, game.revision, game.rounds[0].id, entries(game, 170))
+
+    def delete():
+        game = tonight()
+        rounds.delete_round(db, game.id, game.revision, game.rounds[0].id)
+
+    def undo():
+        game = tonight()
+        rounds.delete_round(db, game.id, game.revision, game.rounds[-1].id, action="undone")
+
+    def end_tonight():
+        game = tonight()
+        games.end_game(db, game.id, game.revision)
+
+    def rename():
+        found, revision = players.player(db, players.find_player(db, "Ann").id)
+        players.rename_player(db, found.id, revision, "Ann B.")
 
     def reopen():
         game = game_model.load_game(db, oldest)
         games.reopen_game(db, game.id, game.revision)
 
-    def end():
+    def end_oldest():
         game = game_model.load_game(db, oldest)
         games.end_game(db, game.id, game.revision)
 
     return [
-        ("a round saved (the newest game)", save),
+        ("a round saved (tonight's game)", save),
+        ("a round fixed", fix),
+        ("a round deleted", delete),
+        ("a round saved, then undone", lambda: (save(), undo())),
+        ("a round saved (again)", save),
+        ("tonight's game ended", end_tonight),
+        ("a player renamed", rename),
+        ("one game imported, older than all", lambda: importer.import_history(db, imported)),
         ("the oldest game reopened", reopen),
-        ("the oldest game ended again", end),
+        ("the oldest game ended again", end_oldest),
     ]
 
 
-def main():
+def each_change(path, work, games_count):
     from scorekeeper.db import connect
 
+    db = connect(path)
+    db.catch_up_later = lambda: None  # the catch-up is timed apart, after the change
+    try:
+        for label, change in changes(db):
+            longest, took = held(path, change, work)
+            steps, step_longest, whole = caught_up(db)
+            print(
+                f"{label:36} {games_count:7}  {longest:7.1f} ms  {took:7.1f} ms"
+                f"   {steps:5}  {step_longest:6.1f} ms  {whole:8.1f} ms"
+            )
+    finally:
+        db.close()
+
+
+def second_phone(path, work, games_count):
+    """(quiet Saves in ms, Saves while the oldest game's catch-up runs, catch-up seconds)."""
+    from bench.bench import checked_form, prepare_save_games
+
+    save_games = prepare_save_games(path, 2 * RUNS + 2)
+    oldest = (
+        sqlite3.connect(path)
+        .execute("SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY created_at, id LIMIT 1")
+        .fetchone()[0]
+    )
+    reader = sqlite3.connect(path)
+    quiet, busy, catching = [], [], []
+    with common.server(os.path.join(work, f"instance-{games_count}"), path) as (port, _):
+        phone, other = common.Client(port), common.Client(port)
+        forms = iter([(g, checked_form(phone, g)) for g in save_games])
+
+        def save():
+            game_id, values = next(forms)
+            start = time.perf_counter()
+            status, _, _, _ = phone.request("POST", f"/games/{game_id}/rounds/new", body=_encoded(values))
+            took = (time.perf_counter() - start) * 1000
+            assert status == 303, status
+            return took
+
+        def old_change():
+            page = other.get(f"/games/{oldest}")
+            action = "reopen" if f"/games/{oldest}/reopen" in page else "end"
+            values = common.form_values(page if action == "reopen" else other.get(f"/games/{oldest}/end"))
+            status, _, data, _ = other.request("POST", f"/games/{oldest}/{action}", body=_encoded(values))
+            assert status == 303, (action, status, data[:300])
+
+        save()  # a warm-up
+        for _ in range(RUNS):
+            quiet.append(save())
+            old_change()
+            started = time.perf_counter()
+            busy.append(save())
+            while reader.execute("SELECT 1 FROM ratings_behind").fetchone():
+                time.sleep(0.005)
+            catching.append(time.perf_counter() - started)
+        phone.close()
+        other.close()
+    reader.close()
+    return quiet, busy, catching
+
+
+def _encoded(values):
+    from urllib.parse import urlencode
+
+    return urlencode(values, doseq=True)
+
+
+def main():
     sizes = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000").split(",")]
-    print("figure                                   games   lock held   the change")
+    print("each change: the lock it holds (a second process asking every 2 ms), then its catch-up")
+    print(
+        "change                                 games   lock held   the change   steps  longest"
+        "     whole catch-up"
+    )
     with common.folder("scorekeeper-locks-") as work:
-        for games in sizes:
-            source, _ = common.demo_database(work, games, dict(os.environ))
-            path = os.path.join(work, f"locks-{games}.db")
+        phones = []
+        for games_count in sizes:
+            source, _ = common.demo_database(work, games_count, dict(os.environ))
+            path = os.path.join(work, f"locks-{games_count}.db")
             shutil.copy(source, path)
-            db = connect(path)
-            try:
-                for label, change in changes(db):
-                    longest, took = held(path, change, work)
-                    print(f"{label:40} {games:6}  {longest:7.1f} ms  {took:7.1f} ms")
-            finally:
-                db.close()
+            each_change(path, work, games_count)
+            shutil.copy(source, path)
+            for suffix in ("-wal", "-shm"):
+                if os.path.exists(path + suffix):
+                    os.remove(path + suffix)
+            phones.append((games_count, *second_phone(path, work, games_count)))
+        print()
+        print("a second phone's Save (POST → 303) on the app's own server, quiet and while the oldest")
+        print("game's catch-up runs (right after another phone reopened or ended it again)")
+        print("games   quiet median   quiet slowest   during: median   slowest   catch-up took")
+        for games_count, quiet, busy, catching in phones:
+            print(
+                f"{games_count:6}   {statistics.median(quiet):9.1f} ms   {max(quiet):10.1f} ms"
+                f"   {statistics.median(busy):11.1f} ms   {max(busy):6.1f} ms"
+                f"   {statistics.median(catching):8.2f} s"
+            )
 
 
 if __name__ == "__main__":

@@ -226,6 +226,13 @@ def behind(db):
     return tuple(row) if row else None
 
 
+def behind_since(db):
+    """The date and time of the game from which the ratings are being caught up (what the
+    pages say while they show the ratings as they stood before it), or None."""
+    key = behind(db)
+    return key[0] if key else None
+
+
 def changed(db, key):
     """A game that counts changed at ``key`` = (played_at, game_id), inside the caller's
     transaction: move the mark back to it (no further than it is). Nothing is replayed

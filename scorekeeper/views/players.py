@@ -4,8 +4,8 @@ import datetime
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import charts, formatting
-from ..db import get_db
+from .. import catch_up, charts, formatting
+from ..db import get_db, snapshot
 from ..forms.players import RenameForm
 from ..services import Conflict, NotFound, evening_tables, players, ratings, stats
 from . import found, page_number, posted_or_filled
@@ -17,10 +17,17 @@ bp = Blueprint("players", __name__)
 def _index():
     db = get_db()
     page = page_number(request.args)
-    everyone, pages = stats.players_page(db, page, stats.PLAYERS_PER_PAGE)
-    if page > pages:
-        abort(404, description="There is no such page.")
-    return {"leaderboard": stats.leaderboard(db), "players": everyone, "page": page, "pages": pages}
+    with snapshot(db):  # the ratings and their mark as of one moment
+        everyone, pages = stats.players_page(db, page, stats.PLAYERS_PER_PAGE)
+        if page > pages:
+            abort(404, description="There is no such page.")
+        return {
+            "leaderboard": stats.leaderboard(db),
+            "players": everyone,
+            "page": page,
+            "pages": pages,
+            "ratings_behind": catch_up.behind_since(db),
+        }
 
 
 @bp.get("/players")
@@ -38,6 +45,11 @@ def index_json():
 
 def _show(player_id):
     db = get_db()
+    with snapshot(db):  # the ratings and their mark as of one moment
+        return _read_player(db, player_id)
+
+
+def _read_player(db, player_id):
     player, _ = _player_or_404(db, player_id)
     record = stats.player_record(db, player_id)
     return {
@@ -52,6 +64,7 @@ def _show(player_id):
         "timeline": stats.timeline(db, player_id),
         "recent": stats.recent_games(db, player_id),
         "evenings": evening_tables.player_evenings(db, player_id),
+        "ratings_behind": catch_up.behind_since(db),
     }
 
 
@@ -79,6 +92,7 @@ def show(player_id):
         rating_chart=rating_chart(name, data["rating_history"]) if data["rating_history"] else None,
         recent=data["recent"],
         evenings=data["evenings"],
+        ratings_behind=data["ratings_behind"],
     )
 
 

@@ -2,8 +2,8 @@
 
 from flask import Blueprint, abort, jsonify, render_template
 
-from .. import charts
-from ..db import get_db
+from .. import catch_up, charts
+from ..db import get_db, snapshot
 from ..services import records, years
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
@@ -12,7 +12,12 @@ bp = Blueprint("records", __name__)
 
 def _records():
     db = get_db()
-    return {**records.all_records(db), "years": years.years_played(db)}
+    with snapshot(db):  # the streaks and the ratings' mark as of one moment
+        return {
+            **records.all_records(db),
+            "years": years.years_played(db),
+            "ratings_behind": catch_up.behind_since(db),
+        }
 
 
 @bp.get("/records")

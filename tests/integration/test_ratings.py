@@ -5,7 +5,7 @@ import json
 import shutil
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
@@ -190,51 +190,152 @@ def entries(winner):
     return [TeamRound(melded_points=300 if t == winner else 100) for t in range(2)]
 
 
+def change(db, made, step):
+    """Make the change ``step`` (a game played on any of 20 days, so an old game can come in
+    late; a round added, fixed or deleted, then ended again; a game ended or reopened)."""
+    kind, *args = step
+    if kind == "new":
+        when, names, size, winner = args  # winner 2: left in progress
+        teams = [("", names[:size]), ("", names[size : 2 * size])]
+        with transaction(db):
+            made.append(
+                games.insert_game(
+                    db, RULESETS["partnership"], "partnership", teams, created_at=f"{day(when)}T20:00"
+                )
+            )
+        if winner < 2:
+            game = games.add_round(db, made[-1], 0, 1, entries(winner))
+            games.end_game(db, game.id, game.revision)
+        return
+    if not made:
+        return
+    game = game_model.load_game(db, made[args[0] % len(made)])
+    if kind in ("round", "fix", "delete") and game.finished_at:
+        game = games.reopen_game(db, game.id, game.revision)
+    if kind == "round":
+        game = games.add_round(db, game.id, game.revision, len(game.rounds) + 1, entries(args[1]))
+    elif kind == "fix" and game.rounds:
+        played = game.rounds[args[1] % len(game.rounds)]
+        game = games.update_round(db, game.id, game.revision, played.id, entries(args[2]))
+    elif kind == "delete" and game.rounds:
+        played = game.rounds[args[1] % len(game.rounds)]
+        game = games.delete_round(db, game.id, game.revision, played.id)
+    elif kind == "end" and not game.finished_at:
+        game = games.end_game(db, game.id, game.revision)
+    elif kind == "reopen" and game.finished_at:
+        game = games.reopen_game(db, game.id, game.revision)
+    if kind in ("round", "fix", "delete"):  # and finished again, as the table would
+        games.end_game(db, game.id, game.revision)
+
+
 @settings(max_examples=examples(60))
 @given(steps)
 def test_ratings_after_any_sequence_of_changes_equal_a_replay_from_scratch(template, tmp_path_factory, steps):
     path = tmp_path_factory.mktemp("example") / "ratings.db"
     shutil.copy(template, path)
-    db = connect(path)
+    db = connect(path)  # catches up at once after each change's commit
     try:
         made = []
         for step in steps:
-            kind, *args = step
-            if kind == "new":  # played on any of 20 days, so an old game can come in late
-                when, names, size, winner = args  # winner 2: left in progress
-                teams = [("", names[:size]), ("", names[size : 2 * size])]
-                with transaction(db):
-                    made.append(
-                        games.insert_game(
-                            db, RULESETS["partnership"], "partnership", teams, created_at=f"{day(when)}T20:00"
-                        )
-                    )
-                if winner < 2:
-                    game = games.add_round(db, made[-1], 0, 1, entries(winner))
-                    games.end_game(db, game.id, game.revision)
-                assert kept(db) == rebuilt(db)
-                continue
-            if not made:
-                continue
-            game = game_model.load_game(db, made[args[0] % len(made)])
-            if kind in ("round", "fix", "delete") and game.finished_at:
-                game = games.reopen_game(db, game.id, game.revision)
-            if kind == "round":
-                game = games.add_round(db, game.id, game.revision, len(game.rounds) + 1, entries(args[1]))
-            elif kind == "fix" and game.rounds:
-                played = game.rounds[args[1] % len(game.rounds)]
-                game = games.update_round(db, game.id, game.revision, played.id, entries(args[2]))
-            elif kind == "delete" and game.rounds:
-                played = game.rounds[args[1] % len(game.rounds)]
-                game = games.delete_round(db, game.id, game.revision, played.id)
-            elif kind == "end" and not game.finished_at:
-                game = games.end_game(db, game.id, game.revision)
-            elif kind == "reopen" and game.finished_at:
-                game = games.reopen_game(db, game.id, game.revision)
-            if kind in ("round", "fix", "delete"):  # and finished again, as the table would
-                game = games.end_game(db, game.id, game.revision)
+            change(db, made, step)
+            assert ratings.behind(db) is None
             assert kept(db) == rebuilt(db)
     finally:
+        db.close()
+
+
+def shown(db):
+    """The rating and streak rows a page reads: those before the mark (every one without)."""
+    return (
+        [
+            tuple(row)
+            for row in db.execute(
+                "SELECT player_id, game_id, played_at, mu, sigma, games, won, streak FROM player_ratings r "
+                f"WHERE {ratings.up_to_date('r')} ORDER BY player_id, game_id"
+            )
+        ],
+        [
+            tuple(row)
+            for row in db.execute(
+                f"SELECT * FROM pair_games s WHERE {ratings.up_to_date('s')} "
+                "ORDER BY player_id, partner_id, game_id"
+            )
+        ],
+    )
+
+
+def before(rows, mark, at):
+    """The rows of games played before ``mark``; a row's (played_at, game_id) at ``at``."""
+    return [row for row in rows if mark is None or (row[at[0]], row[at[1]]) < mark]
+
+
+def interrupted(path):
+    """A catch-up step cut off halfway, as by kill -9: a transaction that removed rows and
+    never committed, its connection gone. Return a new connection, as after a start."""
+    db = connect(path)
+    db.catch_up_later = lambda: None
+    db.conn.execute("BEGIN IMMEDIATE")
+    db.conn.execute("DELETE FROM player_ratings WHERE rowid % 2 = 0")
+    db.conn.execute("UPDATE ratings_behind SET game_id = game_id + 1")
+    db.conn.close()
+    fresh = connect(path)
+    fresh.catch_up_later = lambda: None  # catching up is the example's to do
+    return fresh
+
+
+later_steps = st.lists(
+    st.one_of(
+        steps.filter(bool).map(lambda changes: ("change", changes[0])),
+        st.tuples(st.just("catch up"), st.integers(1, 4)),
+        st.just(("crash",)),
+    ),
+    max_size=16,
+)
+
+
+@settings(max_examples=examples(40))
+@given(later_steps)
+def test_changes_catch_ups_and_crashes_in_any_order_show_a_whole_state_and_end_as_a_rebuild(
+    template, tmp_path_factory, later_steps
+):
+    """The app's way: the change only moves the mark back; catching up happens later, a few
+    short transactions at a time (two games, three rows each here), and may be cut off by a
+    crash at any point. At every moment the rows a page reads are exactly a rebuild's rows
+    of the games before the mark; once caught up, everything equals a rebuild."""
+    path = tmp_path_factory.mktemp("example") / "ratings.db"
+    shutil.copy(template, path)
+    db = connect(path)
+    db.catch_up_later = lambda: None  # the worker's part, done here by the steps
+    small = {"STEP_GAMES": 2, "STEP_ROWS": 3}
+    saved = {name: getattr(ratings, name) for name in small}
+    try:
+        for name, value in small.items():
+            setattr(ratings, name, value)
+        made = []
+        for step in later_steps:
+            if step[0] == "change":
+                change(db, made, step[1])
+            elif step[0] == "catch up":
+                for _ in range(step[1]):
+                    ratings.step(db)
+            else:
+                db.close()
+                db = interrupted(path)
+            whole, mark = rebuilt(db), ratings.behind(db)
+            rated = ("player_ratings", "pair_games")
+            summed = {table: rows for table, rows in whole[0].items() if table not in rated}
+            assert {t: rows for t, rows in kept(db)[0].items() if t not in rated} == summed  # never behind
+            ratings_rows = [row for row in whole[1:] if len(row) == 8]
+            pair_rows = [row for row in whole[1:] if len(row) == 6]
+            assert shown(db) == (before(ratings_rows, mark, (2, 1)), before(pair_rows, mark, (3, 2)))
+            if mark is not None and len(before(ratings_rows, mark, (2, 1))) < len(ratings_rows):
+                event("a page read the games before the mark while the rest were behind")
+        ratings.catch_up(db, turns=lambda: None)
+        assert ratings.behind(db) is None
+        assert kept(db) == rebuilt(db)
+    finally:
+        for name, value in saved.items():
+            setattr(ratings, name, value)
         db.close()
 
 

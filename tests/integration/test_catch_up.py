@@ -1,0 +1,184 @@
+"""No change waits on the past: a change to an old game holds the write lock as briefly as
+one to the newest, and the ratings catch up after it (services/ratings.py, catch_up.py).
+
+How long the lock is held is a benchmark's figure (bench/locks.py); here the work done
+inside the change's transaction is counted instead (rows written, statements run), which
+must not grow with the games stored, and the catch-up is followed through pages, the
+background worker and a server killed halfway.
+"""
+
+import datetime
+import os
+import shutil
+import signal
+import time
+
+import pytest
+
+from scorekeeper import catch_up, create_app, demo
+from scorekeeper.db import connect
+from scorekeeper.services import game_model, games, ratings
+
+from ..helpers import served, text
+from ..httpkit import HttpPhone, migrated
+from .test_ratings import kept, rebuilt
+
+NOW = datetime.datetime(2026, 11, 1, 20, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """A family's 300 games over a year (built once a worker: 2 s; each test copies it)."""
+    path = migrated(tmp_path_factory.mktemp("history") / "history.db")
+    db = connect(str(path))
+    try:
+        demo.generate(db, 300, seed=33, now=NOW, span=datetime.timedelta(days=365))
+    finally:
+        db.close()
+    return path
+
+
+def copy_of(history, tmp_path, name="scorekeeper.db"):
+    path = tmp_path / name
+    shutil.copy(history, path)
+    return path
+
+
+def oldest(db):
+    return db.execute(
+        "SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY created_at, id LIMIT 1"
+    ).fetchone()[0]
+
+
+def work_of(db, change):
+    """(rows written, statements run) by ``change()``, its catch-up left for later."""
+    statements = []
+    db.catch_up_later = lambda: None
+    db.conn.set_trace_callback(statements.append)
+    before = db.conn.total_changes
+    try:
+        change()
+    finally:
+        db.conn.set_trace_callback(None)
+    return db.conn.total_changes - before, len(statements)
+
+
+@pytest.mark.timeout(60)
+def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
+    """The same oldest game, first with 30 games after it, then with 180: its reopening
+    and its ending run the same statements and write no more rows; what grew is the
+    catch-up, done after the commit in short transactions. (2 s: the 180 games are made
+    here, one history grown in the middle of the test.)"""
+    path = migrated(tmp_path / "grows.db")
+    db = connect(str(path))
+    try:
+        earlier = NOW - datetime.timedelta(days=400)
+        demo.generate(db, 30, seed=5, now=earlier, span=datetime.timedelta(days=60))
+        first = oldest(db)
+
+        def reopen_then_end():
+            game = game_model.load_game(db, first)
+            reopened = work_of(db, lambda: games.reopen_game(db, game.id, game.revision))
+            game = game_model.load_game(db, first)
+            ended = work_of(db, lambda: games.end_game(db, game.id, game.revision))
+            steps = 0
+            while ratings.step(db):
+                steps += 1
+            return reopened, ended, steps
+
+        small = reopen_then_end()
+        assert kept(db) == rebuilt(db)
+        demo.generate(db, 150, seed=6, now=NOW, span=datetime.timedelta(days=300))
+        large = reopen_then_end()
+        assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
+    for before, after in zip(small[:2], large[:2]):  # the reopening, the ending
+        assert after[1] == before[1]  # the same statements
+        # and no more rows (fewer, where a sum the game emptied in a short history is kept)
+        assert 0 < after[0] <= before[0]
+    assert large[2] > small[2]  # the catch-up's transactions grew instead
+
+
+@pytest.mark.timeout(60)
+def test_pages_show_the_ratings_before_the_changed_game_and_say_so_until_caught_up(history, tmp_path):
+    """The app's worker, in the background: while it cannot catch up (another process
+    holds the write lock), the players, player and records pages say "Ratings updating…"
+    and show the ratings as they stood before the changed game; once it has, they show
+    what a rebuild makes, and say nothing."""
+    path = copy_of(history, tmp_path)
+    app = create_app({"TESTING": True, "DATABASE": str(path), "RATINGS_IN_BACKGROUND": True})
+    client = app.test_client()
+    db = connect(str(path))
+    try:
+        whole = text(client.get("/players"))
+        assert "Ratings updating" not in whole
+        busiest = db.execute(
+            "SELECT player_id FROM player_stats ORDER BY games DESC, player_id LIMIT 1"
+        ).fetchone()[0]
+        game = game_model.load_game(db, oldest(db))
+        # the change from another phone: its catch-up left to the app, which is held up
+        db.catch_up_later = lambda: None
+        games.reopen_game(db, game.id, game.revision)
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for url in ("/players", f"/players/{busiest}", "/records"):
+                page = text(client.get(url))
+                assert "Ratings updating… a change to a game of" in page, url
+            # before the oldest game nobody had a rating
+            assert client.get(f"/players/{busiest}.json").get_json()["rating"]["games"] == 0
+            board = client.get("/players.json").get_json()
+            assert board["ratings_behind"] == game.created_at and board["leaderboard"] == []
+        finally:
+            db.conn.execute("ROLLBACK")
+        assert catch_up.for_app(app).wait(30)
+        assert ratings.behind(db) is None
+        assert kept(db) == rebuilt(db)
+        for url in ("/players", f"/players/{busiest}", "/records"):
+            assert "Ratings updating" not in text(client.get(url)), url
+        assert client.get("/players.json").get_json()["leaderboard"]
+    finally:
+        db.close()
+
+
+def _reopen_or_end(phone, game_id):
+    """Reopen the game from its page, or end it again when it is open (as a phone would)."""
+    url = f"/games/{game_id}"
+    if f"{url}/reopen" not in phone.get(url).text:
+        url += "/end"
+    form, url = phone.open_form(url, "/reopen" if url == f"/games/{game_id}" else "/end")
+    resp = phone.submit(form, url)
+    assert resp.status == 303, f"{url}: {resp.status} {resp.text[:300]}"
+
+
+@pytest.mark.timeout(120)
+def test_a_server_killed_while_catching_up_finishes_after_its_next_start(history, tmp_path):
+    """`make run`'s server, killed with SIGKILL while its worker catches up after the oldest
+    game was reopened: the file keeps its mark, the next start finishes the catch-up by
+    itself, and the ratings are what a rebuild makes. (2 s: two starts of the server.)"""
+    path = copy_of(history, tmp_path)
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    db = connect(str(path))
+    try:
+        first = oldest(db)
+        with served(instance, path) as (process, port):
+            phone = HttpPhone("127.0.0.1", port)
+            for _ in range(20):  # the catch-up of 300 games takes a few transactions
+                _reopen_or_end(phone, first)
+                os.kill(process.pid, signal.SIGSTOP)  # frozen as it is, between or inside one
+                if ratings.behind(db) is not None:
+                    break
+                os.kill(process.pid, signal.SIGCONT)  # it had caught up already: again
+            else:
+                pytest.fail("the catch-up always finished before the server could be stopped")
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        mark = ratings.behind(db)
+        assert mark is not None
+        with served(instance, path):
+            while ratings.behind(db) is not None:  # the new server catches up by itself
+                time.sleep(0.01)  # waits on the app (the test's time limit bounds it)
+        assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
