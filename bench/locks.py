@@ -31,10 +31,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/bench.py imports common so
-
-from bench import common
+import common  # bench/common.py: the scripts run as `python bench/NAME.py`
 
 RUNS = int(os.environ.get("BENCH_LOCK_RUNS", "10"))
 
@@ -185,7 +182,7 @@ def each_change(path, work, games_count):
 
 def second_phone(path, work, games_count):
     """(quiet Saves in ms, Saves while the oldest game's catch-up runs, catch-up seconds)."""
-    from bench.bench import checked_form, prepare_save_games
+    from bench import checked_form, prepare_save_games  # bench/bench.py
 
     save_games = prepare_save_games(path, 2 * RUNS + 2)
     oldest = (

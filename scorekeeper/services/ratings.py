@@ -100,7 +100,9 @@ UNRATED = Rating(MU, SIGMA, 0)
 
 def _after(key, column="played_at"):
     """SQL and parameters: rows at or after (played_at, game_id) ``key`` (its time in ``column``)."""
-    return f"({column} > ? OR ({column} = ? AND game_id >= ?))", [key[0], key[0], key[1]]
+    # a row value, which SQLite looks up in the (time, game_id) index; the same test spelled
+    # out with OR scanned the whole index: 14 ms at 10,000 games for every catch-up step
+    return f"({column}, game_id) >= (?, ?)", list(key)
 
 
 # A kept row is up to date when it comes before the mark (m012's ``ratings_behind``), or
@@ -214,10 +216,10 @@ def _rate(db, rows):
 
 # --- keeping them up to date --------------------------------------------------------------
 
-# One catch-up transaction replays at most this many games (about 0.15 ms each) or removes
-# this many rows a change left behind, so that it holds the write lock some 15 ms
-STEP_GAMES = 100
-STEP_ROWS = 2000
+# One catch-up transaction replays at most this many games (about 0.2 ms each) or removes
+# this many rows a change left behind, so that it holds the write lock some 10 to 20 ms
+STEP_GAMES = 50
+STEP_ROWS = 1000
 
 
 def behind(db):
@@ -283,8 +285,8 @@ def step(db):
         ).fetchall()
         end = tuple(upcoming[STEP_GAMES]) if len(upcoming) > STEP_GAMES else None
         if end is not None:
-            chunk += " AND (created_at < ? OR (created_at = ? AND game_id < ?))"
-            params += [end[0], end[0], end[1]]
+            chunk += " AND (created_at, game_id) < (?, ?)"
+            params += list(end)
         _rate(db, db.execute(_PLAYED.format(where=chunk), params).fetchall())
         if end is None:
             db.execute("DELETE FROM ratings_behind")
