@@ -77,16 +77,18 @@ RUNS ?= 10
 flake-hunt: system-packages-test $(VENV)/.installed-test
 	$(PY) scripts/flake-hunt --runs $(RUNS)
 
-# every figure of issue 14 at 1,000 and 10,000 games (a few minutes; docs/PERFORMANCE.md)
+# every figure of issue 14 at 1,000 and 10,000 games, then issue 33's: how long each change
+# holds the write lock, its catch-up, a second phone's Save meanwhile (minutes; docs/PERFORMANCE.md)
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
 	$(PY) bench/round_entry.py
 	$(PY) bench/locks.py
 
-# the saves and pages at 10,000 and 100,000 games (building 100,000 takes minutes;
-# BENCH_CACHE=folder keeps the databases for the next run)
+# the saves, every history page and the write lock's figures at 10,000 and 100,000 games
+# (building 100,000 takes minutes; BENCH_CACHE=folder keeps the databases for the next run)
 bench-large: system-packages-test $(VENV)/.installed-test
 	BENCH_GAMES=10000,100000 $(PY) bench/bench.py --only save,pages
+	BENCH_GAMES=10000,100000 $(PY) bench/locks.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-output build dist
