@@ -4,9 +4,10 @@ import re
 
 from playwright.sync_api import expect
 
+from scorekeeper import catch_up
 from scorekeeper.scoring import RULESETS, TeamRound, standings
 
-from .looks import fits_the_phone, numbers_whole
+from .looks import fits_the_phone, numbers_whole, readable
 
 ROUNDS = [
     [TeamRound(books={"clean": 1}, melded_points=300), TeamRound(melded_points=100)],
@@ -91,3 +92,32 @@ def test_each_teams_chance_to_win_before_the_game(page, live_server, make_game, 
     on_game = page.get_by_role("region", name="Chance to win")
     expect(on_game).to_contain_text(f"{shown[1]}%")
     numbers_whole(on_game)
+
+
+def test_ratings_updating_after_a_change_to_an_older_game(page, live_server, app, db, make_game, screenshot):
+    """An older game comes in from another phone while the app's worker cannot catch up yet
+    (this test holds the write lock): the players, player and records pages say so at 360 px
+    and fit; once it has caught up, they say nothing."""
+    app.config["RATINGS_IN_BACKGROUND"] = True  # as `make run` serves it
+    for day in ("2026-01-05", "2026-01-12", "2026-01-19"):
+        make_game("partnership", ROUNDS, day=day, end=True)
+    db.catch_up_later = lambda: None  # the change from another phone: the app catches up
+    make_game("partnership", ROUNDS, day="2025-12-29", end=True)
+    pages = ("/players", "/players/1", "/records")
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        for path in pages:
+            page.goto(live_server + path)
+            note = page.get_by_role("status")
+            expect(note).to_contain_text("Ratings updating… a change to a game of")
+            fits_the_phone(page)
+            readable(note)
+        screenshot(page, "records-ratings-updating")
+    finally:
+        db.conn.execute("ROLLBACK")
+    worker = catch_up.for_app(app)
+    worker.changed()  # at once, were its first try given up while the lock was held
+    assert worker.wait(30)
+    for path in pages:
+        page.goto(live_server + path)
+        expect(page.get_by_text("Ratings updating")).to_have_count(0)
