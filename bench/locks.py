@@ -17,6 +17,8 @@ At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10
   happens, and once right after another phone reopened (or ended again) the oldest game,
   while the server's worker catches the ratings up. BENCH_LOCK_RUNS (10) of each, taking
   turns; the figure is the slowest Save of each kind, against the quiet median.
+- **The history pages while the ratings catch up**: the players, a player, the records, this
+  year and the busiest evening, asked in turn by that phone until the catch-up is done.
 
 Run: ``python bench/locks.py`` (``make bench`` runs it last). Nothing here is a test: the
 figures go to the terminal and docs/PERFORMANCE.md.
@@ -181,9 +183,19 @@ def each_change(path, work, games_count):
 
 
 def second_phone(path, work, games_count):
-    """(quiet Saves in ms, Saves while the oldest game's catch-up runs, catch-up seconds)."""
-    from bench import checked_form, prepare_save_games  # bench/bench.py
+    """(quiet Saves in ms, Saves while the oldest game's catch-up runs, catch-up seconds,
+    {history page: its times in ms while the catch-up runs})."""
+    from bench import THIS_YEAR, checked_form, players_of_note, prepare_save_games  # bench/bench.py
 
+    busiest, _, _, night = players_of_note(path)
+    pages = {
+        "/players": "/players",
+        "/players/<busiest>": f"/players/{busiest}",
+        "/records": "/records",
+        "/years/<this year>": f"/years/{THIS_YEAR}",
+        "/evenings/<busiest evening>": f"/evenings/{night}",
+    }
+    during = {label: [] for label in pages}
     save_games = prepare_save_games(path, 2 * RUNS + 2)
     oldest = (
         sqlite3.connect(path)
@@ -218,12 +230,15 @@ def second_phone(path, work, games_count):
             started = time.perf_counter()
             busy.append(save())
             while reader.execute("SELECT 1 FROM ratings_behind").fetchone():
-                time.sleep(0.005)
+                for label, url in pages.items():  # a family opening the history meanwhile
+                    begun = time.perf_counter()
+                    phone.get(url)
+                    during[label].append((time.perf_counter() - begun) * 1000)
             catching.append(time.perf_counter() - started)
         phone.close()
         other.close()
     reader.close()
-    return quiet, busy, catching
+    return quiet, busy, catching, during
 
 
 def _encoded(values):
@@ -255,12 +270,21 @@ def main():
         print("a second phone's Save (POST → 303) on the app's own server, quiet and while the oldest")
         print("game's catch-up runs (right after another phone reopened or ended it again)")
         print("games   quiet median   quiet slowest   during: median   slowest   catch-up took")
-        for games_count, quiet, busy, catching in phones:
+        for games_count, quiet, busy, catching, _ in phones:
             print(
                 f"{games_count:6}   {statistics.median(quiet):9.1f} ms   {max(quiet):10.1f} ms"
                 f"   {statistics.median(busy):11.1f} ms   {max(busy):6.1f} ms"
                 f"   {statistics.median(catching):8.2f} s"
             )
+        print()
+        print("the history pages while the ratings catch up (asked in turn until they have)")
+        print("page                                 games   median    p95    slowest   asked")
+        for games_count, *_, during in phones:
+            for label, times in during.items():
+                print(
+                    f"{label:34} {games_count:7}  {statistics.median(times):5.1f} ms"
+                    f"  {common.p95(times):5.1f} ms  {max(times):6.1f} ms  {len(times):5}"
+                )
 
 
 if __name__ == "__main__":

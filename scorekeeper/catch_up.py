@@ -5,7 +5,10 @@ A change to a game that counts only moves the ratings' mark back to it
 the history behind it. Once it commits, the connection hands the catch-up on
 (``db.after_commit``): the replay from the mark to the newest game, in short
 transactions of ``ratings.STEP_GAMES`` games (``ratings.catch_up``), which let
-a waiting phone's change go first between two (``db.let_writers_in``).
+a waiting phone's change go first between two (``db.let_writers_in``), and,
+in the app, any request being answered (a page a family opens meanwhile): the
+worker waits for a moment with none, up to ``GIVE_WAY`` seconds, so that a
+steady stream of requests slows the catch-up down but never stops it.
 
 - **In the app** (``RATINGS_IN_BACKGROUND``, on but off under TESTING unless a
   test turns it on): one daemon thread per app, alive while there is catching
@@ -26,10 +29,12 @@ import logging
 import sqlite3
 import threading
 
-from .db import connect
+from .db import connect, let_writers_in
 from .services import ratings
 
 log = logging.getLogger(__name__)
+
+GIVE_WAY = 0.5  # seconds: the longest the worker waits for a moment with no request
 
 
 class CatchUp:
@@ -42,6 +47,7 @@ class CatchUp:
         self._thread = None
         self._idle = threading.Event()  # nothing to catch up, as far as the worker knows
         self._idle.set()
+        self._answering = 0  # requests the app is answering now
 
     def changed(self):
         """A change moved the mark (or one was found): catch up in the background."""
@@ -51,6 +57,22 @@ class CatchUp:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="scorekeeper-ratings", daemon=True)
                 self._thread.start()
+
+    def request_started(self):
+        with self._cond:
+            self._answering += 1
+
+    def request_ended(self):
+        with self._cond:
+            self._answering -= 1
+            if not self._answering:
+                self._cond.notify_all()
+
+    def _give_way(self):
+        """Between two catch-up transactions: the phones first."""
+        let_writers_in()
+        with self._cond:
+            self._cond.wait_for(lambda: not self._answering, GIVE_WAY)
 
     def wait(self, timeout=60):
         """Block until the worker has nothing left to do; return whether that happened
@@ -63,7 +85,7 @@ class CatchUp:
             while self._take():
                 if db is None:
                     db = connect(self.database)
-                ratings.catch_up(db)
+                ratings.catch_up(db, turns=self._give_way)
         except Exception:  # a thread has no one to tell: the next change tries again
             log.exception("the ratings' catch-up stopped")
             with self._cond:
@@ -126,3 +148,16 @@ def init_app(app):
             (getattr(db, "catch_up_later", None) or (lambda: ratings.catch_up(db)))()
 
     app.extensions.setdefault("scorekeeper.db_opened", []).append(opened)
+
+    answer = app.wsgi_app
+
+    def counted(environ, start_response):
+        """Every request, counted while it is answered: the worker gives way to them."""
+        worker = for_app(app)
+        worker.request_started()
+        try:
+            return answer(environ, start_response)
+        finally:
+            worker.request_ended()
+
+    app.wsgi_app = counted
