@@ -15,7 +15,8 @@ At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10
 - **A second phone's Save** (POST the checked round → 303), on the app's own server
   (`python -m scorekeeper.serve`, what `make run` starts): once while nothing else
   happens, and once right after another phone reopened (or ended again) the oldest game,
-  while the server's worker catches the ratings up. BENCH_LOCK_RUNS (10) of each, taking
+  while the server's worker catches the ratings up (its automatic backups off: each end of
+  the oldest game would copy the whole database at once). BENCH_LOCK_RUNS (10) of each, taking
   turns; the figure is the slowest Save of each kind, against the quiet median.
 - **The history pages while the ratings catch up**: the players, a player, the records, this
   year and the busiest evening, asked in turn by that phone until the catch-up is done.
@@ -24,6 +25,7 @@ Run: ``python bench/locks.py`` (``make bench`` runs it last). Nothing here is a 
 figures go to the terminal and docs/PERFORMANCE.md.
 """
 
+import argparse
 import json
 import os
 import shutil
@@ -204,8 +206,14 @@ def second_phone(path, work, games_count):
     )
     reader = sqlite3.connect(path)
     quiet, busy, catching = [], [], []
-    with common.server(os.path.join(work, f"instance-{games_count}"), path) as (port, _):
-        phone, other = common.Client(port), common.Client(port)
+    instance = os.path.join(work, f"instance-{games_count}")
+    os.makedirs(instance, exist_ok=True)
+    with open(os.path.join(instance, "config.py"), "w") as config:
+        # each end of the oldest game would copy the whole database at once (a game ended
+        # since the newest backup): measured here is the catch-up, not the backups
+        config.write("BACKUPS_AUTOMATIC = False\n")
+    with common.server(instance, path) as (port, _):
+        phone = common.Client(port)
         forms = iter([(g, checked_form(phone, g)) for g in save_games])
 
         def save():
@@ -217,11 +225,13 @@ def second_phone(path, work, games_count):
             return took
 
         def old_change():
+            other = common.Client(port)  # another phone, which opens the game anew each time
             page = other.get(f"/games/{oldest}")
             action = "reopen" if f"/games/{oldest}/reopen" in page else "end"
             values = common.form_values(page if action == "reopen" else other.get(f"/games/{oldest}/end"))
             status, _, data, _ = other.request("POST", f"/games/{oldest}/{action}", body=_encoded(values))
             assert status == 303, (action, status, data[:300])
+            other.close()
 
         save()  # a warm-up
         for _ in range(RUNS):
@@ -236,7 +246,6 @@ def second_phone(path, work, games_count):
                     during[label].append((time.perf_counter() - begun) * 1000)
             catching.append(time.perf_counter() - started)
         phone.close()
-        other.close()
     reader.close()
     return quiet, busy, catching, during
 
@@ -248,24 +257,32 @@ def _encoded(values):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="changes,phone", help="changes, phone (both by default)")
+    sections = parser.parse_args().only.split(",")
     sizes = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000").split(",")]
-    print("each change: the lock it holds (a second process asking every 2 ms), then its catch-up")
-    print(
-        "change                                 games   lock held   the change   steps  longest"
-        "     whole catch-up"
-    )
+    if "changes" in sections:
+        print("each change: the lock it holds (a second process asking every 2 ms), then its catch-up")
+        print(
+            "change                                 games   lock held   the change   steps  longest"
+            "     whole catch-up"
+        )
     with common.folder("scorekeeper-locks-") as work:
         phones = []
         for games_count in sizes:
             source, _ = common.demo_database(work, games_count, dict(os.environ))
             path = os.path.join(work, f"locks-{games_count}.db")
-            shutil.copy(source, path)
-            each_change(path, work, games_count)
-            shutil.copy(source, path)
-            for suffix in ("-wal", "-shm"):
-                if os.path.exists(path + suffix):
-                    os.remove(path + suffix)
-            phones.append((games_count, *second_phone(path, work, games_count)))
+            if "changes" in sections:
+                shutil.copy(source, path)
+                each_change(path, work, games_count)
+            if "phone" in sections:
+                shutil.copy(source, path)
+                for suffix in ("-wal", "-shm"):
+                    if os.path.exists(path + suffix):
+                        os.remove(path + suffix)
+                phones.append((games_count, *second_phone(path, work, games_count)))
+        if not phones:
+            return
         print()
         print("a second phone's Save (POST → 303) on the app's own server, quiet and while the oldest")
         print("game's catch-up runs (right after another phone reopened or ended it again)")

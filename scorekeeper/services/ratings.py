@@ -9,14 +9,17 @@ with evidence, so one lucky game does not top it.
 Kept as rows, like the players' summaries (m010): ``player_ratings`` holds
 each player's rating after each game that counts (finished, with a round),
 with how many rated games that makes and their winning streak after it;
-``pair_games`` the same streak for every two partners of a team. Since a rating depends on every game
-before it, a change to a game that counts (its result, its teams, whether it
-counts) replays the games from that one on: their rows are deleted and made
-again, each player starting from their last row before it. Finishing the
-newest game replays that game alone; fixing an old one replays the games
-since. ``summaries.refresh`` asks for it in the transaction of every change,
-``summaries.rebuild`` replays everything, and the tests check the two agree
-after any sequence of changes.
+``pair_games`` the same streak for every two partners of a team. Since a
+rating depends on every game before it, a change to a game that counts (its
+result, its teams, whether it counts) makes the rows from that game on stale.
+The change itself only moves a mark back to that game (``changed``, m012's
+``ratings_behind``), so it holds the write lock as briefly at any size of
+history; after its commit the catch-up (``step``, ``catch_up``; in the app on
+a worker thread, ``catch_up.py``) removes the stale rows and replays the games
+from the mark, a few at a time, each player starting from their latest row
+before it. Readers take only the rows before the mark (``up_to_date``).
+``summaries.rebuild`` replays everything at once, and the tests check that
+after any sequence of changes, catch-ups and crashes the rows equal it.
 
 The order of play is the games' ``created_at`` then id (the date and time a
 game was played, as the lists show it). Teams are ranked by the engine's

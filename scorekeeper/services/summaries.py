@@ -19,7 +19,8 @@ Two kinds of table (m008):
 
 With the same change, ``records.refresh`` keeps the game's ``game_records``
 row, and when what the game gives the ratings changed (its teams and totals,
-once it counts) ``ratings.changed`` replays the ratings and streaks from it.
+once it counts) ``ratings.changed`` marks the ratings and streaks stale from it
+(they are caught up after the commit).
 
 Every number is the engine's: a row is made from ``scoring.standings`` of
 the game as saved (the same totals and verdict ``teams.total`` and
