@@ -482,3 +482,6 @@ def m012_ratings_behind(db):
                game_id INTEGER NOT NULL
            )"""
     )
+    # a player's last rating before the mark, sought directly (there may be thousands of
+    # stale rows after it while the catch-up runs)
+    db.execute("CREATE INDEX idx_player_ratings_order ON player_ratings (player_id, played_at, game_id)")

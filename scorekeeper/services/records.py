@@ -248,11 +248,13 @@ def streak_records(db):
         played_at, players (id, name).
     """
     result = {}
+    mark = ratings.behind(db)  # the pages read the records in one snapshot
     row = db.execute(
         f"""SELECT r.streak, r.game_id, r.played_at, p.id, p.name FROM player_ratings r
             JOIN players p ON p.id = r.player_id
-            WHERE r.streak > 0 AND {ratings.up_to_date("r")}
-            ORDER BY r.streak DESC, r.played_at, r.game_id LIMIT 1"""
+            WHERE r.streak > 0 AND {ratings.up_to_date("r", mark)}
+            ORDER BY r.streak DESC, r.played_at, r.game_id LIMIT 1""",
+        ratings.mark_params(mark),
     ).fetchone()
     result["player"] = (
         {"value": row[0], "game_id": row[1], "played_at": row[2], "players": [{"id": row[3], "name": row[4]}]}
@@ -262,8 +264,9 @@ def streak_records(db):
     row = db.execute(
         f"""SELECT s.streak, s.game_id, s.played_at, a.id, a.name, b.id, b.name FROM pair_games s
             JOIN players a ON a.id = s.player_id JOIN players b ON b.id = s.partner_id
-            WHERE s.streak > 0 AND {ratings.up_to_date("s")}
-            ORDER BY s.streak DESC, s.played_at, s.game_id LIMIT 1"""
+            WHERE s.streak > 0 AND {ratings.up_to_date("s", mark)}
+            ORDER BY s.streak DESC, s.played_at, s.game_id LIMIT 1""",
+        ratings.mark_params(mark),
     ).fetchone()
     result["partnership"] = (
         {

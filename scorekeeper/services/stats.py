@@ -129,14 +129,15 @@ def partnerships(db, player_id):
     :returns: dicts of id, name, games, wins, win_rate, longest (their longest
         winning streak together).
     """
+    mark = ratings.behind(db)  # the player's page reads it in one snapshot
     rows = db.execute(
         f"""SELECT p.id, p.name, s.games, s.wins,
                   (SELECT MAX(streak) FROM pair_games pg
                    WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id)
-                         AND {ratings.up_to_date("pg")})
+                         AND {ratings.up_to_date("pg", mark)})
            FROM partnerships s JOIN players p ON p.id = s.partner_id
            WHERE s.player_id = :player AND s.games > 0""",
-        {"player": player_id},
+        {"player": player_id, **ratings.mark_params(mark)},
     ).fetchall()
     together = [
         {

@@ -246,22 +246,45 @@ def test_ratings_after_any_sequence_of_changes_equal_a_replay_from_scratch(templ
 
 def shown(db):
     """The rating and streak rows a page reads: those before the mark (every one without)."""
+    mark = ratings.behind(db)
     return (
         [
             tuple(row)
             for row in db.execute(
                 "SELECT player_id, game_id, played_at, mu, sigma, games, won, streak FROM player_ratings r "
-                f"WHERE {ratings.up_to_date('r')} ORDER BY player_id, game_id"
+                f"WHERE {ratings.up_to_date('r', mark)} ORDER BY player_id, game_id",
+                ratings.mark_params(mark),
             )
         ],
         [
             tuple(row)
             for row in db.execute(
-                f"SELECT * FROM pair_games s WHERE {ratings.up_to_date('s')} "
-                "ORDER BY player_id, partner_id, game_id"
+                f"SELECT * FROM pair_games s WHERE {ratings.up_to_date('s', mark)} "
+                "ORDER BY player_id, partner_id, game_id",
+                ratings.mark_params(mark),
             )
         ],
     )
+
+
+def as_read(db, ratings_rows):
+    """What the readers give for every player (rating, history, streaks), against what
+    they should give from ``ratings_rows`` (a rebuild's rows before the mark)."""
+    got, expected = {}, {}
+    for (player,) in db.execute("SELECT id FROM players"):
+        mine = sorted((r for r in ratings_rows if r[0] == player), key=lambda r: r[5])  # by games
+        got[player] = (
+            ratings.current(db, [player])[player],
+            [(h["game_id"], h["mu"]) for h in ratings.history(db, player)],
+            ratings.streaks(db, player),
+        )
+        expected[player] = (
+            ratings.Rating(*mine[-1][3:6]) if mine else ratings.UNRATED,
+            [(r[1], r[3]) for r in mine],
+            (mine[-1][7] if mine else 0, max((r[7] for r in mine), default=0)),
+        )
+    board = {row["id"]: row["games"] for row in ratings.board(db, -1)}
+    return (got, set(board)), (expected, {p for p, (_, seen, _) in expected.items() if seen})
 
 
 def before(rows, mark, at):
@@ -328,6 +351,8 @@ def test_changes_catch_ups_and_crashes_in_any_order_show_a_whole_state_and_end_a
             ratings_rows = [row for row in whole[1:] if len(row) == 8]
             pair_rows = [row for row in whole[1:] if len(row) == 6]
             assert shown(db) == (before(ratings_rows, mark, (2, 1)), before(pair_rows, mark, (3, 2)))
+            got, expected = as_read(db, before(ratings_rows, mark, (2, 1)))
+            assert got == expected
             if mark is not None and len(before(ratings_rows, mark, (2, 1))) < len(ratings_rows):
                 event("a page read the games before the mark while the rest were behind")
         ratings.catch_up(db, turns=lambda: None)
