@@ -237,14 +237,21 @@ def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
     :returns: (players as dicts of the leaderboard's fields, ``None`` for those
         without a rated game, and played; the number of pages).
     """
-    played = dict(db.execute("SELECT player_id, played FROM player_stats"))
+    counts = {
+        pid: (n, games, wins)
+        for pid, n, games, wins in db.execute("SELECT player_id, played, games, wins FROM player_stats")
+    }
+    played = {pid: n for pid, (n, _, _) in counts.items()}
     ranked = ratings.board(db, -1)  # every player with a rated game: a family's dozens
     rated = {row["id"] for row in ranked}
-    blank = dict.fromkeys(("rank", "rating", "mu", "sigma", "win_rate", "trend")) | {"games": 0, "wins": 0}
+    blank = dict.fromkeys(("rank", "rating", "mu", "sigma", "win_rate", "trend"))
+    # their finished games and wins all the same (while the ratings catch up after a
+    # change to an old game, a player may have both and no rating before it)
     unrated = [
-        {**blank, "id": pid, "name": name}
+        {**blank, "id": pid, "name": name, "games": games, "wins": wins}
         for pid, name in db.execute("SELECT id, name FROM players ORDER BY name COLLATE NOCASE, id")
         if pid not in rated
+        for _, games, wins in [counts.get(pid, (0, 0, 0))]
     ]
     everyone = ranked + unrated
     pages = max(1, -(-len(everyone) // per_page))

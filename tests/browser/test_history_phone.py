@@ -112,6 +112,10 @@ def test_ratings_updating_after_a_change_to_an_older_game(page, live_server, app
             expect(note).to_contain_text("Ratings updating… a change to a game of")
             fits_the_phone(page)
             readable(note)
+            if path == "/players":  # each player's games and wins, with no rating before that game
+                row = page.locator(".player-row").filter(has_text="Rating updating…").first
+                expect(row).to_contain_text("wins in 4 games")
+                readable(row)
         screenshot(page, "records-ratings-updating")
     finally:
         db.conn.execute("ROLLBACK")

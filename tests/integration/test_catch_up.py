@@ -125,8 +125,14 @@ def test_pages_show_the_ratings_before_the_changed_game_and_say_so_until_caught_
             for url in ("/players", f"/players/{busiest}", "/records"):
                 page = text(client.get(url))
                 assert "Ratings updating… a change to a game of" in page, url
-            # before the oldest game nobody had a rating
+            # before the oldest game nobody had a rating; their games and wins still show
             assert client.get(f"/players/{busiest}.json").get_json()["rating"]["games"] == 0
+            board = text(client.get("/players"))
+            assert "none finished" not in board
+            won, played = db.execute(
+                "SELECT wins, games FROM player_stats WHERE player_id = ?", [busiest]
+            ).fetchone()
+            assert f"Rating updating… {won:,} wins in {played:,} games" in board
             board = client.get("/players.json").get_json()
             assert board["ratings_behind"] == game.created_at and board["leaderboard"] == []
         finally:
