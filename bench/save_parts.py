@@ -18,9 +18,23 @@ import time
 import common  # bench/common.py: the scripts run as `python bench/NAME.py`
 from common import form_values
 
-from bench import SAVE_TEAMS, prepare_save_games  # bench/bench.py
+from bench import checked_form, prepare_save_games  # bench/bench.py
 
 RUNS = int(os.environ.get("BENCH_RUNS", "40"))
+
+
+class InProcess:
+    """Flask's test client with common.Client's two calls, so that bench.py's round form
+    (``checked_form``) is filled in here as there."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def get(self, path):
+        return self.client.get(path).get_data(as_text=True)
+
+    def post_and_follow(self, path, fields):
+        return self.client.post(path, data=fields, follow_redirects=True).get_data(as_text=True)
 
 
 def median_ms(times):
@@ -41,23 +55,9 @@ def main():
         ids = prepare_save_games(path, 2 * RUNS)
         client = app.test_client()
 
-        def checked(game_id):
-            client.get(f"/games/{game_id}")
-            values = form_values(client.get(f"/games/{game_id}/rounds/new").get_data(as_text=True))
-            values.update(
-                {
-                    "teams-0-book_clean": "1",
-                    "teams-0-melded_points": "180",
-                    "went_out": "0",
-                    **{f"teams-{i}-melded_points": "75" for i in range(1, len(SAVE_TEAMS))},
-                    "action": "check",
-                }
-            )
-            review = client.post(f"/games/{game_id}/rounds/new", data=values, follow_redirects=True)
-            return {**form_values(review.get_data(as_text=True)), "action": "save"}
-
-        forms = [(game_id, checked(game_id)) for game_id in ids[:RUNS]]
-        nothing = {**form_values(client.get("/bench/floor").get_data(as_text=True)), "revision": "1"}
+        phone = InProcess(client)
+        forms = [(game_id, checked_form(phone, game_id)) for game_id in ids[:RUNS]]  # as bench.py's
+        nothing = {**form_values(phone.get("/bench/floor")), "revision": "1"}
         parts = {key: [] for key in ("save post", "save get", "nothing post", "nothing get")}
 
         def timed(key, action):

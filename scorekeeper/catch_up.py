@@ -114,11 +114,11 @@ def behind_since(db):
     """What a page that shows ratings says: the date and time of the game from which they
     are being caught up, or None. A page that finds them behind with no catch-up under way
     (a change made by another process, such as the CLI) starts the app's worker."""
-    since = ratings.behind_since(db)
+    mark = ratings.behind(db)
     later = getattr(db, "catch_up_later", None)
-    if since is not None and later is not None:
+    if mark is not None and later is not None:
         later()  # nothing new when it is at work already
-    return since
+    return mark[0] if mark else None
 
 
 _made = threading.Lock()

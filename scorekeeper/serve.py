@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import io
 import signal
+import sqlite3
 import sys
 
 import segno
@@ -14,6 +15,7 @@ from waitress import create_server
 
 from . import create_app
 from .db import get_db
+from .faults import Fault
 from .network import lan_addresses
 
 
@@ -56,8 +58,10 @@ def main(argv=None, make_app=create_app):
     parser.add_argument("--port", type=int, default=5000, help="0 picks a free port")
     args = parser.parse_args(argv)
     app = make_app()
-    with app.app_context(), contextlib.suppress(Exception):
-        get_db()  # finishes, in the background, a ratings' catch-up a crash cut short (catch_up.py)
+    with app.app_context(), contextlib.suppress(Fault, sqlite3.Error):
+        # finishes, in the background, a ratings' catch-up a crash cut short (catch_up.py); a
+        # database that cannot be opened now is said by the first page asked for
+        get_db()
     # bind first, so that the address printed is already answering
     server = create_server(app, host=args.host, port=args.port)
     addresses = lan_addresses()

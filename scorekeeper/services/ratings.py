@@ -37,6 +37,9 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
+from ..db import let_writers_in, snapshot, transaction
+from ..faults import Fault
+
 log = logging.getLogger(__name__)
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (a little
@@ -111,7 +114,7 @@ def _after(key, column="played_at"):
 # A kept row is up to date when it comes before the mark (m012's ``ratings_behind``), or
 # when there is none: every reader takes only those, so a page shows the ratings as they
 # stood before the changed game while the catch-up runs, never a half-replayed state. The
-# mark is read first (``behind``), in the same snapshot as the rows (``_reading``), and
+# mark is read first (``behind``), in the same snapshot as the rows, and
 # given to the query, so that SQLite seeks to the last row before it in its indexes
 # instead of stepping over every stale row (a correlated test of the mark did: 30 ms for a
 # busy player at 100,000 games while the catch-up ran).
@@ -125,21 +128,15 @@ def mark_params(mark):
     return {} if mark is None else {"mark_at": mark[0], "mark_id": mark[1]}
 
 
-def _reading(db):
-    """The reads of one answer, as of one moment (the mark and the rows it admits)."""
-    from ..db import snapshot
-
-    return snapshot(db)
-
-
 def _latest(db, player_id, mark):
-    if mark is None:
-        sql = "SELECT mu, sigma, games, streak FROM player_ratings WHERE player_id = :p ORDER BY games DESC"
-    else:  # the player's last row before the mark, found in (player_id, played_at, game_id)
-        sql = f"""SELECT mu, sigma, games, streak FROM player_ratings r
-                  WHERE player_id = :p AND {up_to_date("r", mark)}
-                  ORDER BY played_at DESC, game_id DESC"""
-    row = db.execute(sql + " LIMIT 1", {"p": player_id, **mark_params(mark)}).fetchone()
+    """(Rating, streak) after the player's last game before ``mark`` (sought in the index
+    on player_id, played_at, game_id)."""
+    row = db.execute(
+        f"""SELECT mu, sigma, games, streak FROM player_ratings r
+            WHERE player_id = :p AND {up_to_date("r", mark)}
+            ORDER BY played_at DESC, game_id DESC LIMIT 1""",
+        {"p": player_id, **mark_params(mark)},
+    ).fetchone()
     return (Rating(*row[:3]), row[3]) if row else (UNRATED, 0)
 
 
@@ -243,13 +240,6 @@ def behind(db):
     return tuple(row) if row else None
 
 
-def behind_since(db):
-    """The date and time of the game from which the ratings are being caught up (what the
-    pages say while they show the ratings as they stood before it), or None."""
-    key = behind(db)
-    return key[0] if key else None
-
-
 def changed(db, key):
     """A game that counts changed at ``key`` = (played_at, game_id), inside the caller's
     transaction: move the mark back to it (no further than it is). Nothing is replayed
@@ -276,8 +266,6 @@ def step(db):
     ``STEP_GAMES`` games from the mark are replayed, each player starting from their
     latest row, and the mark moves past them (removed after the last game). A crash
     between two steps leaves a mark the next catch-up starts from."""
-    from ..db import transaction
-
     with transaction(db):
         key = behind(db)
         if key is None:
@@ -315,9 +303,6 @@ def catch_up(db, *, turns=None):
     two, ``turns`` (the app's ``db.let_writers_in``) lets a waiting phone's change go first.
     A fault of the storage leaves the mark for the next catch-up, and is logged: the change
     that asked for it is saved."""
-    from ..db import let_writers_in
-    from ..faults import Fault
-
     turns = turns or let_writers_in
     try:
         while step(db):
@@ -331,14 +316,14 @@ def catch_up(db, *, turns=None):
 
 def current(db, player_ids):
     """{player id: Rating} now (UNRATED for a player with no rated game)."""
-    with _reading(db):
+    with snapshot(db):
         mark = behind(db)
         return {p: _latest(db, p, mark)[0] for p in player_ids}
 
 
 def streaks(db, player_id):
     """(current, longest) winning streak of a player, in games that count."""
-    with _reading(db):
+    with snapshot(db):
         mark = behind(db)
         (longest,) = db.execute(
             f"SELECT MAX(streak) FROM player_ratings r WHERE player_id = :p AND {up_to_date('r', mark)}",
@@ -374,7 +359,7 @@ def history(db, player_id, limit=None):
 
     :returns: dicts of game_id, played_at, mu, sigma, ordinal, games.
     """
-    with _reading(db):
+    with snapshot(db):
         mark = behind(db)
         rows = db.execute(
             f"""SELECT game_id, played_at, mu, sigma, games FROM player_ratings r
@@ -396,16 +381,13 @@ def board(db, limit):
         (finished games, each rated), wins, win_rate, trend (the rating's change
         over their last TREND_GAMES games, or since their first).
     """
-    with _reading(db):
+    with snapshot(db):
         mark = behind(db)
         # each player's latest row (before the mark, when there is one); the trend's row
         # comes before it, so it is up to date too
-        latest = "SELECT games FROM player_ratings latest WHERE latest.player_id = p.id" + (
-            " ORDER BY games DESC LIMIT 1"
-            if mark is None
-            else f""" AND {up_to_date("latest", mark)}
-                  ORDER BY latest.played_at DESC, latest.game_id DESC LIMIT 1"""
-        )
+        latest = f"""SELECT games FROM player_ratings latest
+                     WHERE latest.player_id = p.id AND {up_to_date("latest", mark)}
+                     ORDER BY latest.played_at DESC, latest.game_id DESC LIMIT 1"""
         rows = db.execute(
             f"""
             SELECT p.id, p.name, r.mu, r.sigma, s.games, s.wins,

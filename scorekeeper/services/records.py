@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from .. import scoring
+from ..db import snapshot
 from . import ratings
 from .evenings import evening
 from .history import distinct_rules_names
@@ -247,8 +248,13 @@ def streak_records(db):
     :returns: dicts of value, game_id (the game that made it that long),
         played_at, players (id, name).
     """
+    with snapshot(db):  # the mark and the rows it admits, as of one moment
+        mark = ratings.behind(db)
+        return _streak_records(db, mark)
+
+
+def _streak_records(db, mark):
     result = {}
-    mark = ratings.behind(db)  # the pages read the records in one snapshot
     row = db.execute(
         f"""SELECT r.streak, r.game_id, r.played_at, p.id, p.name FROM player_ratings r
             JOIN players p ON p.id = r.player_id

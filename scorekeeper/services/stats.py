@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..db import snapshot
 from . import ratings
 
 LEADERBOARD_SIZE = 10
@@ -129,16 +130,17 @@ def partnerships(db, player_id):
     :returns: dicts of id, name, games, wins, win_rate, longest (their longest
         winning streak together).
     """
-    mark = ratings.behind(db)  # the player's page reads it in one snapshot
-    rows = db.execute(
-        f"""SELECT p.id, p.name, s.games, s.wins,
-                  (SELECT MAX(streak) FROM pair_games pg
-                   WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id)
-                         AND {ratings.up_to_date("pg", mark)})
-           FROM partnerships s JOIN players p ON p.id = s.partner_id
-           WHERE s.player_id = :player AND s.games > 0""",
-        {"player": player_id, **ratings.mark_params(mark)},
-    ).fetchall()
+    with snapshot(db):  # the mark and the rows it admits, as of one moment
+        mark = ratings.behind(db)
+        rows = db.execute(
+            f"""SELECT p.id, p.name, s.games, s.wins,
+                      (SELECT MAX(streak) FROM pair_games pg
+                       WHERE pg.player_id = MIN(:player, p.id) AND pg.partner_id = MAX(:player, p.id)
+                             AND {ratings.up_to_date("pg", mark)})
+               FROM partnerships s JOIN players p ON p.id = s.partner_id
+               WHERE s.player_id = :player AND s.games > 0""",
+            {"player": player_id, **ratings.mark_params(mark)},
+        ).fetchall()
     together = [
         {
             "id": pid,
@@ -237,23 +239,22 @@ def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
     :returns: (players as dicts of the leaderboard's fields, ``None`` for those
         without a rated game, and played; the number of pages).
     """
+    # played (finished or not), finished games and wins; an unrated player's games and wins
+    # show all the same (while the ratings catch up after a change to an old game, a player
+    # may have both and no rating before it)
     counts = {
-        pid: (n, games, wins)
-        for pid, n, games, wins in db.execute("SELECT player_id, played, games, wins FROM player_stats")
+        pid: (played, games, wins)
+        for pid, played, games, wins in db.execute("SELECT player_id, played, games, wins FROM player_stats")
     }
-    played = {pid: n for pid, (n, _, _) in counts.items()}
     ranked = ratings.board(db, -1)  # every player with a rated game: a family's dozens
     rated = {row["id"] for row in ranked}
     blank = dict.fromkeys(("rank", "rating", "mu", "sigma", "win_rate", "trend"))
-    # their finished games and wins all the same (while the ratings catch up after a
-    # change to an old game, a player may have both and no rating before it)
-    unrated = [
-        {**blank, "id": pid, "name": name, "games": games, "wins": wins}
-        for pid, name in db.execute("SELECT id, name FROM players ORDER BY name COLLATE NOCASE, id")
-        if pid not in rated
-        for _, games, wins in [counts.get(pid, (0, 0, 0))]
-    ]
+    unrated = []
+    for pid, name in db.execute("SELECT id, name FROM players ORDER BY name COLLATE NOCASE, id"):
+        if pid not in rated:
+            _, games, wins = counts.get(pid, (0, 0, 0))
+            unrated.append({**blank, "id": pid, "name": name, "games": games, "wins": wins})
     everyone = ranked + unrated
     pages = max(1, -(-len(everyone) // per_page))
     shown = everyone[(page - 1) * per_page : page * per_page]
-    return [{**row, "played": played.get(row["id"], 0)} for row in shown], pages
+    return [{**row, "played": counts.get(row["id"], (0,))[0]} for row in shown], pages
