@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import html
 import http.client
 import json
@@ -251,10 +252,15 @@ def _bytes(value):
     return str(value).encode("utf-8", "surrogatepass")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _quoted(value):
+    """A name or value percent-encoded; the fuzz sends the same few hundred of each
+    thousands of times (quoting them afresh was a twentieth of its time)."""
+    return quote_from_bytes(value, safe="")
+
+
 def urlencode(pairs):
-    return "&".join(
-        quote_from_bytes(_bytes(k), safe="") + "=" + quote_from_bytes(_bytes(v), safe="") for k, v in pairs
-    ).encode("ascii")
+    return "&".join(_quoted(_bytes(k)) + "=" + _quoted(_bytes(v)) for k, v in pairs).encode("ascii")
 
 
 def multipart(pairs, files=()):

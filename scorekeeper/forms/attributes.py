@@ -23,10 +23,18 @@ from wtforms.widgets import core
 WTFORMS_HTML_PARAMS = core.html_params  # kept to compare against
 
 
+_NAMES = {}  # each keyword as written out: the same few dozen, on every field of every page
+
+
 def html_params(**kwargs):
     params = []
     for key, value in sorted(kwargs.items()):
-        key = escape(core.clean_key(key))
+        name = _NAMES.get(key)
+        if name is None:
+            name = escape(core.clean_key(key))
+            if len(_NAMES) < 1000:  # keywords come from the code, but never let it grow
+                _NAMES[key] = name
+        key = name
         if value is True:
             params.append(key)
         elif value is not False:
