@@ -380,6 +380,19 @@ class FlaskPhone(Phone):
         finally:
             response.close()
 
+    def session(self):
+        """This browser's session cookie (None without one)."""
+        cookie = self.client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
+        return cookie.value if cookie else None
+
+    def set_session(self, value):
+        """Put a session cookie back as ``session()`` gave it."""
+        name = self.app.config["SESSION_COOKIE_NAME"]
+        if value is None:
+            self.client.delete_cookie(name)
+        else:
+            self.client.set_cookie(name, value)
+
 
 class HttpPhone(Phone):
     """A browser on a real server, over http.client (own cookie jar, no redirects followed)."""

@@ -310,6 +310,7 @@ class World:
     passcode: bytes = b""  # a passcode file, for the targets that need one set (sign-in)
     locked: bool = False  # whether the arranged state has that passcode set
 
+    session: str | None = None  # the phone's session cookie in the arranged state
     watch: sqlite3.Connection | None = None  # held open on live.db, to read its data_version
     arranged: int | None = None  # live.db's data_version when it was last made the arranged state
 
@@ -325,6 +326,10 @@ class World:
             ):
                 source.backup(live)
             self.arranged = self._data_version()
+        # the phone's session as arranged: a fuzzed sign-out clears it, and with it the
+        # secret every cached form's CSRF token was made from (every later post of those
+        # forms was refused with a 400 and never reached the form's own code)
+        self.phone.set_session(self.session)
         # a fuzzed settings form may have set a passcode (kept in the instance folder)
         stored = Path(self.app.instance_path, "passcode")
         if self.locked:
@@ -412,6 +417,7 @@ def start_evening(phone, names):
 def arranged_for(world, target):
     """The world locked behind a passcode while ``target`` needs it (and signed in)."""
     world.locked = bool(target.locked)
+    arranged = world.session
     try:
         if target.locked == "signed in":
             world.restore()
@@ -419,9 +425,11 @@ def arranged_for(world, target):
                 form, page = world.phone.open_form("/sign-in")
                 signed = world.phone.submit(form, page, {"passcode": PASSCODE})
                 assert signed.status == 303, f"sign-in refused: {signed.status}"
+            world.session = world.phone.session()  # signed in is this target's arranged state
         yield
     finally:
         world.locked = False
+        world.session = arranged
         world.restore()
 
 
@@ -445,7 +453,7 @@ def world(tmp_path_factory, request):
         checkpoint(live)
         template = root / "template.db"
         shutil.copyfile(live, template)
-        w = World(app, phone, live, template, fingerprint(template), ids)
+        w = World(app, phone, live, template, fingerprint(template), ids, session=phone.session())
         # a passcode file to put in place for the sign-in form (made apart, read back)
         (root / "passcode-maker").mkdir()
         set_passcode(str(root / "passcode-maker"), PASSCODE)
@@ -585,6 +593,7 @@ def base_form(world, key, page):
         form = post_form(resp.text, next((a for k, a in ACTIONS.items() if key.startswith(k)), None))
         assert form is not None, f"no POST form on {page}"
         world.forms[key] = (form, page)
+        world.session = world.phone.session()  # with the CSRF secret the form's token is made from
     return world.forms[key]
 
 
@@ -607,6 +616,7 @@ def review_form(world, key, page):
             f"no check screen for {page}: {resp.status} {resp.text[:300]}"
         )
         world.forms[key] = (review, page)
+        world.session = world.phone.session()
     return world.forms[key]
 
 
