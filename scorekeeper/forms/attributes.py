@@ -16,6 +16,8 @@ the package's name for it that labels call, and the widget classes that keep it 
 a static method.
 """
 
+from functools import lru_cache
+
 from markupsafe import Markup, escape
 from wtforms import widgets
 from wtforms.widgets import core
@@ -23,18 +25,16 @@ from wtforms.widgets import core
 WTFORMS_HTML_PARAMS = core.html_params  # kept to compare against
 
 
-_NAMES = {}  # each keyword as written out: the same few dozen, on every field of every page
+@lru_cache(maxsize=256)
+def _name(key):
+    """A keyword as written out: the same few dozen, on every field of every page."""
+    return escape(core.clean_key(key))
 
 
 def html_params(**kwargs):
     params = []
     for key, value in sorted(kwargs.items()):
-        name = _NAMES.get(key)
-        if name is None:
-            name = escape(core.clean_key(key))
-            if len(_NAMES) < 1000:  # keywords come from the code, but never let it grow
-                _NAMES[key] = name
-        key = name
+        key = _name(key)
         if value is True:
             params.append(key)
         elif value is not False:
