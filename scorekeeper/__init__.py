@@ -48,7 +48,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
     from . import assets, autobackup, catch_up, cli, db, formatting, security, views
-    from .forms import attributes
+    from .forms import attributes, markup
     from .views import (
         auth,
         backups,
@@ -73,6 +73,7 @@ def create_app(test_config=None):
     assets.init_app(app)
     formatting.init_app(app)
     attributes.install()  # WTForms' fields written at a third of the cost, the same text
+    markup.init_app(app)  # field, stepper, book_chips, choice_list, messages
     cli.init_app(app)
     views.init_app(app)
     auth.init_app(app)  # before CSRF: a phone not signed in is sent to sign in first
