@@ -9,7 +9,9 @@ Chromium (/usr/bin/chromium, installed too). On other systems set $CHROMIUM (and
 $CHROMIUM_HEADLESS_SHELL, or the full browser is used for every test).
 """
 
+import contextlib
 import os
+import socket
 import threading
 from pathlib import Path
 
@@ -40,13 +42,37 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots
 
 
 class LiveServer:
-    """The app served over HTTP on loopback from a background thread, until ``stop()``."""
+    """The app served over HTTP on loopback from a background thread, until ``stop()``.
+
+    ``stop()`` leaves the app unreachable, as a computer switched off does: it closes the
+    listening socket and every connection the server accepted. A browser keeps spare
+    connections open for later requests (Chromium opens one ahead of need, and a second
+    when a connect is slow on a busy machine), and the server's thread for each would
+    otherwise still answer the first request sent on it after the stop: the offline
+    test then saw the game instead of the offline page, about one run in ten with every
+    core busy (``test_a_stopped_server_answers_no_connection``)."""
 
     def __init__(self, app):
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         # a request still being answered when the test ends is not waited for: its thread
         # is a daemon and ends with its connection (werkzeug closes every connection)
         self.server.block_on_close = False
+        self.connections = set()  # accepted and not yet closed, for stop()
+        self.lock = threading.Lock()
+        accept, close = self.server.get_request, self.server.shutdown_request
+
+        def get_request():
+            connection, address = accept()
+            with self.lock:
+                self.connections.add(connection)
+            return connection, address
+
+        def shutdown_request(connection):
+            with self.lock:
+                self.connections.discard(connection)
+            close(connection)
+
+        self.server.get_request, self.server.shutdown_request = get_request, shutdown_request
         # the loop looks for shutdown() every 50 ms (werkzeug's default, 0.5 s, was half a
         # second of every browser test's teardown)
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
@@ -55,13 +81,19 @@ class LiveServer:
         self.stopped = False
 
     def stop(self):
-        """Stop serving and close the listening socket; bounded, and safe to call twice."""
+        """Stop serving, close the listening socket and cut every connection still open;
+        bounded, and safe to call twice."""
         if self.stopped:
             return
         self.stopped = True
         self.server.shutdown()  # the loop notices within its poll interval
         self.thread.join(10)
         self.server.server_close()  # shutdown() leaves the listening socket open
+        with self.lock:
+            left = list(self.connections)
+        for connection in left:  # its thread reads the end and finishes
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
         assert not self.thread.is_alive(), "the test server did not stop in 10 s"
 
 

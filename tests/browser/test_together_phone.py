@@ -4,6 +4,8 @@ the installable app (manifest, service worker, offline page), and not one
 console error or Content-Security-Policy violation on any page."""
 
 import re
+import socket
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -187,6 +189,30 @@ def test_following_without_javascript_is_a_reload(app, make_game, new_page, live
     expect(follower.locator("#round-2")).to_be_visible()
     # and the page reloads itself while the game goes on
     assert re.search(r'<meta http-equiv="refresh" content="\d+">', follower.content())
+
+
+def test_a_stopped_server_answers_no_connection(app):
+    """After ``stop()`` the app answers nothing, not even on a connection opened before
+    (a browser's spare one), as a new connection gets no answer: the offline test below
+    stands on the app being gone."""
+    server = LiveServer(app)
+    port = server.server.server_port
+    spare = socket.create_connection(("127.0.0.1", port), timeout=10)
+    deadline = time.monotonic() + 10
+    while not server.connections and time.monotonic() < deadline:  # the loop accepts it
+        time.sleep(0.01)
+    assert server.connections, "the server never accepted the connection"
+    server.stop()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        spare.sendall(b"GET /offline HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = spare.recv(100)
+    except (BrokenPipeError, ConnectionResetError):
+        answer = b""
+    finally:
+        spare.close()
+    assert answer == b"", answer
 
 
 @pytest.fixture
