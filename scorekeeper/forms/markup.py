@@ -2,10 +2,11 @@
 linked with ``aria-describedby`` so that a screen reader reads them.
 
 These were Jinja macros in templates/_forms.html; they are the same HTML written by
-Python, because a Jinja macro call costs more than the field it writes. The house-rules
-editor writes about 90 fields a page and the New game page 130: /rules/new took 12 ms
-and /games/new 18.6 ms with the macros, most of it in them (the median of 15 GETs,
-in-process). The templates call these as globals with the macros' arguments
+Python, because a Jinja macro call cost more than the field it wrote. The house-rules
+editor writes about 90 fields a page and the New game page 130: /rules/new took 21.7 ms
+with the macros and 17.5 ms with these, /games/new 33.3 and 29.1 ms, the round form
+11.8 and 10.2 ms (in-process, the medians of 20 requests, the two versions taking
+turns). The templates call these as globals with the macros' arguments
 (``field(f, class="x", label="…", placeholder="0")``); the two macros written once a
 page (``error_summary``, ``form_errors``) stay in templates/_forms.html.
 """
