@@ -58,18 +58,20 @@ class LiveServer:
         # is a daemon and ends with its connection (werkzeug closes every connection)
         self.server.block_on_close = False
         self.connections = set()  # accepted and not yet closed, for stop()
-        self.lock = threading.Lock()
+        self.changed = threading.Condition()  # told of each connection accepted or closed
         accept, close = self.server.get_request, self.server.shutdown_request
 
         def get_request():
             connection, address = accept()
-            with self.lock:
+            with self.changed:
                 self.connections.add(connection)
+                self.changed.notify_all()
             return connection, address
 
         def shutdown_request(connection):
-            with self.lock:
+            with self.changed:
                 self.connections.discard(connection)
+                self.changed.notify_all()
             close(connection)
 
         self.server.get_request, self.server.shutdown_request = get_request, shutdown_request
@@ -80,6 +82,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.stopped = False
 
+    def wait_for_a_connection(self, timeout=10):
+        """Until the server has accepted a connection (and not closed it): True, or False
+        after ``timeout`` seconds."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.connections, timeout)
+
     def stop(self):
         """Stop serving, close the listening socket and cut every connection still open;
         bounded, and safe to call twice."""
@@ -89,7 +97,7 @@ class LiveServer:
         self.server.shutdown()  # the loop notices within its poll interval
         self.thread.join(10)
         self.server.server_close()  # shutdown() leaves the listening socket open
-        with self.lock:
+        with self.changed:
             left = list(self.connections)
         for connection in left:  # its thread reads the end and finishes
             with contextlib.suppress(OSError):

@@ -5,7 +5,6 @@ console error or Content-Security-Policy violation on any page."""
 
 import re
 import socket
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -198,10 +197,7 @@ def test_a_stopped_server_answers_no_connection(app):
     server = LiveServer(app)
     port = server.server.server_port
     spare = socket.create_connection(("127.0.0.1", port), timeout=10)
-    deadline = time.monotonic() + 10
-    while not server.connections and time.monotonic() < deadline:  # the loop accepts it
-        time.sleep(0.01)
-    assert server.connections, "the server never accepted the connection"
+    assert server.wait_for_a_connection(), "the server never accepted the connection"
     server.stop()
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=10)
