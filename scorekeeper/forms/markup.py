@@ -41,6 +41,14 @@ def messages(f):
     return Markup(text)
 
 
+def _refused(f):
+    """A group's marks when the field was refused: its class, and its attribute naming
+    the error ("" and "" when it was not)."""
+    if not f.errors:
+        return "", ""
+    return " has-error", f' aria-describedby="{escape(f.id)}-error"'
+
+
 def _label(f, label):
     return f.label(text=label) if label else f.label()
 
@@ -74,9 +82,7 @@ def choice_list(f, **kwargs):
     """One choice of a few, each shown whole on as many lines as it takes (a select cuts
     a long name short on a phone): a radio button a choice, under the field's legend."""
     css = escape(kwargs.get("class", ""))
-    error, described = "", ""
-    if f.errors:
-        error, described = " has-error", f' aria-describedby="{escape(f.id)}-error"'
+    error, described = _refused(f)
     options = "".join(
         f'\n  <label class="choice">{option()} <span>{escape(option.label.text)}</span></label>'
         for option in f
@@ -118,10 +124,8 @@ def book_chips(f):
         f"{' checked' if chosen == n else ''}><span>{n}</span></label>"
         for n in range(10)
     )
-    error, described, invalid = "", "", ""
-    if f.errors:
-        error, described = " has-error", f' aria-describedby="{id}-error"'
-        invalid = ' aria-invalid="true"' + described
+    error, described = _refused(f)
+    invalid = ' aria-invalid="true"' + described if f.errors else ""
     return Markup(
         f'\n<fieldset class="field chips{error}" id="{id}-group"{described}>\n  <legend>{label}</legend>\n'
         f'  <div class="chip-row">{chips}\n    <input type="text" class="chip-more" name="{name}" id="{id}"'
