@@ -234,6 +234,7 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                         "ended_by_hand": int(ended),
                         "finished_at": _stamp(finished) if result.finished else None,
                         "created_at": _stamp(began),
+                        "played_at": _stamp(began),
                         "updated_at": _stamp(finished),
                         "revision": 0,
                     }
@@ -306,6 +307,7 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                     created_at=game["created_at"],
                     updated_at=game["updated_at"],
                     revision=0,
+                    played_at=game["played_at"],
                 )
                 summary_rows += summaries.rows_for(made_game, result)
                 record_rows.append(records.facts_of(made_game, result))

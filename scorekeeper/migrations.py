@@ -12,7 +12,7 @@ migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
 # scores (services.schema.migrate does it once all pending migrations have run)
-REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records"}
+REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records", "m013_played_and_paper"}
 
 
 @migrations()
@@ -485,3 +485,33 @@ def m012_ratings_behind(db):
     # a player's last rating before the mark, sought directly (there may be thousands of
     # stale rows after it while the catch-up runs)
     db.execute("CREATE INDEX idx_player_ratings_order ON player_ratings (player_id, played_at, game_id)")
+
+
+@migrations()
+def m013_played_and_paper(db):
+    # A game's date is the day it was played (issue 41): ``played_at``, when the family
+    # says it was played. A game scored at the table was played when it was started; a
+    # game played on paper and typed in the next morning, the evening before. ``created_at``
+    # stays the moment it was entered in the app. Nights, years, the ratings' order of
+    # play, records and the history follow ``played_at``; a date corrected later is an
+    # audited change like a round's fix (services/games.py ``change_played``).
+    db["games"].add_column("played_at", str)
+    db.execute("UPDATE games SET played_at = created_at")
+    db["games"].create_index(["played_at"])
+    # How the game was kept: NULL, on a phone round by round; "sheet", on a paper sheet
+    # typed in as it reads; "scores", from an old sheet that kept only each round's score.
+    db["games"].add_column("paper", str)
+    # A scores-only round's score for a team as the sheet has it (the engine's score is
+    # then that number); NULL for every entry typed line by line.
+    db["round_entries"].add_column("paper_score", int)
+    # The players' summaries follow the played date, and count the games kept as scores
+    # only (they say nothing of books or going out, and the pages say how many they leave out)
+    db.execute("ALTER TABLE player_games RENAME COLUMN created_at TO played_at")  # its indexes follow
+    db["player_games"].add_column("scores_only", int, not_null_default=0)
+    db["player_stats"].add_column("scores_only", int, not_null_default=0)  # games
+    db["player_stats"].add_column("scores_only_rounds", int, not_null_default=0)
+    # a scores-only game holds no record for books: its most_books is NULL
+    db["game_records"].transform(
+        not_null={"most_books": False, "most_books_team": False, "most_books_number": False}
+    )
+    # made again from the stored rounds by services.schema.migrate (REBUILDS_SUMMARIES)

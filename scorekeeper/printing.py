@@ -111,6 +111,7 @@ def _sample_game(teams):
         created_at="2026-01-01T00:00:00+00:00",
         updated_at="2026-01-01T00:00:00+00:00",
         revision=1,
+        played_at="2026-01-01T00:00:00+00:00",
     )
 
 

@@ -15,9 +15,11 @@ import datetime
 FORMAT = "scorekeeper-history"
 # Version 2 added the entries and house-rules values of issue 15 (books of 3s,
 # going out concealed, values by who went out, the deal…); a version 1 file
-# is a version 2 file without them, so both are read.
-VERSION = 2
-READS = (1, 2)
+# is a version 2 file without them, so both are read. Version 3 (issue 41) added
+# a game's played_at and paper, and rounds kept as their scores alone
+# (entries of paper_score); a version 2 file is a version 3 file without them.
+VERSION = 3
+READS = (1, 2, 3)
 
 
 def stamp_now():

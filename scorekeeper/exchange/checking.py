@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .. import scoring
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
+from ..services.game_model import PAPER_KINDS, SCORES_ONLY
 from . import FORMAT, READS, VERSION
 
 # the tables the engine scores: 2 to 6 teams of 1 to 4 players
@@ -31,7 +32,7 @@ MAX_HOUSE_RULES = 1_000
 MAX_DEPTH = 12  # the format's deepest value (a meld minimum by score) is 7 levels down
 MAX_TEXT = 10_000
 _UID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS))
+_ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS), "paper_score")
 
 
 def read_history(content):
@@ -71,6 +72,8 @@ class _Game:
 
     uid: str
     created_at: str
+    played_at: str
+    paper: str | None
     updated_at: str
     finished_at: str | None
     ended_by_hand: bool
@@ -178,7 +181,7 @@ def check_history(data, progress=None):
     if version not in READS:
         _fail(
             "version",
-            f"this Scorekeeper reads version {' and '.join(map(str, READS))} files; "
+            f"this Scorekeeper reads version {', '.join(map(str, READS[:-1]))} and {READS[-1]} files; "
             f"this file is version {version}"
             + (" (update Scorekeeper to import it)" if version > VERSION else ""),
         )
@@ -234,12 +237,16 @@ def _check_game(value, where, house_rules_names):
             "first_dealer",
             "rounds",
         ),
-        ("updated_at", "house_rules"),
+        ("updated_at", "house_rules", "played_at", "paper"),
     )
     uid = value["uid"]
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not set(uid) <= _UID_CHARS:
         _fail(f"{where}.uid", f"must be 1 to 64 letters, digits, - or _, not {_short(uid)}")
     created_at = _timestamp(value["created_at"], f"{where}.created_at")
+    played_at = _timestamp(value.get("played_at", created_at), f"{where}.played_at")
+    paper = value.get("paper")
+    if paper is not None and paper not in PAPER_KINDS:
+        _fail(f"{where}.paper", f"must be null, {' or '.join(map(repr, PAPER_KINDS))}, not {_short(paper)}")
     updated_at = _timestamp(value.get("updated_at", created_at), f"{where}.updated_at")
     finished_at = _timestamp(value["finished_at"], f"{where}.finished_at", optional=True)
     ended = value["ended_by_hand"]
@@ -292,6 +299,12 @@ def _check_game(value, where, house_rules_names):
         if len(entries) != len(teams):
             _fail(f"{at}.entries", f"{len(entries)} entries for a game of {len(teams)} teams")
         rounds.append(_check_round(rules, entries, r + 1, at, team_names))
+        if any(entry.scores_only for entry in rounds[-1]) != (paper == SCORES_ONLY):
+            _fail(
+                f"{at}.entries",
+                "a game kept as its scores alone (paper: “scores”) has rounds of paper_score alone, "
+                "and no other game has such a round",
+            )
 
     try:
         result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
@@ -304,7 +317,20 @@ def _check_game(value, where, house_rules_names):
             "is still going (and ended_by_hand is false)",
         )
     return _Game(
-        uid, created_at, updated_at, finished_at, ended, key, house, rules, teams, dealer, rounds, result
+        uid,
+        created_at,
+        played_at,
+        paper,
+        updated_at,
+        finished_at,
+        ended,
+        key,
+        house,
+        rules,
+        teams,
+        dealer,
+        rounds,
+        result,
     )
 
 

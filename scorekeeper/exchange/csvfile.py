@@ -85,18 +85,21 @@ def iter_csv(db, game_id=None, progress=None):
             result = game.standings
             for i, played in enumerate(game.rounds):
                 for position, (team, entry) in enumerate(zip(game.teams, played.entries)):
-                    books = [entry.books.get(kind, 0) if kind in game.rules.books else None for kind in kinds]
+                    scored = game.rules.books if not entry.scores_only else ()
+                    books = [entry.books.get(kind, 0) if kind in scored else None for kind in kinds]
+                    # a round kept as its score alone: its lines are unknown, not 0
+                    lines = [None if entry.scores_only else getattr(entry, f.name) for f in ENTRY_FIELDS]
                     yield line(
                         [
                             game.uid,
-                            day(game.created_at),
+                            day(game.played_at),
                             game.rules.name,
                             played.number,
                             position + 1,
                             team.name,
                             " & ".join(p.name for p in team.players),
                             *books,
-                            *(getattr(entry, f.name) for f in ENTRY_FIELDS),
+                            *lines,
                             result.round_scores[i][position].total,
                             result.running_totals[i][position],
                         ]

@@ -113,7 +113,15 @@ def _write_game(db, game, rules_key, stamp):
     entered today.
     """
     game_id = games.insert_game(
-        db, game.rules, rules_key, game.teams, game.first_dealer, uid=game.uid, created_at=game.created_at
+        db,
+        game.rules,
+        rules_key,
+        game.teams,
+        game.first_dealer,
+        uid=game.uid,
+        created_at=game.created_at,
+        played_at=game.played_at,
+        paper=game.paper,
     )
     written = game_model.load_game(db, game_id)
     for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):

@@ -13,7 +13,7 @@ from . import FORMAT, VERSION, stamp_now
 def game_ids(db, game_id=None):
     if game_id is not None:
         return [row[0] for row in db.execute("SELECT id FROM games WHERE id = ?", [game_id])]
-    return [row[0] for row in db.execute("SELECT id FROM games ORDER BY created_at, id")]
+    return [row[0] for row in db.execute("SELECT id FROM games ORDER BY played_at, id")]
 
 
 def _house_rules_names(db):
@@ -46,6 +46,8 @@ def game_record(game, house_rules_names):
     return {
         "uid": game.uid,
         "created_at": game.created_at,
+        "played_at": game.played_at,
+        "paper": game.paper,
         "updated_at": game.updated_at,
         "finished_at": game.finished_at,
         "ended_by_hand": game.ended_by_hand,
@@ -119,6 +121,8 @@ def game_json(game):
         "id": game.id,
         "uid": game.uid,
         "created_at": game.created_at,
+        "played_at": game.played_at,
+        "paper": game.paper,
         "revision": game.revision,
         "rules": game.rules.to_dict(),
         "teams": [{"name": t.name, "players": [p.name for p in t.players]} for t in game.teams],

@@ -28,7 +28,18 @@ from .checks import (
     least_meld_points,
 )
 from .deal import Deck, dealt, deck
-from .entries import ENTRY, ENTRY_FIELDS, MAX_BOOKS, EntryField, TeamRound, asked, entry_fields, has_melded
+from .entries import (
+    ENTRY,
+    ENTRY_FIELDS,
+    MAX_BOOKS,
+    MAX_PAPER_SCORE,
+    PAPER_LINE,
+    EntryField,
+    TeamRound,
+    asked,
+    entry_fields,
+    has_melded,
+)
 from .game import Standings, Verdict, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
@@ -65,6 +76,7 @@ __all__ = [
     "MAX_BOOKS",
     "MAX_CARD_VALUE",
     "MAX_NAME_LENGTH",
+    "MAX_PAPER_SCORE",
     "MAX_PLAYERS",
     "MAX_PLAYERS_PER_TEAM",
     "MAX_ROUNDS",
@@ -77,6 +89,7 @@ __all__ = [
     "OTHER_WENT_OUT",
     "OUTCOMES",
     "OUTCOME_VALUES",
+    "PAPER_LINE",
     "RANKS",
     "RULESETS",
     "VARIANTS",

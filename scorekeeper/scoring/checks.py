@@ -145,6 +145,16 @@ def check_round(
     check_round_number(round_number)
     names = list(team_names or []) + [f"Team {i + 1}" for i in range(len(team_names or []), len(entries))]
     problems: list[Problem] = []
+    kept = {entry.paper_score is not None for entry in entries}
+    if len(kept) > 1:
+        problems.append(
+            Problem(
+                "error",
+                None,
+                "A round kept as its scores alone has a score for every team and nothing else.",
+                "paper_score",
+            )
+        )
     out = [i for i, entry in enumerate(entries) if entry.went_out is True]
     if len(out) > 1:
         problems.append(

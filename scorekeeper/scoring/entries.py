@@ -178,6 +178,10 @@ _SAID = PerObject(64)  # house rules read again are new objects: a few are kept
 
 #: the most books of one kind a team can report in a round
 MAX_BOOKS = 99
+#: the largest round score, either way, an old sheet that kept only scores may give
+MAX_PAPER_SCORE = 1_000_000
+#: the one breakdown line of a round kept as its score alone
+PAPER_LINE = "Score on the paper sheet"
 
 
 def asked(rules: RuleSet, entry: EntryField) -> bool:
@@ -221,9 +225,16 @@ class _TeamRoundBase:
 
     def __hash__(self) -> int:
         books = tuple(sorted(self.books.items())) if isinstance(self.books, Mapping) else None
-        return hash((books, *(getattr(self, f.name) for f in ENTRY_FIELDS)))
+        return hash((books, *(getattr(self, f.name) for f in ENTRY_FIELDS), self.paper_score))
+
+    @property
+    def scores_only(self) -> bool:
+        """Kept as its score alone (an old paper sheet's round): nothing else is known."""
+        return self.paper_score is not None
 
     def to_dict(self) -> dict[str, Any]:
+        if self.scores_only:  # nothing else is known of it
+            return {"paper_score": self.paper_score}
         return {"books": dict(self.books), **{f.name: getattr(self, f.name) for f in ENTRY_FIELDS}}
 
     @classmethod
@@ -235,14 +246,17 @@ class _TeamRoundBase:
 #: One team's entries for one round, as the scorekeeper typed them: ``books``
 #: (a count per kind of book) and one attribute per entry field. Values are
 #: kept as given, even wrong ones, so that ``check_round`` can say what is
-#: wrong; ``score_team_round`` refuses them.
+#: wrong; ``score_team_round`` refuses them. A round from an old paper sheet that
+#: kept only each round's score has ``paper_score`` (the score as the sheet has
+#: it) and nothing else; every other entry has None there.
 TeamRound = make_dataclass(
     "TeamRound",
     [("books", Mapping[str, int], field(default_factory=dict))]
     + [
         (f.name, bool if f.kind == "flag" else int, field(default=False if f.kind == "flag" else 0))
         for f in ENTRY_FIELDS
-    ],
+    ]
+    + [("paper_score", int | None, field(default=None))],
     bases=(_TeamRoundBase,),
     frozen=True,
     kw_only=True,
@@ -254,6 +268,8 @@ TeamRound.__module__ = __name__
 def entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
     """(field, message) for every value that cannot be scored at all."""
     problems = []
+    if entry.paper_score is not None:
+        return _paper_problems(entry)
     if not isinstance(entry.books, Mapping):
         return [("books", "Books must be a count for each kind of book.")]
     for kind, count in entry.books.items():
@@ -274,3 +290,19 @@ def entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
         elif value < 0:
             problems.append((declared.name, f"{declared.label} can’t be negative."))
     return problems
+
+
+def _paper_problems(entry: TeamRound) -> list[tuple[str, str]]:
+    """What is wrong with a round kept as its score alone: a score that is no whole
+    number or beyond any round's, or anything else entered beside it."""
+    score = entry.paper_score
+    if isinstance(score, bool) or not isinstance(score, int):
+        return [("paper_score", "The round's score must be a whole number.")]
+    if abs(score) > MAX_PAPER_SCORE:
+        return [("paper_score", f"A round's score is at most {MAX_PAPER_SCORE:,} either way.")]
+    others = (not isinstance(entry.books, Mapping) or any(entry.books.values())) or any(
+        getattr(entry, f.name) for f in ENTRY_FIELDS
+    )
+    if others:
+        return [("paper_score", "A round kept as its score alone has nothing else entered.")]
+    return []

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .entries import EntryField, TeamRound, entry_fields, entry_problems, has_melded
+from .entries import PAPER_LINE, EntryField, TeamRound, entry_fields, entry_problems, has_melded
 from .minimums import going_out_bonus
 from .rules import RuleSet
 from .values import BOOK_SIZE, NOBODY_OUT, OTHER_WENT_OUT, WENT_OUT, by_outcome, check_round_number, in_use
@@ -68,6 +68,8 @@ def score_team_round(
     problems = entry_problems(rules, team_round)
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
+    if team_round.scores_only:  # an old sheet's round: its score is all there is
+        return TeamRoundScore((Line(PAPER_LINE, None, team_round.paper_score),))
     case = outcome(team_round, True if someone_out is None else someone_out)
     # "not melded" (a value's not_melded case): nothing melded, or fewer books than the rules ask
     melded = has_melded(team_round, rules) and sum(team_round.books.values()) >= rules.not_melded_books

@@ -18,7 +18,7 @@ from ..scoring import ENTRY_FIELDS
 from . import Conflict, NotFound, summaries
 from .game_model import changes_since, load_game
 
-_ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "score")
+_ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "paper_score", "score")
 INSERT_ENTRY = (
     f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})"
 )
@@ -117,6 +117,7 @@ def entry_rows(round_id, team_ids, entries, scores):
             team_id,
             json.dumps(dict(entry.books)),
             *(int(getattr(entry, f.name)) for f in ENTRY_FIELDS),
+            entry.paper_score,
             score.total,
         )
         for team_id, entry, score in zip(team_ids, entries, scores)

@@ -178,8 +178,7 @@ def load_evening(db, night):
         ).fetchall()
         low, high = night_bounds(night)
         nearby = db.execute(
-            "SELECT id, created_at FROM games WHERE created_at >= ? AND created_at < ? "
-            "ORDER BY created_at, id",
+            "SELECT id, played_at FROM games WHERE played_at >= ? AND played_at < ? ORDER BY played_at, id",
             [low, high],
         ).fetchall()
         in_evening = {game_id for game_id, *_ in seated}

@@ -21,10 +21,16 @@ from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
 from .players import Player
 
 _SELECT_ENTRIES = (
-    f"SELECT e.round_id, e.team_id, e.books, "
+    f"SELECT e.round_id, e.team_id, e.books, e.paper_score, "
     f"{', '.join('e.' + f.name for f in ENTRY_FIELDS)} "
     "FROM round_entries e JOIN rounds r ON r.id = e.round_id WHERE r.game_id = ?"
 )
+
+
+# how a game was kept (``games.paper``), besides on a phone round by round (NULL)
+PAPER_SHEET = "sheet"  # played on a paper sheet, typed in as it reads
+SCORES_ONLY = "scores"  # from an old sheet that kept only each round's score per team
+PAPER_KINDS = (PAPER_SHEET, SCORES_ONLY)
 
 
 @dataclass(frozen=True)
@@ -64,12 +70,18 @@ class Game:
     first_dealer: int | None  # a player id
     ended_by_hand: bool
     finished_at: str | None
-    created_at: str
+    created_at: str  # when it was entered in the app
     updated_at: str
     revision: int
     changes: tuple[Change, ...] = dataclasses.field(default=(), compare=False)  # newest first
     # the share link's token (``/s/<token>``: a read-only view); None when not shared
     share_token: str | None = dataclasses.field(default=None, repr=False)
+    # when it was played (its night, its year, its place in the ratings' order); a game
+    # scored at the table was played when it was started
+    played_at: str = ""
+    # how it was kept: None, on a phone round by round; PAPER_SHEET, on a paper sheet
+    # typed in as it reads; SCORES_ONLY, from an old sheet with each round's score alone
+    paper: str | None = None
 
     @cached_property
     def standings(self):
@@ -80,6 +92,11 @@ class Game:
     @property
     def finished(self):
         return self.standings.finished
+
+    @property
+    def scores_only(self):
+        """From an old paper sheet that kept only each round's score: no books, no cards."""
+        return self.paper == SCORES_ONLY
 
     @property
     def is_open(self):
@@ -154,7 +171,8 @@ def load_game(db, game_id, *, changes=False, remember=False):
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision, share_token FROM games WHERE id = ?""",
+                      created_at, updated_at, revision, share_token, played_at, paper
+               FROM games WHERE id = ?""",
             [game_id],
         ).fetchone()
         if row is None:
@@ -173,7 +191,8 @@ def load_game(db, game_id, *, changes=False, remember=False):
             if pid is not None:
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
-        gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, token = row
+        gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, *rest = row
+        token, played, paper = rest
         where = getattr(db, "memo_key", None)
         key = (where, gid, uid, revision, updated) if where and committed else None
         with _memo_lock:
@@ -198,6 +217,8 @@ def load_game(db, game_id, *, changes=False, remember=False):
         revision=revision,
         changes=log,
         share_token=token,
+        played_at=played or created,
+        paper=paper,
     )
     if standings is not None:
         vars(game)["standings"] = standings  # the engine's, for this very revision
@@ -230,8 +251,8 @@ def remembered(change):
 def _read_rounds(db, game_id, teams):
     positions = {team.id: team.position for team in teams}
     entries = {}
-    for round_id, team_id, books, *values in db.execute(_SELECT_ENTRIES, [game_id]):
-        entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values)
+    for round_id, team_id, books, paper_score, *values in db.execute(_SELECT_ENTRIES, [game_id]):
+        entries.setdefault(round_id, {})[positions[team_id]] = _entry(books, values, paper_score)
     return tuple(
         Round(
             round_id,
@@ -244,7 +265,9 @@ def _read_rounds(db, game_id, teams):
     )
 
 
-def _entry(books, values):
+def _entry(books, values, paper_score=None):
+    if paper_score is not None:  # an old sheet's round: its score alone
+        return TeamRound(paper_score=paper_score)
     data = {f.name: (bool(v) if f.kind == "flag" else v) for f, v in zip(ENTRY_FIELDS, values)}
     return TeamRound(books=json.loads(books), **data)
 

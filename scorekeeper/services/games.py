@@ -18,7 +18,7 @@ from ..db import transaction
 from ..names import clean_name, name_key
 from . import summaries
 from .changes import game_for_change, log_change, now, settled, store_totals, write_scores, write_totals
-from .game_model import load_game, remembered
+from .game_model import PAPER_SHEET, SCORES_ONLY, load_game, remembered
 from .players import player_id
 from .rounds import add_round, delete_round, describe_changes, update_round
 
@@ -40,27 +40,49 @@ __all__ = [
 ]
 
 
-def create_game(db, rules, rules_key, teams, first_dealer=None):
+def create_game(db, rules, rules_key, teams, first_dealer=None, *, played_at=None, paper=None):
     """Start a game; return it.
 
     :param teams: (team name or "", [player names]) per team, in order
         (checked by the new-game form: names valid, nobody twice).
     :param first_dealer: a player's name, or None for team 1's first player.
+    :param played_at: when it was played (UTC, ISO), if not now: a game played on
+        paper and typed in later.
+    :param paper: how it is kept, if not on a phone round by round
+        (``game_model.PAPER_SHEET`` or ``SCORES_ONLY``).
     """
     with transaction(db):
-        game_id = insert_game(db, rules, rules_key, teams, first_dealer)
-        log_change(db, game_id, 0, None, "started", f"Game started under {rules.name}.")
+        game_id = insert_game(db, rules, rules_key, teams, first_dealer, played_at=played_at, paper=paper)
+        kept = {PAPER_SHEET: ", on paper", SCORES_ONLY: ", from paper with its scores only"}.get(paper, "")
+        log_change(db, game_id, 0, None, "started", f"Game started under {rules.name}{kept}.")
         return load_game(db, game_id)
 
 
-def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, created_at=None):
-    """Write a new game's rows (inside the caller's transaction); return its id."""
+def insert_game(
+    db, rules, rules_key, teams, first_dealer=None, *, uid=None, created_at=None, played_at=None, paper=None
+):
+    """Write a new game's rows (inside the caller's transaction); return its id.
+
+    :param played_at: when it was played; when it was entered (``created_at``) if None.
+    """
     stamp = created_at or now()
+    played = played_at or stamp
     game_id = db.execute(
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
-                              finished_at, created_at, updated_at, revision, share_token)
-           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?)""",
-        [uid or uuid.uuid4().hex, rules.to_json(), rules_key, rules.name, stamp, stamp, new_share_token()],
+                              finished_at, created_at, updated_at, revision, share_token,
+                              played_at, paper)
+           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?, ?, ?)""",
+        [
+            uid or uuid.uuid4().hex,
+            rules.to_json(),
+            rules_key,
+            rules.name,
+            stamp,
+            stamp,
+            new_share_token(),
+            played,
+            paper,
+        ],
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
     dealer_id = None
@@ -80,7 +102,7 @@ def insert_game(db, rules, rules_key, teams, first_dealer=None, *, uid=None, cre
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
-    summaries.started(db, game_id, stamp, seated)
+    summaries.started(db, game_id, played, seated)
     return game_id
 
 

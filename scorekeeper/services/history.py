@@ -1,6 +1,6 @@
 """The history list: which games match the filters, one bounded page at a time.
 
-The query only picks game ids (indexed: created_at, finished_at, rules_name,
+The query only picks game ids (indexed: played_at, finished_at, rules_name,
 player_games.player_id); each listed game's totals and winner then come from
 the engine, for at most ``PAGE_SIZE`` games.
 """
@@ -52,7 +52,7 @@ def _end_of(day):
 
 def _where(filters):
     """(FROM … WHERE …, its parameters): a player's games come from their summary rows,
-    in the order of their (player, created_at) index, so a page is an index walk."""
+    in the order of their (player, played_at) index, so a page is an index walk."""
     clauses, params = [], []
     source = "games g"
     if filters.player:
@@ -63,10 +63,10 @@ def _where(filters):
         clauses.append("g.rules_name = ?")
         params.append(filters.rules)
     if filters.since:
-        clauses.append("g.created_at >= ?")
+        clauses.append("g.played_at >= ?")
         params.append(_stored_time(filters.since))
     if filters.until:
-        clauses.append("g.created_at < ?")
+        clauses.append("g.played_at < ?")
         params.append(_end_of(filters.until))
     if filters.status == "playing":
         clauses.append("g.finished_at IS NULL")
@@ -82,8 +82,8 @@ def find_games(db, filters, page=1):
     A page past the last one is empty.
     """
     source, params = _where(filters)
-    # pg.created_at is its game's: the same order, from the player's own index
-    order = "pg.created_at {0}, pg.game_id {0}" if filters.player else "g.created_at {0}, g.id {0}"
+    # pg.played_at is its game's: the same order, from the player's own index
+    order = "pg.played_at {0}, pg.game_id {0}" if filters.player else "g.played_at {0}, g.id {0}"
     with snapshot(db):
         count = _count(db, filters, source, params)
         if page > max(1, -(-count // PAGE_SIZE)):

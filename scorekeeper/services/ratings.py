@@ -21,8 +21,10 @@ before it. Readers take only the rows before the mark (``up_to_date``).
 ``summaries.rebuild`` replays everything at once, and the tests check that
 after any sequence of changes, catch-ups and crashes the rows equal it.
 
-The order of play is the games' ``created_at`` then id (the date and time a
-game was played, as the lists show it). Teams are ranked by the engine's
+The order of play is the games' ``played_at`` then id (the date and time a
+game was played, as the lists show it; a game typed in from paper the next
+morning takes its place the evening before, and a date corrected later moves
+the mark back to the earlier of the two). Teams are ranked by the engine's
 totals (stored in ``player_games.total``): the highest first, equal totals
 share a rank.
 """
@@ -104,11 +106,11 @@ class Rating:
 UNRATED = Rating(MU, SIGMA, 0)
 
 
-def _after(key, column="played_at"):
-    """SQL and parameters: rows at or after (played_at, game_id) ``key`` (its time in ``column``)."""
+def _after(key):
+    """SQL and parameters: rows at or after (played_at, game_id) ``key``."""
     # a row value, which SQLite looks up in the (time, game_id) index; the same test spelled
     # out with OR scanned the whole index: 14 ms at 10,000 games for every catch-up step
-    return f"({column}, game_id) >= (?, ?)", list(key)
+    return "(played_at, game_id) >= (?, ?)", list(key)
 
 
 # A kept row is up to date when it comes before the mark (m012's ``ratings_behind``), or
@@ -156,8 +158,8 @@ def _ranks(totals):
 
 
 # the games that count, in the order played, from a point on: one row per player
-_PLAYED = """SELECT game_id, created_at, team_id, player_id, total, won FROM player_games
-             WHERE counted_at IS NOT NULL AND {where} ORDER BY created_at, game_id, team_id, player_id"""
+_PLAYED = """SELECT game_id, played_at, team_id, player_id, total, won FROM player_games
+             WHERE counted_at IS NOT NULL AND {where} ORDER BY played_at, game_id, team_id, player_id"""
 
 
 def replay(db):
@@ -280,15 +282,15 @@ def step(db):
             ).rowcount
             if removed >= STEP_ROWS:
                 return True
-        chunk, params = _after(key, "created_at")
+        chunk, params = _after(key)
         upcoming = db.execute(
-            f"""SELECT DISTINCT created_at, game_id FROM player_games
-                WHERE counted_at IS NOT NULL AND {chunk} ORDER BY created_at, game_id LIMIT ?""",
+            f"""SELECT DISTINCT played_at, game_id FROM player_games
+                WHERE counted_at IS NOT NULL AND {chunk} ORDER BY played_at, game_id LIMIT ?""",
             [*params, STEP_GAMES + 1],
         ).fetchall()
         end = tuple(upcoming[STEP_GAMES]) if len(upcoming) > STEP_GAMES else None
         if end is not None:
-            chunk += " AND (created_at, game_id) < (?, ?)"
+            chunk += " AND (played_at, game_id) < (?, ?)"
             params += list(end)
         _rate(db, db.execute(_PLAYED.format(where=chunk), params).fetchall(), key)
         if end is None:

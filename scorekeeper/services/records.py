@@ -60,7 +60,8 @@ def facts(game_id, rules_name, played_at, scores, books):
     """A game's ``game_records`` row (a tuple in ``_COLUMNS`` order).
 
     :param scores: per round, per team (in team order), the engine's round score.
-    :param books: per round, per team, the books made in it (all kinds).
+    :param books: per round, per team, the books made in it (all kinds); None for a
+        game kept as its scores alone (it holds no record of books).
     Ties go to the earliest round, then the first team.
     """
     teams = len(scores[0])
@@ -79,7 +80,7 @@ def facts(game_id, rules_name, played_at, scores, books):
     cells = [(number, t) for number in range(1, len(scores) + 1) for t in range(teams)]
     best = max(cells, key=lambda c: (scores[c[0] - 1][c[1]], -c[0], -c[1]))
     worst = min(cells, key=lambda c: (scores[c[0] - 1][c[1]], c[0], c[1]))
-    most = max(cells, key=lambda c: (books[c[0] - 1][c[1]], -c[0], -c[1]))
+    most = max(cells, key=lambda c: (books[c[0] - 1][c[1]], -c[0], -c[1])) if books else None
     return (
         game_id,
         rules_name,
@@ -98,9 +99,7 @@ def facts(game_id, rules_name, played_at, scores, books):
         scores[worst[0] - 1][worst[1]],
         worst[1],
         worst[0],
-        books[most[0] - 1][most[1]],
-        most[1],
-        most[0],
+        *((books[most[0] - 1][most[1]], most[1], most[0]) if most else (None, None, None)),
     )
 
 
@@ -110,8 +109,10 @@ def facts_of(game, standings=None):
         return None
     s = standings or game.standings
     scores = [[score.total for score in round_scores] for round_scores in s.round_scores]
-    books = [[sum(entry.books.values()) for entry in played.entries] for played in game.rounds]
-    return facts(game.id, game.rules.name, game.created_at, scores, books)
+    books = [[sum(e.books.values()) for e in played.entries] for played in game.rounds]
+    if game.scores_only:
+        books = None  # no books known: no record of them
+    return facts(game.id, game.rules.name, game.played_at, scores, books)
 
 
 _UPSERT = (
@@ -142,18 +143,18 @@ def rebuild(db):
     """Every row again from the stored round scores (inside the caller's transaction)."""
     db.execute("DELETE FROM game_records")
     cursor = db.execute(
-        """SELECT g.id, g.rules_name, g.created_at, r.number, t.position, e.score, e.books
+        """SELECT g.id, g.rules_name, g.played_at, g.paper = 'scores', r.number, t.position, e.score, e.books
            FROM games g JOIN rounds r ON r.game_id = g.id
            JOIN round_entries e ON e.round_id = r.id JOIN teams t ON t.id = e.team_id
            WHERE g.finished_at IS NOT NULL
            ORDER BY g.id, r.number, t.position"""
     )
-    rows, game, scores, books, last = [], None, [], [], None
-    for game_id, rules_name, played_at, number, _position, score, made in cursor:
+    rows, game, scores, books, last, paper = [], None, [], [], None, False
+    for game_id, rules_name, played_at, scores_only, number, _position, score, made in cursor:
         if game is None or game[0] != game_id:
             if game is not None:
-                rows.append(facts(*game, scores, books))
-            game, scores, books, last = (game_id, rules_name, played_at), [], [], None
+                rows.append(facts(*game, scores, None if paper else books))
+            game, scores, books, last, paper = (game_id, rules_name, played_at), [], [], None, scores_only
         if number != last:
             scores.append([])
             books.append([])
@@ -161,7 +162,7 @@ def rebuild(db):
         scores[-1].append(score)
         books[-1].append(sum(json.loads(made).values()))
     if game is not None:
-        rows.append(facts(*game, scores, books))
+        rows.append(facts(*game, scores, None if paper else books))
     add_new(db, rows)
 
 
@@ -208,7 +209,8 @@ def game_records(db, year=None):
     """Each rule set's records: [{rules_name, records: [{key, label, value, game_id, …}]}].
 
     With ``year``, only games of that year's evenings count. A margin, a
-    comeback or most books of 0 is no record.
+    comeback or most books of 0 is no record; ``without_books`` counts the games
+    the books' record leaves out (kept as their scores alone).
     """
     result = []
     if year is None:
@@ -223,11 +225,12 @@ def game_records(db, year=None):
         ]
     for rules_name in names:
         records = []
+        within, params = "rules_name = :rules", {"rules": rules_name}
+        if year is not None:
+            within += " AND night >= :since AND night < :until"
+            params.update(since=f"{year:04d}", until=f"{year + 1:04d}")
         for column, label, highest in GAME_RECORDS:
-            where, params = "rules_name = :rules", {"rules": rules_name}
-            if year is not None:
-                where += " AND night >= :since AND night < :until"
-                params.update(since=f"{year:04d}", until=f"{year + 1:04d}")
+            where = within
             if column in ("margin", "comeback", "most_books"):  # none at all is no record
                 where += f" AND {column} > 0"
             row = db.execute(
@@ -238,7 +241,11 @@ def game_records(db, year=None):
             ).fetchone()
             if row:
                 records.append({"key": column, "label": label, **_holder(db, row, column)})
-        result.append({"rules_name": rules_name, "records": records})
+        # the games kept as their scores alone, which hold no record of books
+        (without_books,) = db.execute(
+            f"SELECT COUNT(*) FROM game_records WHERE {within} AND most_books IS NULL", params
+        ).fetchone()
+        result.append({"rules_name": rules_name, "records": records, "without_books": without_books})
     return result
 
 

@@ -60,6 +60,14 @@ class PlayerStats:
     best_round: int | None
     books: dict  # kind -> books, in the order of most books first
     went_out: int  # rounds in which their team went out
+    # games from paper kept as their scores alone: in games, wins and rounds, not in books or going out
+    scores_only: int = 0
+    scores_only_rounds: int = 0
+
+    @property
+    def rounds_with_cards(self):
+        """The rounds whose books and going out are known (those ``went_out`` is out of)."""
+        return self.rounds - self.scores_only_rounds
 
     @property
     def losses(self):
@@ -77,9 +85,11 @@ def player_record(db, player_id, *, rivals=HEAD_TO_HEAD_LIMIT):
     """Everything on a player's page but the chart and recent games, finished games only."""
     params = {"player": player_id}
     row = db.execute(
-        "SELECT games, wins, rounds, points, went_out FROM player_stats WHERE player_id = :player", params
+        """SELECT games, wins, rounds, points, went_out, scores_only, scores_only_rounds
+           FROM player_stats WHERE player_id = :player""",
+        params,
     ).fetchone()
-    games, wins, rounds, points, went_out = row or (0, 0, 0, 0, 0)
+    games, wins, rounds, points, went_out, scores_only, scores_only_rounds = row or (0,) * 7
     (best,) = db.execute(
         """SELECT MAX(best_round) FROM player_games
            WHERE player_id = :player AND counted_at IS NOT NULL""",
@@ -119,6 +129,8 @@ def player_record(db, player_id, *, rivals=HEAD_TO_HEAD_LIMIT):
         best_round=best,
         books=dict(books),
         went_out=went_out,
+        scores_only=scores_only,
+        scores_only_rounds=scores_only_rounds,
     )
     return Record(stats, partners[0] if partners else None, opponents[:rivals])
 
@@ -164,11 +176,11 @@ def timeline(db, player_id, limit=TIMELINE_GAMES):
     """
     rows = db.execute(
         """
-        SELECT pg.game_id, pg.created_at, g.rules_name, pg.total,
+        SELECT pg.game_id, pg.played_at, g.rules_name, pg.total,
                (SELECT MAX(t.total) FROM teams t WHERE t.game_id = pg.game_id), pg.won
         FROM player_games pg JOIN games g ON g.id = pg.game_id
         WHERE pg.player_id = :player AND pg.counted_at IS NOT NULL
-        ORDER BY pg.created_at DESC, pg.game_id DESC LIMIT :limit""",
+        ORDER BY pg.played_at DESC, pg.game_id DESC LIMIT :limit""",
         {"player": player_id, "limit": limit},
     ).fetchall()
     return [
@@ -187,30 +199,30 @@ def timeline(db, player_id, limit=TIMELINE_GAMES):
 def recent_games(db, player_id, limit=RECENT_GAMES):
     """The player's latest games, finished or not, newest first.
 
-    :returns: dicts of game_id, created_at, finished_at, rules_name, team
+    :returns: dicts of game_id, played_at, finished_at, rules_name, team
         (their team's name), total (None before a round) and result: "won",
         "lost" or None while the game is being played.
     """
     rows = db.execute(
         """
-        SELECT g.id, g.created_at, g.finished_at, g.rules_name, t.name,
+        SELECT g.id, g.played_at, g.finished_at, g.rules_name, t.name,
                CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id) THEN t.total END,
                t.won
         FROM player_games pg JOIN teams t ON t.id = pg.team_id
         JOIN games g ON g.id = pg.game_id
         WHERE pg.player_id = :player
-        ORDER BY pg.created_at DESC, pg.game_id DESC LIMIT :limit""",
+        ORDER BY pg.played_at DESC, pg.game_id DESC LIMIT :limit""",
         {"player": player_id, "limit": limit},
     ).fetchall()
     games = []
-    for gid, created, finished, rules, team, total, won in rows:
+    for gid, played, finished, rules, team, total, won in rows:
         result = None  # the engine's verdict: none while playing, or for a game with no rounds
         if finished and total is not None:
             result = "won" if won else "lost"
         games.append(
             {
                 "game_id": gid,
-                "created_at": created,
+                "played_at": played,
                 "finished_at": finished,
                 "rules_name": rules,
                 "team": team,

@@ -48,7 +48,7 @@ _COLUMNS = (
     "player_id",
     "game_id",
     "team_id",
-    "created_at",
+    "played_at",
     "finished",
     "counted_at",
     "won",
@@ -58,6 +58,7 @@ _COLUMNS = (
     "best_round",
     "went_out",
     "books",
+    "scores_only",
 )
 _UPSERT_GAME = (
     f"INSERT OR REPLACE INTO player_games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
@@ -71,7 +72,7 @@ class Row:
     player_id: int
     game_id: int
     team_id: int
-    created_at: str
+    played_at: str  # the game's (its night, its place in the order of play)
     finished: int  # 1 when the game is finished (it may still not count: no round)
     counted_at: str | None  # the game's finished_at, when the game counts
     won: int = 0
@@ -81,6 +82,7 @@ class Row:
     best_round: int | None = None
     went_out: int = 0
     books: str | None = None  # JSON {kind: books}, kinds with none left out, keys sorted
+    scores_only: int = 0  # 1: a game that counts, kept as each round's score alone (no books, no cards)
 
     def values(self):
         return tuple(getattr(self, name) for name in _COLUMNS)
@@ -107,11 +109,12 @@ def rows_for(game, standings=None):
                 best_round=max(scores),
                 went_out=sum(int(played.entries[t].went_out) for played in game.rounds),
                 books=_books_json(books),
+                scores_only=int(game.scores_only),
             )
         else:
             figures = dict(counted_at=None)
         finished = int(game.finished_at is not None)
-        rows += [Row(p.id, game.id, team.id, game.created_at, finished, **figures) for p in team.players]
+        rows += [Row(p.id, game.id, team.id, game.played_at, finished, **figures) for p in team.players]
     return rows
 
 
@@ -137,9 +140,10 @@ def _sums(rows: Iterable[Row]):
     stats, books, partners, rivals = {}, Counter(), {}, {}
     counted = [r for r in rows if r.counted_at is not None]
     for r in rows:
-        stats[r.player_id] = (1, 0, 0, 0, 0, 0)  # played
+        stats[r.player_id] = (1, 0, 0, 0, 0, 0, 0, 0)  # played
     for r in counted:
-        stats[r.player_id] = (1, 1, r.won, r.rounds, r.points, r.went_out)
+        paper = r.scores_only
+        stats[r.player_id] = (1, 1, r.won, r.rounds, r.points, r.went_out, paper, paper * r.rounds)
         for kind, n in json.loads(r.books or "{}").items():
             books[(r.player_id, kind)] += n
         for o in counted:
@@ -156,7 +160,7 @@ def _sums(rows: Iterable[Row]):
                 )
     nights, night_players, year_pairs = {}, {}, {}
     if counted:  # the game night it was played on (services/evenings.py)
-        night = evening(counted[0].created_at)
+        night = evening(counted[0].played_at)
         nights[night] = (1,)
         for r in counted:
             night_players[(night, r.player_id)] = (1, r.won)
@@ -178,7 +182,10 @@ def _sums(rows: Iterable[Row]):
 
 # each sum table: its key columns, its figure columns
 _TABLES = {
-    "player_stats": (("player_id",), ("played", "games", "wins", "rounds", "points", "went_out")),
+    "player_stats": (
+        ("player_id",),
+        ("played", "games", "wins", "rounds", "points", "went_out", "scores_only", "scores_only_rounds"),
+    ),
     "player_books": (("player_id", "kind"), ("books",)),
     "partnerships": (("player_id", "partner_id"), ("games", "wins")),
     "rivalries": (("player_id", "rival_id"), ("games", "wins", "losses", "ties")),
@@ -249,12 +256,13 @@ def refresh(db, game):
     for table, deltas in _difference(_sums(before), _sums(after)).items():
         _add(db, table, deltas)
     if _rated(before) != _rated(after):
-        ratings.changed(db, (game.created_at, game.id))
+        # from the earlier of its places in the order of play (its date may have moved)
+        ratings.changed(db, min((r.played_at, r.game_id) for r in before + after))
 
 
 def _rated(rows):
-    """What a game gives the ratings: who played on which team, and its totals, once it counts."""
-    return sorted((r.team_id, r.player_id, r.total) for r in rows if r.counted_at is not None)
+    """What a game gives the ratings: who played on which team, its totals and when, once it counts."""
+    return sorted((r.team_id, r.player_id, r.total, r.played_at) for r in rows if r.counted_at is not None)
 
 
 def add_new(db, rows):
@@ -263,7 +271,7 @@ def add_new(db, rows):
     for table, sums in _sum_all(rows).items():
         if sums:
             _add(db, table, sums)
-    counted = [(r.created_at, r.game_id) for r in rows if r.counted_at is not None]
+    counted = [(r.played_at, r.game_id) for r in rows if r.counted_at is not None]
     if counted:
         ratings.changed(db, min(counted))
 
@@ -282,12 +290,12 @@ def _sum_all(rows):
     return totals
 
 
-def started(db, game_id, created_at, teams):
+def started(db, game_id, played_at, teams):
     """A new game's rows, before any round (inside the caller's transaction).
 
     :param teams: (team id, [player ids]) per team.
     """
-    rows = [Row(p, game_id, team_id, created_at, 0, None) for team_id, members in teams for p in members]
+    rows = [Row(p, game_id, team_id, played_at, 0, None) for team_id, members in teams for p in members]
     db.conn.executemany(_UPSERT_GAME, [r.values() for r in rows])
     sums = _sums(rows)
     for table in ("player_stats", "game_counts"):
@@ -324,14 +332,14 @@ REBUILD = (
             GROUP BY e.team_id, b.key HAVING made != 0 ORDER BY e.team_id, b.key
         ) GROUP BY team_id
     )
-    INSERT INTO player_games (player_id, game_id, team_id, created_at, finished, counted_at, won, total,
-                              rounds, points, best_round, went_out, books)
-    SELECT tp.player_id, g.id, t.id, g.created_at, g.finished_at IS NOT NULL,
+    INSERT INTO player_games (player_id, game_id, team_id, played_at, finished, counted_at, won, total,
+                              rounds, points, best_round, went_out, books, scores_only)
+    SELECT tp.player_id, g.id, t.id, g.played_at, g.finished_at IS NOT NULL,
            CASE WHEN c.id IS NOT NULL THEN g.finished_at END,
            CASE WHEN c.id IS NOT NULL THEN t.won ELSE 0 END,
            CASE WHEN c.id IS NOT NULL THEN t.total ELSE 0 END,
            COALESCE(tr.rounds, 0), COALESCE(tr.points, 0), tr.best_round, COALESCE(tr.went_out, 0),
-           tb.books
+           tb.books, CASE WHEN c.id IS NOT NULL THEN COALESCE(g.paper = 'scores', 0) ELSE 0 END
     FROM team_players tp
     JOIN teams t ON t.id = tp.team_id
     JOIN games g ON g.id = t.game_id
@@ -342,8 +350,10 @@ REBUILD = (
     """INSERT INTO game_counts (finished, games)
        SELECT finished_at IS NOT NULL, COUNT(*) FROM games GROUP BY 1""",
     """
-    INSERT INTO player_stats (player_id, played, games, wins, rounds, points, went_out)
-    SELECT player_id, COUNT(*), COUNT(counted_at), SUM(won), SUM(rounds), SUM(points), SUM(went_out)
+    INSERT INTO player_stats (player_id, played, games, wins, rounds, points, went_out, scores_only,
+                              scores_only_rounds)
+    SELECT player_id, COUNT(*), COUNT(counted_at), SUM(won), SUM(rounds), SUM(points), SUM(went_out),
+           SUM(scores_only), SUM(scores_only * rounds)
     FROM player_games GROUP BY player_id
     """,
     """

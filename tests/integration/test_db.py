@@ -35,6 +35,8 @@ SCHEMA = {
         "revision": int,
         "uid": str,
         "share_token": str,
+        "played_at": str,
+        "paper": str,
     },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
@@ -57,6 +59,7 @@ SCHEMA = {
         "black_threes_out": int,
         "went_out_concealed": int,
         "first_meld_books": int,
+        "paper_score": int,
     },
     "revisions": {
         "id": int,
@@ -74,7 +77,7 @@ SCHEMA = {
         "player_id": int,
         "game_id": int,
         "team_id": int,
-        "created_at": str,
+        "played_at": str,
         "finished": int,
         "counted_at": str,
         "won": int,
@@ -84,6 +87,7 @@ SCHEMA = {
         "best_round": int,
         "went_out": int,
         "books": str,
+        "scores_only": int,
     },
     "player_stats": {
         "player_id": int,
@@ -93,6 +97,8 @@ SCHEMA = {
         "rounds": int,
         "points": int,
         "went_out": int,
+        "scores_only": int,
+        "scores_only_rounds": int,
     },
     "player_books": {"player_id": int, "kind": str, "books": int},
     "partnerships": {"player_id": int, "partner_id": int, "games": int, "wins": int},
@@ -179,6 +185,7 @@ MIGRATIONS = [
     "m010_ratings_streaks_records",
     "m011_evenings",
     "m012_ratings_behind",
+    "m013_played_and_paper",
 ]
 
 

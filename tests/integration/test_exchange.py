@@ -115,7 +115,7 @@ def csrf_token(client, url):
 def test_export_holds_inputs_and_the_engines_scores(db):
     ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
-    assert export["format"] == "scorekeeper-history" and export["version"] == 2
+    assert export["format"] == "scorekeeper-history" and export["version"] == 3
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
@@ -127,6 +127,7 @@ def test_export_holds_inputs_and_the_engines_scores(db):
         {"name": "The Cs", "players": ["Cy", "Di"]},
     ]
     assert first["finished_at"] and not first["ended_by_hand"]
+    assert first["played_at"] == game.played_at == game.created_at and first["paper"] is None
     assert first["rounds"][0]["entries"][1] == entry(2, 1, 1400, 85, red=1).to_dict()
     assert [r["scores"] for r in first["rounds"]] == [
         [s.total for s in scores] for scores in game.standings.round_scores
@@ -251,8 +252,8 @@ def change(export, path, value=None, *, delete=False):
 
 BAD = {
     "bad version": (
-        ("version", 3),
-        "version: this Scorekeeper reads version 1 and 2 files; this file is version 3",
+        ("version", 4),
+        "version: this Scorekeeper reads version 1, 2 and 3 files; this file is version 4",
     ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
     "malformed rule set": (
@@ -702,7 +703,8 @@ def test_cli_export_and_import(runner, db, tmp_path, other):
     bad.write_text(json.dumps(change(json.loads(path.read_text()), "version", 7)))
     result = other_runner.invoke(args=["import", str(bad)])
     assert result.exit_code == 1
-    assert "refused, nothing imported: version: this Scorekeeper reads version 1 and 2 files" in result.output
+    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2 and 3 files"
+    assert said in result.output
 
 
 def test_cli_backup_and_restore(app, runner, db, tmp_path):

@@ -23,7 +23,7 @@ def local_evening(stamp):
 def plain_records(export):
     """Every record worked out from the export alone: {rules name: {record: (value, {uids})}}, …"""
     games = sorted(
-        (g for g in export["games"] if g["finished_at"] and g["rounds"]), key=lambda g: g["created_at"]
+        (g for g in export["games"] if g["finished_at"] and g["rounds"]), key=lambda g: g["played_at"]
     )
     per_rules = defaultdict(lambda: defaultdict(list))  # rules -> record -> [(value, uid)]
     for g in games:
@@ -74,7 +74,7 @@ def plain_records(export):
                         pair_longest = (pair_streak[(a, b)], {((a, b), g["uid"])})
                     elif pair_streak[(a, b)] == pair_longest[0] and won:
                         pair_longest[1].add(((a, b), g["uid"]))
-    evenings = Counter(local_evening(g["created_at"]) for g in games)
+    evenings = Counter(local_evening(g["played_at"]) for g in games)
     return result, longest, pair_longest, evenings, games
 
 
@@ -83,10 +83,10 @@ def demo(runner, db):
     assert runner.invoke(args=["demo-data", "--games", "150", "--seed", "8"]).exit_code == 0
     # a few evenings with several games, so the busiest evening is a record worth the name
     db.execute("BEGIN IMMEDIATE")
-    moved = db.execute("SELECT id, created_at FROM games ORDER BY id LIMIT 12 OFFSET 20").fetchall()
+    moved = db.execute("SELECT id, played_at FROM games ORDER BY id LIMIT 12 OFFSET 20").fetchall()
     for n, (game_id, _) in enumerate(moved):
         db.execute(
-            "UPDATE games SET created_at = ? WHERE id = ?",
+            "UPDATE games SET played_at = ? WHERE id = ?",
             [f"2025-0{1 + n % 3}-1{n % 3}T1{n % 5}:00:00+00:00", game_id],
         )
     db.execute("COMMIT")
@@ -147,15 +147,15 @@ def test_a_year_equals_a_plain_computation_and_its_page_shows_it(client, demo):
     *_, evenings, games = plain_records(export)
     year = max(int(night[:4]) for night in evenings)
     data = client.get(f"/years/{year}.json").get_json()
-    in_year = [g for g in games if local_evening(g["created_at"]).startswith(str(year))]
+    in_year = [g for g in games if local_evening(g["played_at"]).startswith(str(year))]
     assert data["games"] == len(in_year)
-    assert len(data["nights"]) == len({local_evening(g["created_at"]) for g in in_year})
-    per_night = Counter(local_evening(g["created_at"]) for g in in_year)
+    assert len(data["nights"]) == len({local_evening(g["played_at"]) for g in in_year})
+    per_night = Counter(local_evening(g["played_at"]) for g in in_year)
     assert {n["night"]: n["games"] for n in data["nights"]} == dict(per_night)
     busiest = max(data["nights"], key=lambda n: n["games"])
     night_wins = Counter()
     for g in in_year:
-        if local_evening(g["created_at"]) == busiest["night"]:
+        if local_evening(g["played_at"]) == busiest["night"]:
             totals = [sum(r["scores"][t] for r in g["rounds"]) for t in range(len(g["teams"]))]
             for t, team in enumerate(g["teams"]):
                 night_wins.update({p: int(totals[t] == max(totals)) for p in team["players"]})
@@ -164,7 +164,7 @@ def test_a_year_equals_a_plain_computation_and_its_page_shows_it(client, demo):
     assert busiest["most_wins"] == top and sorted(busiest["winners"]) == sorted(
         p for p, w in night_wins.items() if w == top
     )
-    months = Counter(int(local_evening(g["created_at"])[5:7]) for g in in_year)
+    months = Counter(int(local_evening(g["played_at"])[5:7]) for g in in_year)
     # from its first month with a game to the last month begun (the demo's latest games
     # are this month's): none still to come
     today = local_evening(datetime.datetime.now(datetime.UTC).isoformat())
