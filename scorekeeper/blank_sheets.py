@@ -70,6 +70,8 @@ LABEL_LINE_MM = (
 #: what its padding and border add to it on paper
 LABEL_MIN_MM, LABEL_MAX_MM, LABEL_PAD_MM = 24, 36, 2.3
 SHEET_HEAD_MM = 8.5  # the title and the date, on one line (8.3 measured)
+QR_MM = 18.0  # a game's sheet: the QR code that opens its typing page (sheet.css .qr)
+QR_HEAD_MM = QR_MM + 1.5  # ... beside the title, the date and the typing page's address
 CHEAT_LINE_MM = 3.3  # a line of the cheat sheet's 8 pt text
 ROUND_SPACING_MM = 3.0  # between one band of rounds and the next
 
@@ -152,7 +154,7 @@ def round_head(rules, r):
     return parts
 
 
-def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
+def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900, qr=False):
     """Lay a blank sheet out: as many rounds side by side as boxes a pen can use allow, as
     many such bands as fit a page, portrait or landscape, whichever needs fewer pages.
 
@@ -164,6 +166,7 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
     :param rounds: the rounds asked for (0: the game's; for an open-ended game, as many
         as fit one page, at least ``BLANK_ROUNDS``)
     :param cheat_chars: about how long the cheat-sheet strip is
+    :param qr: the head holds a game's QR code (taller)
     """
     lines = blank_lines(rules)
     longest = max(_text_mm(f"{label} × {v:,}" if v is not None else label) for label, v in lines)
@@ -173,7 +176,19 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
     groups = [
         [
             BlankLayout(
-                landscape, label, *_pack(rules, teams, count, paper, landscape, label, cell, cheat_chars)
+                landscape,
+                label,
+                *_pack(
+                    rules,
+                    teams,
+                    count,
+                    paper,
+                    landscape,
+                    label,
+                    cell,
+                    cheat_chars,
+                    QR_HEAD_MM if qr else SHEET_HEAD_MM,
+                ),
             )
             for landscape in (False, True)
         ]
@@ -189,10 +204,10 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
         )  # portrait on a tie
         if best.printed == 1 and _shown(best) >= BLANK_ROUNDS:
             return best
-    return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars)
+    return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars, qr=qr)
 
 
-def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars):
+def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars, head_mm=SHEET_HEAD_MM):
     """Pages of bands of rounds (``count`` rounds, or (None) as many as fit one page), the
     narrowest box, and the sheets of paper they take."""
     w, h = PAPER_MM[paper]
@@ -217,7 +232,7 @@ def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars)
         )
         + (2 + by_score) * ROW_MM
     )
-    room = height - SHEET_HEAD_MM - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
+    room = height - head_mm - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
     room -= (LINE_MM + 2) if by_score else 0  # the meld minimums by score, a line of 8.5 pt
 
     def band_height(band):
@@ -264,15 +279,26 @@ def _shown(layout):
 def blank_lines(rules):
     """The boxes to fill in per team and round: (label, points per unit, or None
     where the points are written as counted or change by round)."""
-    lines = [(rules.book_label(kind), value) for kind, value in rules.books.items()]
+    return [(label, value) for _, label, value in sheet_lines(rules)]
+
+
+def sheet_lines(rules):
+    """The sheet's lines in its order, each (what is written there: ``book_<kind>``, an
+    entry's name, or None for a bonus worked out from another line; its label; points
+    per unit, or None): what a blank sheet prints and what typing a sheet in asks."""
+    lines = [(f"book_{kind}", rules.book_label(kind), value) for kind, value in rules.books.items()]
     for entry in scoring.entry_fields(rules):
         if scoring.asked(rules, entry):
             value = getattr(rules, entry.rule) if entry.kind == "count" else None
             # a value that depends on who went out is on the cheat sheet
-            lines.append((entry.line, value if isinstance(value, int) else None))
+            lines.append((entry.name, entry.line, value if isinstance(value, int) else None))
         if entry.name == "red_threes_melded" and rules.red_threes_all:
             bonus = rules.red_threes_all["bonus"]
             lines.append(
-                (f"All {rules.red_threes_all['count']} red 3s", bonus if isinstance(bonus, int) else None)
+                (
+                    None,
+                    f"All {rules.red_threes_all['count']} red 3s",
+                    bonus if isinstance(bonus, int) else None,
+                )
             )
     return lines

@@ -12,6 +12,7 @@ from .faults import size_text
 from .recent import Recent
 from .scoring.deal import dealt
 from .scoring.words import DEFAULT, join
+from .services.evenings import clock, local
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
@@ -121,30 +122,15 @@ def deal_cards(rules):
     return f"{text} ({join([name for name, _ in piles])})" if len(piles) > 1 else text
 
 
-def _local(stamp):
-    """A stored time (ISO 8601, UTC) on this computer's clock: the household's."""
-    try:
-        moment = datetime.datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.UTC)
-    try:
-        return moment.astimezone()
-    except (OverflowError, ValueError):
-        return moment  # at the very ends of the calendar: shown as stored, not moved a few hours
-
-
 def day(stamp):
     """ "2026-11-23T02:30:00+00:00" -> "2026-11-22" where the evening was."""
-    moment = _local(stamp)
+    moment = local(stamp)
     return moment.date().isoformat() if moment else ""
 
 
 def when(stamp):
     """ "2026-11-23T02:30:00+00:00" -> "2026-11-22 21:30" on the household's clock."""
-    moment = _local(stamp)
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+    return clock(stamp)
 
 
 def address(url):

@@ -2,7 +2,7 @@
 
 import re
 
-from wtforms import DateField, HiddenField, IntegerField
+from wtforms import DateField, HiddenField, IntegerField, TimeField
 from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
@@ -58,6 +58,19 @@ class DayField(DateField):
             super().process_formdata(valuelist)
         except ValueError:
             raise ValueError("Enter a day as year-month-day, like 2026-11-25.") from None
+
+
+class ClockField(TimeField):
+    """A time of day, as a time picker sends it (19:30); empty, None."""
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        super().__init__(label, validators, format="%H:%M", **kwargs)
+
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError("Enter a time as hours:minutes, like 19:30.") from None
 
 
 class SignedNumberField(WholeNumberField):

@@ -1,13 +1,73 @@
-"""Starting a game, and the buttons that change one."""
+"""Starting a game, when it was played, and the buttons that change one."""
+
+import datetime
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, HiddenField, RadioField, StringField
+from wtforms import FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import Optional
 
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
-from .fields import RevisionField
+from ..services.evenings import local, stored
+from ..services.game_model import PAPER_SHEET, SCORES_ONLY
+from .fields import ClockField, DayField, RevisionField
 from .rules import RulesFields
+
+#: a day typed without a time: an evening's game
+EVENING = datetime.time(20, 0)
+#: how far ahead of this computer's clock a phone's may run
+CLOCKS_DIFFER = datetime.timedelta(minutes=10)
+#: how a game is kept, as New game asks it (None: on a phone round by round)
+KEPT = (
+    SelectChoice("phone", "On this phone, round by round"),
+    SelectChoice(PAPER_SHEET, "On a paper sheet: print it, type it in afterwards"),
+    SelectChoice(SCORES_ONLY, "From an old sheet that kept only each round’s score"),
+)
+
+
+class PlayedFields:
+    """When a game was played: a day and a time on the household's clock."""
+
+    played_day = DayField("Day played", validators=[Optional()])
+    played_time = ClockField(
+        "Time", validators=[Optional()], description="Left empty: 8 pm on an earlier day, now today."
+    )
+
+    def played_problem(self):
+        """Put a message by the day that cannot be when a game was played; return whether all is well."""
+        if self.played_day.errors or self.played_time.errors:
+            return False  # said already: what was typed is no day or time
+        try:
+            self.played_at()
+        except ValueError as error:
+            self.played_day.errors.append(str(error))
+            return False
+        return True
+
+    def played_at(self, now=None):
+        """The stored time (UTC) the day and time typed say, or None for now.
+
+        :raises ValueError: later than now, or past the calendar's ends.
+        """
+        day, time = self.played_day.data, self.played_time.data
+        if day is None and time is None:
+            return None
+        now = now or datetime.datetime.now().astimezone()
+        day = day or now.date()
+        if time is None:
+            if day == now.date():
+                return None  # today, with no time: now
+            time = EVENING
+        stamp = stored(day, time)
+        if datetime.datetime.fromisoformat(stamp) > now + CLOCKS_DIFFER:
+            raise ValueError("That is later than now: a game is typed in once it was played.")
+        return stamp
+
+    def show_played(self, stamp):
+        """Fill the day and time with a stored time, as the household's clock has it."""
+        moment = local(stamp)
+        if moment is not None:
+            self.played_day.data, self.played_time.data = moment.date(), moment.time().replace(second=0)
 
 
 class ActionForm(FlaskForm):
@@ -31,7 +91,20 @@ class TeamFields(Form):
         return [clean_name(f.data) for f in self.players if clean_name(f.data)]
 
 
-class NewGameForm(FlaskForm):
+class PlayedForm(PlayedFields, FlaskForm):
+    """Correcting when a game was played; the revision the page showed."""
+
+    revision = RevisionField()
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        if valid and self.played_day.data is None:
+            self.played_day.errors.append("Pick the day it was played.")
+            return False
+        return valid and self.played_problem()
+
+
+class NewGameForm(PlayedFields, FlaskForm):
     # radio buttons, not selects: a choice is shown whole however long its name
     rules_key = RadioField("Rule set", choices=[])
     # a preset's variants (two players, 1 + 1 …), each a rule set of its own
@@ -46,6 +119,12 @@ class NewGameForm(FlaskForm):
         validators=[Optional()],
         description="A player's name; empty: team 1's first player.",
     )
+    # not sent (an older page, a script): on a phone round by round
+    kept = RadioField("Scored", choices=KEPT, default="phone", validate_choice=False)
+
+    def paper(self):
+        """How the game is kept, for ``create_game``: None on a phone round by round."""
+        return self.kept.data if self.kept.data in (PAPER_SHEET, SCORES_ONLY) else None
 
     def validate(self, extra_validators=None):
         """Each field, then the teams as a whole: names, nobody twice, enough teams, the dealer."""
@@ -86,7 +165,7 @@ class NewGameForm(FlaskForm):
         dealer = clean_name(self.first_dealer.data)
         if dealer and name_key(dealer) not in seen:
             refuse(self.first_dealer, "Who deals first must be one of this game's players.")
-        return valid and not refused
+        return self.played_problem() and valid and not refused
 
     def teams_data(self):
         """(team name, [player names]) for each team with a player, for ``create_game``."""

@@ -2,11 +2,12 @@
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice
+from wtforms.validators import InputRequired
 
 from .. import scoring
 from ..recent import PerObject
-from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
-from .fields import RevisionField, WholeNumberField, whole_number
+from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
+from .fields import RevisionField, SignedNumberField, WholeNumberField, whole_number
 
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed
@@ -56,11 +57,17 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
     rules = game.rules
     number = number or game.standings.next_round
     held = frozenset(f.name for f in ENTRY_FIELDS for e in saved or () if getattr(e, f.name))
-    RoundForm, tiers, first_meld = _form_class(
-        rules, game.player_count, number, held, tuple(team.name for team in game.teams)
-    )
+    if game.scores_only:  # an old sheet's round: a score per team, nothing else
+        teams = len(game.teams)
+        RoundForm, tiers, first_meld = _SCORES.get(rules, lambda: _scores_form_class(teams), teams), (), None
+    else:
+        RoundForm, tiers, first_meld = _form_class(
+            rules, game.player_count, number, held, tuple(team.name for team in game.teams)
+        )
     data = None
-    if entries is not None:
+    if entries is not None and game.scores_only:
+        data = {"teams": [{SCORE: e.paper_score} for e in entries]}
+    elif entries is not None:
         data = {
             "teams": [_entry_data(rules, e) for e in entries],
             "went_out": next(
@@ -74,6 +81,7 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
         }
     form = RoundForm(formdata=formdata, data=data, meta={"csrf": csrf})
     form.rules = rules
+    form.scores_only = game.scores_only
     form.tiers = tiers
     form.number = number
     form.first_meld = first_meld
@@ -83,6 +91,29 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
 # Round form classes, built once for each shape of form (issue 24: building the
 # class was a tenth of a save), per rule set object and what else shapes it.
 _CLASSES = PerObject(64)
+_SCORES = PerObject(16)
+#: the one field of a round kept as its scores alone (an old paper sheet's)
+SCORE = "paper_score"
+
+
+def _scores_form_class(teams):
+    """The round form of a game kept as its scores alone: each team's round score."""
+
+    class ScoreFields(Form):
+        paper_score = SignedNumberField(
+            "Round score", minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, validators=[InputRequired()]
+        )
+
+    class ScoresForm(FlaskForm):
+        teams = FieldList(FormField(ScoreFields), min_entries=teams, max_entries=teams)
+        went_out = RadioField(
+            "Who went out", default=NOBODY, choices=[SelectChoice(NOBODY, "Nobody went out")]
+        )
+        checked = HiddenField()
+        revision = RevisionField()
+        round_id = RevisionField()
+
+    return ScoresForm
 
 
 def _form_class(rules, players, number, held, team_names):
@@ -178,6 +209,8 @@ def _flag(form, fields, entry, team):
 
 def entries_from(form):
     """The ``TeamRound``s the form holds (blank numbers, and entries not asked, count as 0)."""
+    if form.scores_only:
+        return [TeamRound(paper_score=fields.paper_score.data or 0) for _, fields in team_fields(form)]
     rules, entries = form.rules, []
     for i, fields in team_fields(form):
         values = {
@@ -190,7 +223,7 @@ def entries_from(form):
     return entries
 
 
-def posted_entries(rules, teams, values):
+def posted_entries(rules, teams, values, scores_only=False):
     """The ``TeamRound``s a posted round form holds, read as ``entries_from`` reads the
     form but without building it; None when a value is not a number.
 
@@ -203,6 +236,9 @@ def posted_entries(rules, teams, values):
     choice = values.get("went_out", NOBODY)
     entries = []
     try:
+        if scores_only:
+            scores = [values.get(f"teams-{i}-{SCORE}") for i in range(teams)]
+            return [TeamRound(paper_score=(whole_number(s) if s is not None else None) or 0) for s in scores]
         for i in range(teams):
             prefix = f"teams-{i}-"
             books = {}

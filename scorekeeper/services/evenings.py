@@ -25,3 +25,34 @@ def evening(stamp):
     if moment.hour < MORNING and moment.date() > datetime.date.min:
         moment -= datetime.timedelta(days=1)
     return moment.date().isoformat()
+
+
+def local(stamp):
+    """A stored time (ISO 8601, UTC) on this computer's clock, the household's; None
+    for what is no time."""
+    try:
+        moment = datetime.datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):
+        return moment  # at the very ends of the calendar: shown as stored, not moved a few hours
+
+
+def stored(day, time):
+    """A day and a time on the household's clock as a stored time (UTC, to the second):
+    what a phone typed as when a game was played. ``ValueError`` past the calendar's ends."""
+    try:
+        moment = datetime.datetime.combine(day, time).astimezone()
+        return moment.astimezone(datetime.UTC).isoformat(timespec="seconds")
+    except (OverflowError, OSError) as error:
+        raise ValueError(f"{day} {time} is beyond the calendar") from error
+
+
+def clock(stamp):
+    """A stored time as the pages show one: "2026-11-22 21:30" on the household's clock."""
+    moment = local(stamp)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""

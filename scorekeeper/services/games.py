@@ -16,14 +16,17 @@ import uuid
 
 from ..db import transaction
 from ..names import clean_name, name_key
-from . import summaries
+from . import Conflict, summaries
 from .changes import game_for_change, log_change, now, settled, store_totals, write_scores, write_totals
+from .evenings import clock, evening
 from .game_model import PAPER_SHEET, SCORES_ONLY, load_game, remembered
 from .players import player_id
-from .rounds import add_round, delete_round, describe_changes, update_round
+from .rounds import add_round, add_rounds, delete_round, describe_changes, update_round
 
 __all__ = [
     "add_round",
+    "add_rounds",
+    "change_played",
     "create_game",
     "delete_round",
     "describe_changes",
@@ -139,6 +142,47 @@ def reopen_game(db, game_id, revision, *, loaded=None):
         )
         write_totals(db, after)
         log_change(db, game_id, revision, None, "reopened", "Game reopened.", stamp=stamp)
+        return after
+
+
+@remembered
+def change_played(db, game_id, revision, played_at, *, loaded=None):
+    """Correct when the game was played, as an audited change (like a round's fix): it
+    moves to that night and year, and the ratings replay from the earlier of the two
+    dates. A table of an evening of several tables stays on the evening's night.
+
+    :param played_at: a stored time (UTC, ISO), no later than now (the caller checks).
+    """
+    with transaction(db):
+        game = game_for_change(db, game_id, revision, loaded)
+        if played_at == game.played_at:
+            return game
+        seated = db.execute("SELECT night FROM evening_games WHERE game_id = ?", [game_id]).fetchone()
+        if seated and evening(played_at) != seated[0]:
+            raise Conflict(
+                f"This game is a table of the evening of {seated[0]}: it stays on that night "
+                "(its time can change). Nothing was saved."
+            )
+        stamp = now()
+        revision = game.revision + 1
+        db.execute(
+            "UPDATE games SET played_at = ?, revision = ?, updated_at = ? WHERE id = ?",
+            [played_at, revision, stamp, game_id],
+        )
+        after = dataclasses.replace(game, played_at=played_at, revision=revision, updated_at=stamp)
+        vars(after)["standings"] = game.standings  # the rounds are as they were
+        write_totals(db, after)  # its night, year and records move; the ratings replay from the earlier
+        log_change(
+            db,
+            game_id,
+            revision,
+            None,
+            "dated",
+            f"Date corrected: played {clock(played_at)}, not {clock(game.played_at)}.",
+            {"played_at": game.played_at},
+            {"played_at": played_at},
+            stamp,
+        )
         return after
 
 

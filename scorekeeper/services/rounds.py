@@ -52,6 +52,53 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
         )
 
 
+@remembered
+def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
+    """Save rounds ``first``, ``first`` + 1… typed in from a paper sheet, all in one
+    transaction (or none of them); with ``end``, the game ends after them (by hand,
+    where its rules have not ended it). Return the game.
+
+    Each round as ``add_round`` saves it: refused after the rules ended the game, and
+    kept as its scores alone exactly when the game is.
+    """
+    rounds = [tuple(entries) for entries in rounds]
+    with transaction(db):
+        game = game_for_change(db, game_id, revision, loaded)
+        _must_be_open(game)
+        if first != game.standings.next_round:
+            raise Conflict(f"Round {first} was already saved, on another phone perhaps.")
+        team_ids = [t.id for t in game.teams]
+        after = game
+        stamp = now()
+        for number, entries in enumerate(rounds, start=first):
+            if after.finished:
+                raise Conflict(f"The rules ended this game after round {number - 1}: nothing was saved.")
+            if any(e.scores_only != game.scores_only for e in entries):
+                raise ValueError(f"round {number}: kept as its scores alone exactly when the game is")
+            round_id = db.execute(
+                "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                [game_id, number, stamp, stamp],
+            ).lastrowid
+            after = with_round(after, Round(round_id, number, entries))
+            db.conn.executemany(
+                INSERT_ENTRY, entry_rows(round_id, team_ids, entries, after.standings.round_scores[-1])
+            )
+        ended = end and not after.finished
+        if ended:
+            after = dataclasses.replace(after, ended_by_hand=True)
+        last = first + len(rounds) - 1
+        summary = f"Round {first}" if last == first else f"Rounds {first}–{last}"
+        return settled(
+            db,
+            game,
+            after,
+            round_number=None,
+            action="typed",
+            summary=f"{summary} typed in from the paper sheet" + ("; game ended." if ended else "."),
+            log_after=[[e.to_dict() for e in entries] for entries in rounds],
+        )
+
+
 def _round_of(game, round_id):
     played = next((r for r in game.rounds if r.id == round_id), None)
     if played is None:

@@ -1,4 +1,9 @@
-"""A game: starting one, its screen, ending and reopening it (its rounds: ``rounds.py``)."""
+"""A game: starting one, its screen, when it was played, ending and reopening it.
+
+Its rounds are ``rounds.py``; typing in its paper sheet, ``paper.py``.
+"""
+
+import functools
 
 from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from wtforms import SelectChoice
@@ -6,7 +11,7 @@ from wtforms import SelectChoice
 from .. import charts, printing, scoring
 from ..db import get_db
 from ..exchange.jsonfile import game_json
-from ..forms.games import ActionForm, NewGameForm
+from ..forms.games import ActionForm, NewGameForm, PlayedForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
 from ..forms.rule_words import speak
 from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
@@ -68,8 +73,22 @@ def new():
     rules = rules_from_fields(form.rules)
     if not valid or rules is None:
         return _new_game_page(form, entries, status=REFUSED)
-    game = games.create_game(db, rules, entry.key, form.teams_data(), form.first_dealer.data)
-    flash("Game started. Good luck!", "success")
+    game = games.create_game(
+        db,
+        rules,
+        entry.key,
+        form.teams_data(),
+        form.first_dealer.data,
+        played_at=form.played_at(),
+        paper=form.paper(),
+    )
+    if game.paper is None:
+        flash("Game started. Good luck!", "success")
+        return to_game(game.id)
+    if game.scores_only or game.played_at != game.created_at:  # played already: its sheet comes in
+        flash("Game added: type in its sheet.", "success")
+        return redirect(url_for("paper.sheet", game_id=game.id), 303)
+    flash("Game started on paper: print its sheet, and type it in once played.", "success")
     return to_game(game.id)
 
 
@@ -206,6 +225,24 @@ def end(game_id):
     if form.validate_on_submit():
         return _change(game, games.end_game, form, "Game over.", "result")
     return render_template("games/end.html", game=game, s=game.standings, form=form)
+
+
+@bp.route("/<id:game_id>/played", methods=["GET", "POST"])
+def played(game_id):
+    """Correct the day and time the game was played (it moves to that night and year)."""
+    game = game_or_404(game_id)
+    form = PlayedForm() if request.method == "POST" else PlayedForm(formdata=None, revision=game.revision)
+    if request.method == "GET":
+        form.show_played(game.played_at)
+    elif form.validate_on_submit():
+        return _change(
+            game,
+            functools.partial(games.change_played, played_at=form.played_at() or games.now()),
+            form,
+            "Date corrected.",
+        )
+    status = REFUSED if request.method == "POST" else 200
+    return render_template("games/played.html", game=game, form=form), status
 
 
 @bp.post("/<id:game_id>/reopen")

@@ -134,7 +134,12 @@ def to_editor(game, played, values, **changes):
 def digest(game, entries, number, revision):
     """What the check step signs: these entries for round ``number`` of this game at
     ``revision``, as an HMAC with the app's secret key (so no phone can make one)."""
-    text = json.dumps([game.uid, [e.to_dict() for e in entries], number, revision], sort_keys=True)
+    return signature([game.uid, [e.to_dict() for e in entries], number, revision])
+
+
+def signature(value):
+    """An HMAC of ``value`` (JSON) with the app's secret key: what only a check step can make."""
+    text = json.dumps(value, sort_keys=True)
     key = current_app.secret_key
     key = key.encode() if isinstance(key, str) else key
     return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:32]
@@ -149,7 +154,7 @@ def proven(game, number, values):
     sent = values.get("checked", "")
     if len(sent) != 32 or values.get("revision") != str(game.revision):
         return None
-    entries = posted_entries(game.rules, len(game.teams), values)
+    entries = posted_entries(game.rules, len(game.teams), values, game.scores_only)
     if entries is None or not hmac.compare_digest(sent, digest(game, entries, number, game.revision)):
         return None
     return entries

@@ -3,6 +3,7 @@
 import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
+from markupsafe import Markup
 
 from .. import blank_sheets, printing, scoring, sheets
 from ..db import get_db
@@ -10,6 +11,7 @@ from ..names import MAX_NAME, clean_name, name_problem
 from ..scoring import MAX_TEAMS, MIN_TEAMS
 from ..services import game_model, rulesets
 from . import found
+from .share import qr_svg, share_url
 
 bp = Blueprint("sheets", __name__)
 # WeasyPrint warmed up, and sheets rendered after each change, in the background
@@ -63,7 +65,6 @@ def game_pdf(game_id):
 
 def _blank_sheet(key, pdf=False):
     entry = found(rulesets.get_rule_set(get_db(), key), f"There is no rule set “{key}”.")
-    rules = entry.rules
     text = request.args.get("rounds", "0")
     rounds = min(int(text), 20) if text.isascii() and text.isdigit() and len(text) < 4 else 0
     names = [
@@ -76,16 +77,30 @@ def _blank_sheet(key, pdf=False):
     if text in {str(n) for n in range(MIN_TEAMS, MAX_TEAMS + 1)}:  # blank columns for more teams
         teams += [""] * (int(text) - len(teams))
     paper = _paper()
+    links = _pdf_links("sheets.blank_pdf", key=key, team=names, rounds=rounds or None, teams=text or None)
+    back = (url_for("rules.show", key=key), "Back to the rules")
+    return paper, blank_html(entry.rules, teams, rounds, paper, pdf=pdf, pdf_links=links, back=back)
+
+
+def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""), game=None):
+    """A blank sheet's HTML: the rule set's lines, a box per team and round. For a
+    ``game`` (played on paper), its teams' names and its date are filled in, and a QR
+    code opens the page that types the sheet in (``paper.sheet``)."""
     tiers = scoring.value_tiers(rules)
     # how long the cheat-sheet strip is, so that the layout leaves it room
     cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, tiers)
     layout = blank_sheets.blank_layout(
-        rules, teams, rounds, paper, cheat_chars=len(" ".join(re.sub(r"<[^>]*>", " ", cheat).split()))
+        rules,
+        teams,
+        rounds,
+        paper,
+        cheat_chars=len(" ".join(re.sub(r"<[^>]*>", " ", cheat).split())),
+        qr=game is not None,
     )
-    html = render_template(
+    typing = share_url(game.id, "paper.sheet", "game_id") if game is not None else None
+    return render_template(
         "sheets/blank.html",
         pdf=pdf,
-        key=key,
         rules=rules,
         teams=teams,
         layout=layout,
@@ -95,11 +110,41 @@ def _blank_sheet(key, pdf=False):
         tiers=tiers,
         deck=None,
         paper_name=sheets.PAPERS[paper],
-        pdf_links=_pdf_links(
-            "sheets.blank_pdf", key=key, team=names, rounds=rounds or None, teams=text or None
-        ),
+        pdf_links=pdf_links,
+        back_url=back[0],
+        back_label=back[1],
+        game=game,
+        qr=Markup(qr_svg(typing).decode()) if typing else None,
+        typing_url=typing,
     )
-    return paper, html
+
+
+@bp.get("/games/<id:game_id>/blank")
+def game_blank(game_id):
+    """The game's blank sheet, to play it on paper: its teams and date filled in, and a
+    QR code that opens the page where the sheet is typed in once played."""
+    game = _game(game_id)
+    return _game_blank(game, _paper(), pdf=False)
+
+
+@bp.get("/games/<id:game_id>/blank.pdf")
+def game_blank_pdf(game_id):
+    """The game's blank sheet as a PDF."""
+    game, paper = _game(game_id), _paper()
+    return _pdf_response(_game_blank(game, paper, pdf=True), f"hand-and-foot-sheet-{game.id}-{paper}.pdf")
+
+
+def _game_blank(game, paper, *, pdf):
+    return blank_html(
+        game.rules,
+        [team.name for team in game.teams],
+        0,
+        paper,
+        pdf=pdf,
+        pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
+        back=(url_for("games.show", game_id=game.id), "Back to the game"),
+        game=game,
+    )
 
 
 @bp.get("/rules/<key>/blank")

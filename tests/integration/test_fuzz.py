@@ -597,16 +597,17 @@ def base_form(world, key, page):
     return world.forms[key]
 
 
-def review_form(world, key, page):
-    """The round form after "Check" with the values it opened with: its save button and
-    ``checked`` digest are live, so a change to version alone reaches the save."""
+def review_form(world, key, page, fill=()):
+    """The round form (or a paper sheet) after "Check" with the values it opened with, and
+    what a person types (``fill``): its save button and ``checked`` digest are live, so a
+    change to version alone reaches the save."""
     if key not in world.forms:
         form, _ = base_form(world, key + "/form", page)
         world.restore()
         resp = world.phone.request(
             "POST",
             form.target(page),
-            urlencode(form.pairs(button=("action", "check", None))),
+            urlencode(form.pairs(dict(fill), button=("action", "check", None))),
             FORM_URLENCODED,
         )
         if resp.redirect and shows_the_values(page, resp.location):  # post/redirect/get
@@ -699,6 +700,16 @@ def post_targets(ids):
         "games.end": PostTarget(
             "games.end", (("end", f"/games/{g}/end", False), ("end-t", f"/games/{t}/end", False))
         ),
+        "games.played": PostTarget("games.played", (("played", f"/games/{g}/played", False),)),
+        "paper.sheet": PostTarget(
+            "paper.sheet",
+            (("paper", f"/games/{g}/paper", False), ("paper", f"/games/{g}/paper", True)),
+            fill=(
+                ("rounds-0-teams-0-melded_points", "150"),
+                ("rounds-0-teams-0-sheet_score", "150"),
+                ("rounds-0-teams-1-melded_points", "50"),
+            ),
+        ),
         # offered to the phone that just entered a round: the arranged state's last change
         "rounds.undo": PostTarget("rounds.undo", (("undo", f"/games/{t}", False),)),
         "games.reopen": PostTarget("games.reopen", (("reopen", f"/games/{d}", False),)),
@@ -743,7 +754,7 @@ def post_targets(ids):
 def form_for(world, page_spec, fill=()):
     """The form to mutate: as the page gives it, with what a person types (``fill``)."""
     key, page, review = page_spec
-    form, page = review_form(world, key + "/review", page) if review else base_form(world, key, page)
+    form, page = review_form(world, key + "/review", page, fill) if review else base_form(world, key, page)
     if fill:
         values = dict(fill)
         form = Form(
@@ -786,6 +797,8 @@ def _sweep_names(form, endpoint):
         names = [n for n in names if not n.startswith(("teams-1-", "teams-3-"))]  # like 0 and 2
     if endpoint in ("evenings.new", "evenings.next_game"):  # every new name's field is alike
         names = [n for n in names if not re.fullmatch(r"newcomers-([3-9]|\d\d)", n)]
+    if endpoint == "paper.sheet":  # every round's and team's boxes work like the first's
+        names = [n for n in names if not n.startswith("rounds-") or n.startswith("rounds-0-teams-0-")]
     if endpoint in ("rounds.new", "rounds.edit"):  # team 1's fields work like team 0's
         names = [
             n
@@ -915,6 +928,8 @@ SWEPT = [
     "rounds.delete",
     "rounds.undo",
     "games.end",
+    "games.played",
+    "paper.sheet",
     "games.reopen",
     "rules.new",
     "rules.edit",
@@ -1026,6 +1041,8 @@ def all_targets():
             "rounds.edit",
             "rounds.delete",
             "games.end",
+            "games.played",
+            "paper.sheet",
             "players.index",
             "players.index_json",
             "players.show",
@@ -1039,6 +1056,8 @@ def all_targets():
             "sheets.game_pdf",
             "sheets.blank",
             "sheets.blank_pdf",
+            "sheets.game_blank",
+            "sheets.game_blank_pdf",
             "history.index",
             "exchange.export_json",
             "exchange.export_csv",
@@ -1262,7 +1281,8 @@ query_args = st.lists(
 # (test_every_path_and_query_argument), so these look for what several odd arguments
 # at once find: a dozen draws cover one, a few and five query arguments
 GET_EXAMPLES = 12
-SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6, "evenings.evening_pdf": 6}  # a PDF rendered for each
+# a PDF rendered for each
+SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6, "sheets.game_blank_pdf": 6, "evenings.evening_pdf": 6}
 
 
 def get_rules(app):

@@ -1,0 +1,131 @@
+"""Typing in a paper sheet: a column per round, in each the sheet's lines for each team.
+
+The lines are the sheet's own (``blank_sheets.sheet_lines``: books of each kind, then
+each entry the rules score, in the printed order), so the eye goes down the paper and
+the thumb down the page. Every box is a whole number typed on the phone's keypad; a
+yes-or-no line (went out, went out concealed, the first meld's books) is yes for any
+number but 0, so a tick written as 1 or the bonus written as 100 both read as yes.
+Each team may also have the sheet's own round score, to compare with the engine's.
+A game kept as its scores alone has one box per team and round: that score.
+"""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
+
+from ..blank_sheets import sheet_lines
+from ..recent import PerObject
+from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
+from .fields import RevisionField, SignedNumberField, WholeNumberField
+
+#: the most rounds one page takes (the engine's bound on a game)
+MOST_ROUNDS = MAX_ROUNDS
+#: a round's score as the sheet added it up (compared with the engine's, never saved)
+SHEET_SCORE = "sheet_score"
+#: the one box of a round kept as its score alone
+SCORE = "score"
+
+
+def rounds_shown(rules, played, asked=None):
+    """How many round columns the page shows: as asked (kept within bounds), else the
+    rounds the rules still plan, else four (a game to a target: "Add a round" adds more)."""
+    left = MOST_ROUNDS - played
+    if asked is not None:
+        return max(1, min(asked, left))
+    if rules.planned_rounds and rules.planned_rounds > played:
+        return min(rules.planned_rounds - played, left)
+    return max(1, min(4, left))
+
+
+def team_lines(rules, scores_only):
+    """(field name, label, points per unit or None) a team has in each round, in the sheet's order."""
+    if scores_only:
+        return [(SCORE, "Round score", None)]
+    return [(name, label, value) for name, label, value in sheet_lines(rules) if name is not None]
+
+
+def paper_form(game, rounds, *, posted=True):
+    """The page's form for this game: ``rounds`` columns from its next round on, as the
+    phone posted it (``posted``), or empty for the page."""
+    shape = (len(game.teams), rounds, game.scores_only)
+    PaperForm = _CLASSES.get(game.rules, lambda: _build(game.rules, *shape), *shape)
+    form = PaperForm() if posted else PaperForm(formdata=None)
+    form.rules, form.scores_only = game.rules, game.scores_only
+    form.first = game.standings.next_round
+    form.lines = team_lines(game.rules, game.scores_only)
+    return form
+
+
+_CLASSES = PerObject(32)
+
+
+def _build(rules, team_count, round_count, scores_only):
+    class TeamLines(Form):
+        pass
+
+    for name, label, _ in team_lines(rules, scores_only):
+        if name == SCORE:
+            field = SignedNumberField(label, minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, default=None)
+        elif name.startswith("book_"):
+            field = WholeNumberField(label, maximum=MAX_BOOKS, default=None)
+        elif ENTRY[name].kind == "flag":
+            # a tick (1) or the bonus written beside it: any number but 0 is yes
+            field = WholeNumberField(label, maximum=1_000_000, default=None)
+        else:
+            field = WholeNumberField(label, maximum=ENTRY[name].maximum, default=None)
+        setattr(TeamLines, name, field)
+    if not scores_only:
+        setattr(
+            TeamLines,
+            SHEET_SCORE,
+            SignedNumberField("Score on the sheet", minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE),
+        )
+
+    class RoundLines(Form):
+        teams = FieldList(FormField(TeamLines), min_entries=team_count, max_entries=team_count)
+
+    class PaperForm(FlaskForm):
+        rounds = FieldList(FormField(RoundLines), min_entries=round_count, max_entries=round_count)
+        # the game ends after these rounds (the table stopped), where its rules do not end it
+        ended = BooleanField("The game ended with the last round typed", default=True)
+        revision = RevisionField()  # the game as the page was opened
+        shown = RevisionField()  # how many round columns the page shows
+        checked = HiddenField()  # what the check step signed (views.paper: digest)
+
+    return PaperForm
+
+
+def typed(team):
+    """Whether anything was typed in a team's boxes of a round."""
+    return any(f.raw_data and f.raw_data[0].strip() for f in team)
+
+
+def round_entries(form, lines):
+    """Each team's ``TeamRound`` for one round's subform (a blank box is 0; a yes-or-no
+    box is yes for any number but 0); the sheet's own scores, None where not typed."""
+    entries, sheet = [], []
+    for entry in lines.teams:
+        team = entry.form
+        if form.scores_only:
+            entries.append(TeamRound(paper_score=team[SCORE].data or 0))
+            sheet.append(None)
+            continue
+        books = {kind: team[f"book_{kind}"].data or 0 for kind in form.rules.books}
+        values = {}
+        for f in ENTRY_FIELDS:
+            box = team._fields.get(f.name)
+            value = (box.data or 0) if box is not None else 0
+            values[f.name] = bool(value) if f.kind == "flag" else value
+        entries.append(TeamRound(books=books, **values))
+        sheet.append(team[SHEET_SCORE].data)
+    return entries, sheet
+
+
+def box_for(form, number, problem):
+    """The box a ``scoring.Problem`` of round ``number`` is about (None: the round as a whole)."""
+    if problem.team is None or problem.field is None:
+        return None
+    team = form.rounds[number - form.first].form.teams[problem.team].form
+    name = SCORE if problem.field == "paper_score" else problem.field.replace("books.", "book_")
+    return team._fields.get(name)

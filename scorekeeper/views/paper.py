@@ -1,0 +1,220 @@
+"""Typing in a paper sheet: every round of a game played on paper, on one page.
+
+The page shows a column per round (``forms.paper``), typed down each team's lines as
+the sheet reads. "Check the sheet" puts every round through the engine and its
+checks, as the round form does: an error stops its round, with the message beside
+the round's number and the box; warnings are listed to confirm; a round score the
+sheet added up differently is pointed at. "Save the game" saves exactly what was
+checked (the check signs it, as the round form's does), every round in one
+transaction (``services.rounds.add_rounds``). "Add a round" and "Remove the last
+round" show one column more or fewer, keeping what was typed; nothing is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, flash, render_template, request
+
+from .. import scoring
+from ..db import get_db
+from ..forms.paper import MOST_ROUNDS, SCORE, box_for, paper_form, round_entries, rounds_shown, typed
+from ..services import Conflict, NotFound, game_model
+from ..services import rounds as round_changes
+from .games import REFUSED, flash_refusal, game_or_404, print_later, to_game
+from .round_screen import signature
+
+bp = Blueprint("paper", __name__, url_prefix="/games")
+# the yes-or-no lines: "1: yes" beside them
+FLAGS = frozenset(f.name for f in scoring.ENTRY_FIELDS if f.kind == "flag")
+
+
+@dataclass
+class Column:
+    """One round of the page as checked: its entries, what the engine made of them."""
+
+    number: int
+    entries: list | None = None  # TeamRound per team; None: left empty at the end
+    sheet: list = field(default_factory=list)  # the sheet's own round score per team (None: not typed)
+    problems: list = field(default_factory=list)  # (level, message) about the round as a whole
+    scores: list | None = None  # the engine's round score per team
+    totals: list | None = None  # the total after it per team
+    differs: list = field(default_factory=list)  # per team: the sheet's score differs from the engine's
+
+
+@bp.route("/<id:game_id>/paper", methods=["GET", "POST"])
+def sheet(game_id):
+    """Type in the game's paper sheet, every round on one page."""
+    game = game_or_404(game_id)
+    if not game.is_open or game.finished:
+        flash("This game is finished: reopen it to type more rounds in.", "error")
+        return to_game(game.id)
+    if request.method == "GET":
+        asked = request.args.get("rounds", "")
+        count = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 4 else None
+        form = paper_form(game, rounds_shown(game.rules, len(game.rounds), count), posted=False)
+        form.revision.data, form.shown.data = game.revision, len(form.rounds)
+        return _page(game, form)
+    posted = paper_form(game, 1)  # only to read how many columns the page showed
+    count = rounds_shown(game.rules, len(game.rounds), posted.shown.data or 1)
+    action = request.form.get("action", "check")
+    if action in ("more", "fewer"):  # a column more or fewer: nothing is checked or saved
+        count = rounds_shown(game.rules, len(game.rounds), count + (1 if action == "more" else -1))
+    form = paper_form(game, count)
+    form.shown.data = count
+    if action in ("more", "fewer"):
+        form.checked.data = ""
+        return _page(game, form)
+    if form.revision.data != game.revision:
+        # the game changed since this page was opened: say what, keep what was typed
+        flash_refusal(
+            Conflict(
+                "This game changed on another phone since you opened this page: check the sheet again.",
+                game_model.changes_since(get_db(), game.id, form.revision.data)
+                if form.revision.data is not None
+                else (),
+            )
+        )
+        form.revision.data, form.checked.data = game.revision, ""
+        return _page(game, form, status=REFUSED)
+    columns, ok = _check(game, form)
+    if not ok:
+        form.checked.data = ""
+        return _page(game, form, columns, status=REFUSED)
+    typed_rounds = [c.entries for c in columns if c.entries is not None]
+    proof = _digest(game, typed_rounds, form.ended.data)
+    if action == "save" and request.form.get("checked") == proof:
+        try:
+            after = round_changes.add_rounds(
+                get_db(), game.id, game.revision, form.first, typed_rounds, end=form.ended.data, loaded=game
+            )
+        except (Conflict, NotFound) as refusal:
+            flash_refusal(refusal)
+            return to_game(game.id)
+        print_later(after)
+        last = form.first + len(typed_rounds) - 1
+        saved = f"Round {last}" if last == form.first else f"Rounds {form.first}–{last}"
+        flash(f"{saved} saved from the paper sheet.", "success")
+        return to_game(game.id, "result" if after.finished else None)
+    form.checked.data = proof
+    warnings = [(c.number, message) for c in columns for level, message in c.problems if level == "warning"]
+    return _page(game, form, columns, review=True, warnings=warnings, again=action == "save")
+
+
+def _check(game, form):
+    """(a ``Column`` per round shown, whether they can be saved): every typed round through
+    the engine's checks, each problem put beside its round and its box."""
+    valid = form.validate()  # each box a whole number within its bounds; the CSRF token
+    names = [team.name for team in game.teams]
+    columns = [Column(form.first + i) for i in range(len(form.rounds))]
+    filled = [any(typed(t.form) for t in lines.form.teams) for lines in form.rounds]
+    last = max((i for i, f in enumerate(filled) if f), default=-1)
+    if last < 0:
+        form.form_errors.append("Type at least one round of the sheet.")
+        return columns, False
+    ok = valid
+    for i in range(last + 1):
+        column, lines = columns[i], form.rounds[i].form
+        if not filled[i]:
+            column.problems.append(("error", f"Round {column.number} is empty: rounds are saved in order."))
+            ok = False
+            continue
+        if not valid:
+            continue  # a box that is no number: said beside it
+        column.entries, column.sheet = round_entries(form, lines)
+        if game.scores_only:
+            for team in lines.teams:
+                box = team.form[SCORE]
+                if not typed([box]):
+                    box.errors.append("Type the round's score (0 if it scored nothing).")
+                    ok = False
+        problems = scoring.check_round(
+            game.rules, column.entries, column.number, team_names=names, players=game.player_count
+        )
+        for p in problems:
+            box = box_for(form, column.number, p) if p.level == "error" else None
+            if box is not None:
+                box.errors.append(p.message)
+            column.problems.append((p.level, p.message))
+        ok = ok and not any(p.level == "error" for p in problems)
+    if not ok:
+        return columns, False
+    typed_rounds = [c.entries for c in columns[: last + 1]]
+    # every number below is the engine's: nothing is added up here
+    s = scoring.standings(game.rules, [r.entries for r in game.rounds] + typed_rounds, teams=len(game.teams))
+    if s.ended_after is not None and s.ended_after < form.first + last:
+        after = columns[s.ended_after - form.first + 1]
+        after.problems.append(
+            (
+                "error",
+                f"These rules ended the game after round {s.ended_after}: round {after.number} "
+                "can't be added. Remove the rounds after it.",
+            )
+        )
+        return columns, False
+    for column in columns[: last + 1]:
+        column.scores = [score.total for score in s.round_scores[column.number - 1]]
+        column.totals = s.running_totals[column.number - 1]
+        column.differs = [
+            written is not None and written != engine for written, engine in zip(column.sheet, column.scores)
+        ]
+        for t, differs in enumerate(column.differs):
+            if differs:
+                column.problems.append(
+                    (
+                        "warning",
+                        f"{names[t]}: the sheet says {column.sheet[t]:,}; these rules make it "
+                        f"{column.scores[t]:,}, which is what is saved.",
+                    )
+                )
+    return columns, True
+
+
+def _digest(game, rounds, ended):
+    """What the check signs: these rounds typed from this game's next round at its revision."""
+    return signature(
+        [
+            game.uid,
+            game.revision,
+            game.standings.next_round,
+            [[e.to_dict() for e in r] for r in rounds],
+            ended,
+        ]
+    )
+
+
+def _page(game, form, columns=None, *, status=200, review=False, warnings=(), again=False):
+    columns = columns or [Column(form.first + i) for i in range(len(form.rounds))]
+    boxes = [f for lines in form.rounds for t in lines.form.teams for f in t.form]
+    titles = {}
+    for i, lines in enumerate(form.rounds):
+        for t, team in enumerate(lines.form.teams):
+            for box in team.form:
+                titles[box.id] = f"Round {form.first + i} · {game.teams[t].name} · {box.label.text}"
+    typed_count = sum(1 for c in columns if c.entries is not None)
+    return render_template(
+        "paper/sheet.html",
+        game=game,
+        form=form,
+        columns=columns,
+        heads=[_round_head(game, c.number) for c in columns],
+        boxes=boxes,
+        titles=titles,
+        review=review,
+        totals=next((c.totals for c in reversed(columns) if c.totals), None),
+        typed_count=typed_count,
+        warnings=warnings,
+        again=again,
+        can_add=len(form.rounds) + len(game.rounds) < MOST_ROUNDS,
+        values={name: value for name, _, value in form.lines},
+        flags=FLAGS,
+        ends_itself=game.rules.planned_rounds is not None,
+    ), status
+
+
+def _round_head(game, number):
+    """What a round asks, as its head on the sheet: the books to go out, the first meld's."""
+    return (
+        scoring.books_to_go_out(game.rules, number),
+        scoring.first_meld_books(game.rules, number),
+    )
