@@ -126,7 +126,8 @@
   var game = document.querySelector("[data-drafts-of]");
   if (game) {
     if (game.dataset.draftDone) storage.removeItem(PREFIX + game.dataset.draftDone);
-    var played = new RegExp("^" + PREFIX + game.dataset.draftsOf + ":round-(\\d+)$");
+    // a round's draft, and a paper sheet's from that round on (templates/paper/sheet.html)
+    var played = new RegExp("^" + PREFIX + game.dataset.draftsOf + ":(?:round|paper)-(\\d+)$");
     keys.forEach(function (key) {
       var match = played.exec(key);
       if (match && Number(match[1]) < Number(game.dataset.nextRound)) storage.removeItem(key);
@@ -195,6 +196,23 @@
   // the form really leaves (not held back for want of the app): its answer is the draft
   document.addEventListener("submit", function (event) {
     if (event.target === form && !event.defaultPrevented) keep(true);
+  });
+})();
+
+// Typing in a paper sheet (form[data-paper]): Enter on a box goes to the next box,
+// down each team's lines, then the next team's and the next round's, as the eye reads
+// the sheet; Enter on the last box checks the sheet (the form's first button).
+(function () {
+  "use strict";
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.isComposing) return;
+    var box = event.target;
+    if (!box.matches || !box.matches("form[data-paper] input[data-line]")) return;
+    var boxes = Array.prototype.slice.call(box.form.querySelectorAll("input[data-line]"));
+    var next = boxes[boxes.indexOf(box) + 1];
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
   });
 })();
 

@@ -28,13 +28,16 @@ SCORE = "score"
 
 
 def rounds_shown(rules, played, asked=None):
-    """How many round columns the page shows: as asked (kept within bounds), else the
-    rounds the rules still plan, else four (a game to a target: "Add a round" adds more)."""
+    """How many round columns the page shows: as asked (kept within bounds: no more than
+    the rules still plan), else the rounds the rules still plan, else four (a game to a
+    target: "Add a round" adds more)."""
     left = MOST_ROUNDS - played
+    if rules.planned_rounds and rules.planned_rounds > played:
+        left = min(left, rules.planned_rounds - played)
     if asked is not None:
         return max(1, min(asked, left))
     if rules.planned_rounds and rules.planned_rounds > played:
-        return min(rules.planned_rounds - played, left)
+        return left
     return max(1, min(4, left))
 
 

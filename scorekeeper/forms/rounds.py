@@ -96,7 +96,7 @@ _SCORES = PerObject(16)
 SCORE = "paper_score"
 
 
-def _scores_form_class(teams):
+def _scores_form_class(team_count):
     """The round form of a game kept as its scores alone: each team's round score."""
 
     class ScoreFields(Form):
@@ -105,7 +105,7 @@ def _scores_form_class(teams):
         )
 
     class ScoresForm(FlaskForm):
-        teams = FieldList(FormField(ScoreFields), min_entries=teams, max_entries=teams)
+        teams = FieldList(FormField(ScoreFields), min_entries=team_count, max_entries=team_count)
         went_out = RadioField(
             "Who went out", default=NOBODY, choices=[SelectChoice(NOBODY, "Nobody went out")]
         )

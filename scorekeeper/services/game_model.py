@@ -296,6 +296,17 @@ def round_added_by(db, game_id, revision):
     return (row[0], json.loads(row[1])) if row else None
 
 
+def logged_after(db, game_id, revision, action):
+    """What the change that made ``revision`` of the game logged as its result, when it
+    was an ``action`` ("typed": rounds typed in from a paper sheet), else None."""
+    row = db.execute(
+        """SELECT after FROM revisions
+        WHERE game_id = ? AND revision = ? AND action = ? AND after IS NOT NULL""",
+        [game_id, revision, action],
+    ).fetchone()
+    return json.loads(row[0]) if row else None
+
+
 def shared_game_revision(db, token):
     """(game id, revision) of the game this share token opens, or None: one indexed
     read, so a phone following the game learns cheaply that nothing changed."""

@@ -202,6 +202,9 @@ def describe_changes(game, before, after):
     """What an edit changed, per team, for the change log."""
     changes = []
     for team, old, new in zip(game.teams, before, after):
+        if old.paper_score != new.paper_score:  # a round kept as its scores alone
+            changes.append(f"{team.name}: score {old.paper_score} → {new.paper_score}")
+            continue
         parts = [
             f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
             for kind in game.rules.books

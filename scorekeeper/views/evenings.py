@@ -15,6 +15,7 @@ from ..names import name_key
 from ..services import Conflict, evening_tables, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
 from .share import gone, qr_svg, share_url
+from .sheets import game_blank_html
 
 bp = Blueprint("evenings", __name__)
 
@@ -219,6 +220,23 @@ def evening_pdf(night):
     headers = {
         "Content-Type": "application/pdf",
         "Content-Disposition": f'inline; filename="evening-{evening.night}-{paper}.pdf"',
+    }
+    return pdf, headers
+
+
+@bp.get("/evenings/<night>/blank.pdf")
+def blank_pdf(night):
+    """Blank sheets for the tables of the evening's latest game, to play it on paper: each
+    with its teams and date filled in and the QR code of its typing page (?paper=)."""
+    evening = evening_or_404(night)
+    games = [table.game for table in evening.current if table.game.is_open]
+    if not games:
+        abort(404, description="No table of this evening is playing: there is no sheet to print.")
+    paper = sheets.paper(request.args.get("paper"), current_app.config["PAPER"])
+    pdf = sheets.pdf_from_htmls([game_blank_html(game, paper, pdf=True) for game in games])
+    headers = {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": f'inline; filename="evening-{evening.night}-sheets-{paper}.pdf"',
     }
     return pdf, headers
 

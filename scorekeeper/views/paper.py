@@ -18,7 +18,7 @@ from flask import Blueprint, flash, render_template, request
 
 from .. import scoring
 from ..db import get_db
-from ..forms.paper import MOST_ROUNDS, SCORE, box_for, paper_form, round_entries, rounds_shown, typed
+from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
 from .games import REFUSED, flash_refusal, game_or_404, print_later, to_game
@@ -46,6 +46,10 @@ class Column:
 def sheet(game_id):
     """Type in the game's paper sheet, every round on one page."""
     game = game_or_404(game_id)
+    action = request.form.get("action", "check")
+    if action == "save" and _saved_already(game, paper_form(game, _columns_posted(game))):
+        flash("The sheet was saved already: here is the game.", "success")
+        return to_game(game.id)
     if not game.is_open or game.finished:
         flash("This game is finished: reopen it to type more rounds in.", "error")
         return to_game(game.id)
@@ -54,10 +58,8 @@ def sheet(game_id):
         count = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 4 else None
         form = paper_form(game, rounds_shown(game.rules, len(game.rounds), count), posted=False)
         form.revision.data, form.shown.data = game.revision, len(form.rounds)
-        return _page(game, form)
-    posted = paper_form(game, 1)  # only to read how many columns the page showed
-    count = rounds_shown(game.rules, len(game.rounds), posted.shown.data or 1)
-    action = request.form.get("action", "check")
+        return _page(game, form, fresh=True)
+    count = _columns_posted(game)
     if action in ("more", "fewer"):  # a column more or fewer: nothing is checked or saved
         count = rounds_shown(game.rules, len(game.rounds), count + (1 if action == "more" else -1))
     form = paper_form(game, count)
@@ -99,6 +101,29 @@ def sheet(game_id):
     form.checked.data = proof
     warnings = [(c.number, message) for c in columns for level, message in c.problems if level == "warning"]
     return _page(game, form, columns, review=True, warnings=warnings, again=action == "save")
+
+
+def _columns_posted(game):
+    """How many round columns the posted page showed (kept within bounds)."""
+    shown = paper_form(game, 1).shown.data  # the hidden field alone is read
+    return rounds_shown(game.rules, len(game.rounds), shown or 1)
+
+
+def _saved_already(game, form):
+    """Whether this save was made already: the same rounds, typed over the revision the
+    page carries, are what the game's next change saved (the phone never had the answer:
+    the Wi-Fi dropped, the page was reloaded). Then the game is shown, nothing saved twice."""
+    revision = form.revision.data
+    if revision is None or revision >= game.revision or not form.validate():
+        return False
+    logged = game_model.logged_after(get_db(), game.id, revision + 1, "typed")
+    if logged is None:
+        return False
+    typed_rounds = []
+    for lines in form.rounds:
+        if any(typed(t.form) for t in lines.form.teams):
+            typed_rounds.append([e.to_dict() for e in round_entries(form, lines.form)[0]])
+    return typed_rounds == logged
 
 
 def _check(game, form):
@@ -183,7 +208,8 @@ def _digest(game, rounds, ended):
     )
 
 
-def _page(game, form, columns=None, *, status=200, review=False, warnings=(), again=False):
+def _page(game, form, columns=None, *, status=200, review=False, warnings=(), again=False, fresh=False):
+    """The page; ``fresh``: the form as the app has it (a draft kept on the phone is offered over it)."""
     columns = columns or [Column(form.first + i) for i in range(len(form.rounds))]
     boxes = [f for lines in form.rounds for t in lines.form.teams for f in t.form]
     titles = {}
@@ -205,10 +231,10 @@ def _page(game, form, columns=None, *, status=200, review=False, warnings=(), ag
         typed_count=typed_count,
         warnings=warnings,
         again=again,
-        can_add=len(form.rounds) + len(game.rounds) < MOST_ROUNDS,
+        can_add=rounds_shown(game.rules, len(game.rounds), len(form.rounds) + 1) > len(form.rounds),
         values={name: value for name, _, value in form.lines},
         flags=FLAGS,
-        ends_itself=game.rules.planned_rounds is not None,
+        fresh=fresh,
     ), status
 
 

@@ -124,17 +124,18 @@ def game_blank(game_id):
     """The game's blank sheet, to play it on paper: its teams and date filled in, and a
     QR code that opens the page where the sheet is typed in once played."""
     game = _game(game_id)
-    return _game_blank(game, _paper(), pdf=False)
+    return game_blank_html(game, _paper(), pdf=False)
 
 
 @bp.get("/games/<id:game_id>/blank.pdf")
 def game_blank_pdf(game_id):
     """The game's blank sheet as a PDF."""
     game, paper = _game(game_id), _paper()
-    return _pdf_response(_game_blank(game, paper, pdf=True), f"hand-and-foot-sheet-{game.id}-{paper}.pdf")
+    return _pdf_response(game_blank_html(game, paper, pdf=True), f"hand-and-foot-sheet-{game.id}-{paper}.pdf")
 
 
-def _game_blank(game, paper, *, pdf):
+def game_blank_html(game, paper, *, pdf):
+    """A game's blank sheet (its names, date and typing page's QR code) as HTML."""
     return blank_html(
         game.rules,
         [team.name for team in game.teams],

@@ -1079,6 +1079,7 @@ def all_targets():
             "evenings.qr",
             "evenings.follow",
             "evenings.evening_pdf",
+            "evenings.blank_pdf",
         )
     ] + ["POST " + e for e in SWEPT]
 
@@ -1282,7 +1283,10 @@ query_args = st.lists(
 # at once find: a dozen draws cover one, a few and five query arguments
 GET_EXAMPLES = 12
 # a PDF rendered for each
-SLOW = {"sheets.game_pdf": 6, "sheets.blank_pdf": 6, "sheets.game_blank_pdf": 6, "evenings.evening_pdf": 6}
+SLOW = {
+    **dict.fromkeys(("sheets.game_pdf", "sheets.blank_pdf", "sheets.game_blank_pdf"), 6),
+    **dict.fromkeys(("evenings.evening_pdf", "evenings.blank_pdf"), 6),
+}
 
 
 def get_rules(app):
