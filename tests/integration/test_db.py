@@ -8,7 +8,7 @@ from sqlite_utils import Database
 from scorekeeper.db import connect, get_db, transaction
 from scorekeeper.migrations import migrations
 from scorekeeper.scoring import ENTRY_FIELDS, RULESETS
-from scorekeeper.services import games, rulesets
+from scorekeeper.services import game_model, games, rulesets
 from scorekeeper.services.schema import migrate
 
 SCHEMA = {
@@ -424,3 +424,48 @@ def test_team_totals_are_backfilled_from_the_stored_scores(tmp_path):
     migrate(path)
     rows = list(Database(path).query("SELECT position, total, won FROM teams ORDER BY position"))
     assert rows == [{"position": 0, "total": 500, "won": 1}, {"position": 1, "total": 150, "won": 0}]
+
+
+def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summaries(tmp_path):
+    path = tmp_path / "before-m013.db"
+    old = Database(path)
+    migrations.apply(old, stop_before="m013_played_and_paper")
+    rules = RULESETS["partnership"].to_json()
+    old.execute(
+        "INSERT INTO players (id, name, key, created_at) VALUES (1, 'Ann', 'ann', 'x'), (2, 'Bo', 'bo', 'x')"
+    )
+    old.execute(
+        """INSERT INTO games (id, uid, rules, rules_key, rules_name, ended_by_hand, finished_at, created_at,
+                             updated_at, revision)
+           VALUES (1, 'u1', ?, 'partnership', ?, 1, '2025-03-02T21:00:00+00:00',
+                   '2025-03-01T20:00:00+00:00', '2025-03-02T21:00:00+00:00', 2)""",
+        [rules, RULESETS["partnership"].name],
+    )
+    old.execute(
+        "INSERT INTO teams (id, game_id, position, name, total, won) "
+        "VALUES (1, 1, 0, 'Ann', 400, 1), (2, 1, 1, 'Bo', 100, 0)"
+    )
+    old.execute("INSERT INTO team_players (team_id, player_id, position) VALUES (1, 1, 0), (2, 2, 0)")
+    old.execute("INSERT INTO rounds (id, game_id, number, created_at, updated_at) VALUES (1, 1, 1, 'x', 'x')")
+    for team, melded in ((1, 400), (2, 100)):
+        old.execute(
+            "INSERT INTO round_entries (round_id, team_id, books, melded_points, unplayed_points, red_threes,"
+            " black_threes, red_threes_melded, went_out, cuts, penalties, score)"
+            " VALUES (1, ?, '{}', ?, 0, 0, 0, 0, 0, 0, 0, ?)",
+            [team, melded, melded],
+        )
+    old.close()
+    assert migrate(path) == ["m013_played_and_paper"]
+    db = connect(path)
+    game = game_model.load_game(db, 1)
+    assert game.played_at == game.created_at == "2025-03-01T20:00:00+00:00" and game.paper is None
+    assert game.rounds[0].entries[0].paper_score is None
+    assert db.execute(
+        "SELECT player_id, played_at, won, scores_only FROM player_games ORDER BY 1"
+    ).fetchall() == [
+        (1, "2025-03-01T20:00:00+00:00", 1, 0),
+        (2, "2025-03-01T20:00:00+00:00", 0, 0),
+    ]
+    assert db.execute("SELECT night, games FROM nights").fetchall() == [("2025-03-01", 1)]
+    assert db.execute("SELECT COUNT(*) FROM player_ratings").fetchone()[0] == 2
+    db.close()

@@ -181,6 +181,8 @@ steps = st.lists(
         st.tuples(st.just("delete"), st.integers(0, 9), st.integers(0, 3)),
         st.tuples(st.just("end"), st.integers(0, 9)),
         st.tuples(st.just("reopen"), st.integers(0, 9)),
+        # its date corrected to another of the 20 days (issue 41): earlier or later
+        st.tuples(st.just("date"), st.integers(0, 9), st.integers(0, 20)),
     ),
     max_size=14,
 )
@@ -192,7 +194,8 @@ def entries(winner):
 
 def change(db, made, step):
     """Make the change ``step`` (a game played on any of 20 days, so an old game can come in
-    late; a round added, fixed or deleted, then ended again; a game ended or reopened)."""
+    late; a round added, fixed or deleted, then ended again; a game ended or reopened; a
+    game's date corrected, moving it before or after others)."""
     kind, *args = step
     if kind == "new":
         when, names, size, winner = args  # winner 2: left in progress
@@ -224,8 +227,30 @@ def change(db, made, step):
         game = games.end_game(db, game.id, game.revision)
     elif kind == "reopen" and game.finished_at:
         game = games.reopen_game(db, game.id, game.revision)
+    elif kind == "date":
+        game = games.change_played(db, game.id, game.revision, f"{day(args[1])}T21:00")
     if kind in ("round", "fix", "delete"):  # and finished again, as the table would
         games.end_game(db, game.id, game.revision)
+
+
+def test_a_game_moved_later_replays_the_games_it_passed(template, tmp_path):
+    """Ann beats Bo on day 1, Bo beats Ann on day 2; day 1's game then turns out to have
+    been played on day 3: day 2's game is now their first, and its ratings are replayed
+    from the earlier of the two dates, not from the new one."""
+    path = tmp_path / "moved.db"
+    shutil.copy(template, path)
+    db = connect(path)
+    try:
+        made = []
+        change(db, made, ("new", 1, ["Ann", "Bo", "Cy", "Di", "Eve"], 1, 0))
+        change(db, made, ("new", 2, ["Bo", "Ann", "Cy", "Di", "Eve"], 1, 0))
+        first_rows = kept(db)
+        change(db, made, ("date", 0, 3))
+        assert kept(db) != first_rows and kept(db) == rebuilt(db)
+        bo = players.find_player(db, "Bo").id
+        assert [h["game_id"] for h in ratings.history(db, bo)] == [made[1], made[0]]
+    finally:
+        db.close()
 
 
 @settings(max_examples=examples(60))

@@ -811,3 +811,41 @@ def test_rule_sets_cannot_be_changed_in_place():
 def test_a_deeply_nested_file_is_refused_not_a_crash():
     with pytest.raises(ValueError, match="nested too deeply"):
         RuleSet.from_json("[" * 100_000 + "]" * 100_000)
+
+
+# --- rounds kept as their scores alone (an old paper sheet's, issue 41) ----------------------
+
+
+def test_a_round_kept_as_its_score_alone_scores_that_score_and_nothing_else():
+    rules = RULESETS["roth"]
+    score = score_team_round(rules, TeamRound(paper_score=-235), 3)
+    assert score.breakdown == (Line("Score on the paper sheet", None, -235),) and score.total == -235
+    result = standings(rules, [[TeamRound(paper_score=6000), TeamRound(paper_score=800)]] * 2)
+    assert result.totals == [12000, 1600] and result.finished and result.winners == [0]  # to 10,000
+    assert TeamRound(paper_score=5).to_dict() == {"paper_score": 5}
+    assert TeamRound.from_dict({"paper_score": 5}) == TeamRound(paper_score=5)
+    assert TeamRound(paper_score=5) != TeamRound(paper_score=6) != TeamRound()
+
+
+@pytest.mark.parametrize(
+    "entries, message",
+    [
+        (
+            [TeamRound(paper_score=10), TeamRound(melded_points=50)],
+            "has a score for every team and nothing else",
+        ),
+        ([TeamRound(paper_score=10, melded_points=50), TeamRound(paper_score=0)], "has nothing else entered"),
+        (
+            [TeamRound(paper_score=10, books={"clean": 1}), TeamRound(paper_score=0)],
+            "has nothing else entered",
+        ),
+        ([TeamRound(paper_score=1_000_001), TeamRound(paper_score=0)], "at most 1,000,000 either way"),
+        ([TeamRound(paper_score=True), TeamRound(paper_score=0)], "must be a whole number"),
+    ],
+)
+def test_a_score_alone_is_checked_and_nothing_may_be_entered_beside_it(entries, message):
+    errors = [p for p in check_round(RULESETS["roth"], entries, 1) if p.level == "error"]
+    assert any(message in p.message for p in errors), errors
+    if "every team" not in message:  # a value the engine cannot score is refused by it too
+        with pytest.raises(ValueError, match="paper_score"):
+            standings(RULESETS["roth"], [entries])
