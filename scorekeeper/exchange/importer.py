@@ -17,7 +17,7 @@ from ..services.players import player_id
 from . import stamp_now
 from .checking import check_history, read_history
 
-__all__ = ["ImportSummary", "check_history", "import_history", "read_history"]
+__all__ = ["ImportSummary", "check_history", "import_history", "read_history", "write_checked"]
 
 
 @dataclass
@@ -63,6 +63,12 @@ def import_history(db, data, progress=None, checking=None):
     :raises ValueError: the file is refused; the message says where.
     """
     players, house_rules, checked = check_history(data, checking)
+    return write_checked(db, players, house_rules, checked, progress)
+
+
+def write_checked(db, players, house_rules, checked, progress=None):
+    """Write checked players, house rules and games (``check_history``'s, or a spreadsheet
+    of past games') in one transaction; return an ``ImportSummary``."""
     summary = ImportSummary()
     # the ratings are replayed after the commit, from the earliest game added (ratings.changed)
     with transaction(db):

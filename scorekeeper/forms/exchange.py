@@ -1,7 +1,10 @@
-"""Uploading a history export to import."""
+"""Uploading a history export to import, or a spreadsheet of past games."""
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
+from wtforms import HiddenField, RadioField, SelectChoice
+
+from ..exchange.pastgames import DATE_ORDERS
 
 # Years of games as JSON run to a few MB; the app's 1 MB limit is for everything else.
 MAX_IMPORT_SIZE = 64 * 1024 * 1024
@@ -17,3 +20,27 @@ class ImportForm(FlaskForm):
             FileSize(MAX_IMPORT_SIZE, message="That file is too big (at most 64 MB)."),
         ],
     )
+
+
+#: a spreadsheet of past games: years of a family's games are a few hundred KB
+MAX_PAST_GAMES_SIZE = 8 * 1024 * 1024
+
+
+class PastGamesForm(FlaskForm):
+    """A CSV of past games: the file, the rule set its games were played under (unless a
+    ``rules`` column says), how it writes its days; after the preview, the file itself
+    (``content``, base64) comes back with "Import", so nothing is kept on the computer."""
+
+    file = FileField(
+        "Spreadsheet (CSV)",
+        description="Saved as CSV from a spreadsheet, at most 8 MB.",
+        validators=[FileSize(MAX_PAST_GAMES_SIZE, message="That file is too big (at most 8 MB).")],
+    )
+    rules = RadioField("Played under", choices=[], validate_choice=False)
+    dates = RadioField(
+        "Days written as",
+        choices=[SelectChoice(key, example) for key, example in DATE_ORDERS.items()],
+        default="ymd",
+    )
+    content = HiddenField()
+    name = HiddenField()  # the file's name, to say which file the preview is of

@@ -6,12 +6,7 @@ from wtforms import DateField, HiddenField, IntegerField, TimeField
 from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
-
-def whole_number(text):
-    """What a number field reads from what was typed: "1,200" and " 75 " are numbers,
-    "−100" is negative, a blank is None; ``ValueError`` for anything else."""
-    text = text.strip().replace(",", "").replace("\u2212", "-")
-    return None if text == "" else int(text)
+from ..typed import whole_number
 
 
 class WholeNumberField(IntegerField):

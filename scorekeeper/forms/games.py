@@ -8,13 +8,11 @@ from wtforms.validators import Optional
 
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
-from ..services.evenings import local, stored
+from ..services.evenings import EVENING, local, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from .fields import ClockField, DayField, RevisionField
 from .rules import RulesFields
 
-#: a day typed without a time: an evening's game
-EVENING = datetime.time(20, 0)
 #: how far ahead of this computer's clock a phone's may run
 CLOCKS_DIFFER = datetime.timedelta(minutes=10)
 #: how a game is kept, as New game asks it (None: on a phone round by round)

@@ -7,7 +7,8 @@ from wtforms.validators import InputRequired
 from .. import scoring
 from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
-from .fields import RevisionField, SignedNumberField, WholeNumberField, whole_number
+from ..typed import whole_number
+from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed

@@ -10,6 +10,7 @@ import contextlib
 import datetime
 
 MORNING = 6  # a game started before this hour belongs to the evening before
+EVENING = datetime.time(20, 0)  # a game said to be played on a day, at no time: that evening
 
 
 def evening(stamp):

@@ -1,14 +1,19 @@
-"""Take the family's history away (JSON, CSV) and bring it back (import)."""
+"""Take the family's history away (JSON, CSV) and bring it back (import, and past games
+from a spreadsheet)."""
 
+import base64
+import binascii
 import datetime
 import json
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from wtforms import SelectChoice
 
 from ..db import connect, get_db
-from ..exchange import csvfile, importer, jsonfile
-from ..forms.exchange import MAX_IMPORT_SIZE, ImportForm
-from ..services import game_model
+from ..exchange import csvfile, importer, jsonfile, pastgames
+from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, PastGamesForm
+from ..names import name_key
+from ..services import game_model, players, rulesets
 from . import found
 
 bp = Blueprint("exchange", __name__)
@@ -23,6 +28,9 @@ def _allow_large_import(endpoint, values):
     # which reads the form (and so applies the size limit) before the view does.
     if endpoint == "exchange.import_file" and request.method == "POST":
         request.max_content_length = MAX_IMPORT_SIZE
+    if endpoint == "exchange.import_past" and request.method == "POST":
+        # the file, and after the preview the same file again in a field (base64: 4/3 of it)
+        request.max_content_length = request.max_form_memory_size = 3 * MAX_PAST_GAMES_SIZE
 
 
 def _streamed(chunks, mimetype, filename):
@@ -95,3 +103,60 @@ def import_file():
             flash(str(summary), "success")
             return redirect(url_for("home.index"), 303)
     return render_template("exchange/import.html", form=form), REFUSED if form.is_submitted() else 200
+
+
+@bp.route("/import/past-games", methods=["GET", "POST"])
+def import_past():
+    """Years of paper sheets: a spreadsheet of past games, shown as what it would add, then
+    imported whole (or, with any bad line, nothing, each bad line said with its number)."""
+    db = get_db()
+    entries = rulesets.list_rule_sets(db)
+    form = PastGamesForm()
+    form.rules.choices = [SelectChoice(e.key, e.rules.name) for e in entries]
+    if not form.is_submitted():
+        form.rules.data = form.rules.data or entries[0].key
+        return render_template("exchange/past_games.html", form=form)
+    if not form.validate():
+        return render_template("exchange/past_games.html", form=form), REFUSED
+    chosen = next((e for e in entries if e.key == form.rules.data), None)
+    if chosen is None:
+        form.rules.errors.append("Pick the rule set these games were played under.")
+    upload = form.file.data
+    content = upload.read() if upload else _carried(form.content.data)
+    if not content:
+        form.file.errors.append("Choose the spreadsheet, saved as CSV.")
+    if form.dates.data not in pastgames.DATE_ORDERS:
+        form.dates.errors.append("Pick how the file writes its days.")
+    if form.rules.errors or form.file.errors or form.dates.errors:
+        return render_template("exchange/past_games.html", form=form), REFUSED
+    by_name = {name_key(e.rules.name): (e.key, e.rules) for e in entries}
+    try:
+        preview = pastgames.read_past_games(content, by_name, (chosen.key, chosen.rules), form.dates.data)
+    except pastgames.PastGamesRefused as refused:
+        form.content.data = ""
+        return render_template("exchange/past_games.html", form=form, refused=refused), REFUSED
+    if request.form.get("action") == "import" and not upload:  # the file previewed, come back
+        summary = importer.write_checked(db, [], [], preview.games)
+        flash(str(summary), "success")
+        return redirect(url_for("history.index"), 303)
+    form.content.data = base64.b64encode(content).decode("ascii")
+    if upload:
+        form.name.data = upload.filename or ""
+    known = {name_key(p.name) for p in players.list_players(db)}
+    here = {row[0] for row in db.execute("SELECT uid FROM games WHERE uid LIKE 'csv-%'")}
+    return render_template(
+        "exchange/past_games.html",
+        form=form,
+        preview=preview,
+        known=[n for n in preview.players if name_key(n) in known],
+        new=[n for n in preview.players if name_key(n) not in known],
+        already=sum(1 for game in preview.games if game.uid in here),
+    )
+
+
+def _carried(text):
+    """The file the preview carried back (base64), or b"" if it is not one."""
+    try:
+        return base64.b64decode(text or "", validate=True)
+    except (binascii.Error, ValueError):
+        return b""

@@ -41,6 +41,9 @@ derandomized, so two runs send the same requests and their numbers compare.
 from __future__ import annotations
 
 import contextlib
+import csv
+import functools
+import io
 import json
 import os
 import re
@@ -643,7 +646,7 @@ def encode(form, pairs, files=()):
 class PostTarget:
     endpoint: str
     pages: tuple  # (cache key, page url, review?) to draw from
-    upload: str | None = None  # "history" or "rules": the file field gets an upload
+    upload: str | None = None  # "history", "rules" or "past" (a CSV): the file field gets an upload
     # Hypothesis examples in `make test` (ten times as many in `make test-deep`): enough
     # to draw each kind of change (one field, a few, many, a dropped CSRF token) and each
     # kind of button several times over; the deterministic sweep below already sends
@@ -728,6 +731,9 @@ def post_targets(ids):
         ),
         "exchange.import_file": PostTarget(
             "exchange.import_file", (("import", "/import", False),), upload="history"
+        ),
+        "exchange.import_past": PostTarget(
+            "exchange.import_past", (("import-past", "/import/past-games", False),), upload="past"
         ),
         "share.renew": PostTarget("share.renew", (("share-new", f"/games/{g}", False),)),
         "share.stop": PostTarget("share.stop", (("share-stop", f"/games/{g}", False),)),
@@ -865,10 +871,49 @@ def _replaced(data, path, raw):
     return json.dumps(data).replace(json.dumps(SENTINEL), raw, 1).encode()
 
 
+CSV_CELLS = ["\ud800", "\x00", "=HYPERLINK(1)", "9" * 400, "-1", "1e400", "", " ", '"', "x" * 5000, "\u2028"]
+
+
+def csv_uploads(base):
+    """Whole spreadsheets that are not one, then the real one (the app's own CSV export)
+    with each cell of its first rows made hostile in turn."""
+    header = base.split(b"\n", 1)[0]
+    yield from (
+        (b"", "an empty file"),
+        (b"\x00" * 10, "NUL bytes"),
+        (b"\xff\xfe" + base.decode().encode("utf-16-le"), "UTF-16"),
+        (b"\xed\xa0\x80,a\n", "a lone surrogate's bytes"),
+        (header + b"\n", "a header alone"),
+        (header + b"\n" + b",".join([b"7"] * 10_000) + b"\n", "a line of 10,000 cells"),
+        (header + b'\n"2020-01-01,a,Ann,5\n', "an unclosed quote"),
+        (b"date,game,players," + b",".join(b"%d" % n for n in range(1, 500)) + b"\n", "500 round columns"),
+        (b"date;game;players;1\n" + b"2020-01-01;a;Ann;5\n" * 7, "seven teams, semicolons"),
+        (b"date,game,round,players\n2020-01-01,a,99999999999999999999,Ann\n", "a round past any number"),
+    )
+    rows = base.decode("utf-8").splitlines()
+    for r in range(1, min(len(rows), 3)):
+        cells = next(csv.reader([rows[r]]))
+        for c in range(len(cells)):
+            for value in CSV_CELLS:
+                changed = [*cells[:c], value, *cells[c + 1 :]]
+                buffer = io.StringIO()
+                csv.writer(buffer).writerow(changed)
+                text = "\n".join([*rows[:r], buffer.getvalue().rstrip("\r\n"), *rows[r + 1 :]])
+                yield text.encode("utf-8", "surrogatepass"), f"row {r} cell {c} = {_short(value, 20)}"
+
+
+@functools.lru_cache(maxsize=4)
+def _csv_cases(base):
+    return tuple(csv_uploads(base))
+
+
 def upload_sweep(base, kind, leaves=80):
     """Whole files of deep nesting or a lone surrogate, then each value of the real file
     (the first ``leaves``) replaced by a lone surrogate, a number past SQLite's integers,
     1e400, and 1000 levels of nesting; each top-level field nested 900 to 5000 deep."""
+    if kind == "past":
+        yield from csv_uploads(base)
+        return
     for depth in (1000, 5000, 100_000):
         for shape in ("list", "dict"):
             yield nested(depth, shape).encode(), f"{depth} nested {shape}s"
@@ -910,6 +955,8 @@ def _apply(pairs, changes):
 def _default_files(world, target):
     if target.upload == "history":
         return [("file", "history.json", download(world, "/export.json"))]
+    if target.upload == "past":
+        return [("file", "past.csv", download(world, "/export.csv"))]
     if target.upload == "rules":
         return [
             (
@@ -937,6 +984,7 @@ SWEPT = [
     "rules.import_file",
     "players.rename",
     "exchange.import_file",
+    "exchange.import_past",
     "share.renew",
     "share.stop",
     "auth.settings",
@@ -1064,6 +1112,7 @@ def all_targets():
             "exchange.export_game_json",
             "exchange.export_game_csv",
             "exchange.import_file",
+            "exchange.import_past",
             "share.follow",
             "share.qr",
             "auth.sign_in",
@@ -1395,6 +1444,8 @@ def json_upload(draw, base, kind):
     shape = draw(st.sampled_from(["leaf", "leaf", "leaf", "leaf", "whole", "as-is"]))
     if shape == "as-is":
         return base
+    if kind == "past":  # a spreadsheet: one of the sweep's hostile ones
+        return draw(st.sampled_from(_csv_cases(base)))[0]
     if shape == "whole":
         depth = draw(st.sampled_from([1000, 5000, 100_000]))
         return draw(

@@ -1,0 +1,435 @@
+"""A spreadsheet of past games (CSV), read whole before anything is written.
+
+Two layouts, each a row per team (docs/export-format.md, "A spreadsheet of past games"):
+
+- **scores**: ``date``, ``game`` (a label shared by the rows of one game), ``players``
+  (joined with &, +, / or a comma), then one column per round (``round 1``, ``2``,
+  ``r3``…) with the team's score for it: an old sheet that kept only scores. The game is
+  kept as its scores alone.
+- **lines**: ``date``, ``game``, ``round``, ``players``, and a column per line of the
+  sheet (``books_clean``, ``melded_points``, ``went_out``…, the export's own names): a
+  row per team per round, as Scorekeeper's own CSV export writes them.
+
+Optional everywhere: ``time`` (else 8 pm), ``team`` (its name), ``rules`` (a rule set's
+name; else the one chosen on the page). Every round goes through the engine's checks,
+as a round typed on the phone does. Every bad line is named with its number and why,
+and then nothing is written; a good file becomes ``checking``'s games, written by the
+history import's own writer (``importer.write_checked``), so a game already here (the
+same day, teams and rounds: its uid is made from them) is skipped.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+
+from .. import scoring
+from ..names import MAX_NAME, clean_name, name_key, name_problem
+from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
+from ..services.evenings import EVENING, stored
+from ..services.game_model import PAPER_SHEET, SCORES_ONLY
+from ..typed import whole_number
+from .checking import _Game
+
+#: how the file writes its days (the page's choice)
+DATE_ORDERS = {
+    "ymd": "2019-12-24",
+    "dmy": "24/12/2019",
+    "mdy": "12/24/2019",
+}
+#: bounds on a file: a family's spreadsheet, not a database
+MAX_LINES = 200_000
+MAX_PROBLEMS = 50  # said, of all the file's problems (their count is said too)
+_SPLIT_PLAYERS = re.compile(r"\s*(?:&|\+|/|,)\s*")
+_ROUND_COLUMN = re.compile(r"^(?:round[\s_]*|r)?(\d{1,3})$")
+_YES = {"1", "yes", "y", "x", "true", "✓", "✔"}
+_NO = {"", "0", "no", "n", "false"}
+
+
+class PastGamesRefused(ValueError):
+    """The file has bad lines: ``problems`` are (line number, what is wrong), in order."""
+
+    def __init__(self, problems, total=None):
+        self.problems = problems[:MAX_PROBLEMS]
+        self.total = total or len(problems)
+        super().__init__("; ".join(f"line {line}: {why}" for line, why in self.problems))
+
+
+@dataclass
+class Preview:
+    """What a file would add: its games (checked, ready to write) and what to say of them."""
+
+    games: list
+    rounds: int = 0
+    first: str | None = None  # the earliest day played
+    last: str | None = None
+    players: list = field(default_factory=list)  # every name in the file, as first written
+    layout: str = "scores"
+
+
+@dataclass
+class _Row:
+    line: int
+    cells: dict
+
+
+def read_past_games(content, rule_sets, default, dates="ymd"):
+    """Read a CSV of past games; return a ``Preview`` of it.
+
+    :param content: the file's bytes (UTF-8, with or without a byte-order mark, or Windows' cp1252).
+    :param rule_sets: {name key: (rule set key, RuleSet)}: what a ``rules`` cell may name.
+    :param default: (rule set key, RuleSet) for games whose rows name none.
+    :param dates: a key of ``DATE_ORDERS``.
+    :raises PastGamesRefused: every bad line, with its number and why.
+    """
+    text = _decode(content)
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        raise PastGamesRefused([(1, f"not a CSV file ({error})")]) from None
+    if not header:
+        raise PastGamesRefused([(1, "the file is empty: its first line names the columns")])
+    columns = [_column(name) for name in header]
+    problems = []
+    missing = [name for name in ("date", "game", "players") if name not in columns]
+    if missing:
+        raise PastGamesRefused(
+            [(1, f"no “{name}” column (the first line names the columns)") for name in missing]
+        )
+    layout = "lines" if "round" in columns else "scores"
+    rows = []
+    try:
+        for cells in reader:
+            if reader.line_num > MAX_LINES:
+                raise PastGamesRefused(
+                    [(reader.line_num, f"a file of past games has at most {MAX_LINES:,} lines")]
+                )
+            if not any(cell.strip() for cell in cells):
+                continue  # a blank line between games
+            if len(cells) > len(columns):
+                problems.append(
+                    (reader.line_num, f"{len(cells)} cells, but the first line names {len(columns)}")
+                )
+                continue
+            rows.append(_Row(reader.line_num, dict(zip(columns, (c.strip() for c in cells)))))
+    except csv.Error as error:
+        raise PastGamesRefused([*problems, (reader.line_num, f"not readable as CSV ({error})")]) from None
+    if not rows and not problems:
+        raise PastGamesRefused([(2, "no games: the file has only its first line")])
+    games = {}
+    for row in rows:
+        games.setdefault(row.cells.get("game", ""), []).append(row)
+    preview = Preview([], layout=layout)
+    seen_players = {}
+    for label, game_rows in games.items():
+        read = _read_game(label, game_rows, columns, rule_sets, default, dates, layout, problems)
+        if read is None:
+            continue
+        preview.games.append(read)
+        preview.rounds += len(read.rounds)
+        for _, members in read.teams:
+            for name in members:
+                seen_players.setdefault(name_key(name), name)
+    if problems:
+        raise PastGamesRefused(sorted(problems))
+    preview.players = list(seen_players.values())
+    days = sorted(game.played_at for game in preview.games)
+    preview.first, preview.last = days[0], days[-1]
+    return preview
+
+
+def _decode(content):
+    if isinstance(content, str):
+        return content
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("cp1252", errors="replace")  # Excel on Windows
+
+
+def _column(name):
+    """A header cell as a column's name: "Round 1" -> "1", "Melded points" -> "melded_points"."""
+    name = "_".join(name.strip().lower().split())
+    match = _ROUND_COLUMN.match(name)
+    return match[1] if match and name != "round" else name
+
+
+def _day(text, dates):
+    """A day as the file writes it, or ValueError saying how to write one."""
+    example = DATE_ORDERS[dates]
+    parts = re.split(r"[-/.]", text)
+    try:
+        if len(parts) != 3:
+            raise ValueError
+        order = {"ymd": (0, 1, 2), "dmy": (2, 1, 0), "mdy": (2, 0, 1)}[dates]
+        year, month, day = (int(parts[i]) for i in order)
+        if year < 100:
+            raise ValueError
+        return datetime.date(year, month, day)
+    except ValueError:
+        raise ValueError(f"“{text}” is not a day written like {example}") from None
+
+
+def _time(text):
+    if not text:
+        return EVENING
+    try:
+        return datetime.time.fromisoformat(text if len(text) > 4 else "0" + text)
+    except ValueError:
+        raise ValueError(f"“{text}” is not a time written like 19:30") from None
+
+
+def _players(text):
+    names = [clean_name(n) for n in _SPLIT_PLAYERS.split(text)]
+    names = [n for n in names if n]
+    if not names:
+        raise ValueError("no players: name them, joined with &")
+    for name in names:
+        problem = name_problem(name, MAX_NAME)
+        if problem:
+            raise ValueError(f"“{name}”: {problem}")
+    if len(names) > scoring.MAX_PLAYERS_PER_TEAM:
+        raise ValueError(f"at most {scoring.MAX_PLAYERS_PER_TEAM} players a team")
+    return names
+
+
+def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems):
+    """One game's rows checked: a ``checking._Game``, or None with its problems added."""
+    before = len(problems)
+    first = rows[0]
+    where = f"game “{label}”" if label else "a game with no label"
+    try:
+        day = _day(first.cells.get("date", ""), dates)
+        played_at = stored(day, _time(first.cells.get("time", "")))
+    except ValueError as error:
+        problems.append((first.line, str(error)))
+        return None
+    named = first.cells.get("rules", "")
+    key, rules = rule_sets.get(name_key(clean_name(named)), (None, None)) if named else default
+    if rules is None:
+        problems.append((first.line, f"no rule set is called “{named}”"))
+        return None
+    for row in rows[1:]:
+        for column, said in (("date", first.cells.get("date", "")), ("time", first.cells.get("time", ""))):
+            other = row.cells.get(column, "")
+            if other != said:
+                problems.append(
+                    (row.line, f"{where} has the {column} “{said}” on line {first.line}, not “{other}”")
+                )
+        if row.cells.get("rules", "") != named:
+            problems.append(
+                (row.line, f"{where} is played under “{named or rules.name}” on line {first.line}")
+            )
+    if layout == "lines":
+        teams, rounds = _lines_game(rows, rules, where, problems)
+    else:
+        teams, rounds = _scores_game(rows, columns, problems)
+    if len(problems) > before or teams is None:
+        return None
+    if not scoring.MIN_TEAMS <= len(teams) <= scoring.MAX_TEAMS:
+        problems.append(
+            (
+                first.line,
+                f"{where} has {len(teams)} team{'s' * (len(teams) != 1)}: a game has 2 to 6, a line each",
+            )
+        )
+        return None
+    seen = {}
+    for line, (_, members) in zip((r.line for r in rows), teams):
+        for name in members:
+            if name_key(name) in seen:
+                problems.append((line, f"“{name}” plays twice in {where} (line {seen[name_key(name)]})"))
+            seen.setdefault(name_key(name), line)
+    team_names = [name or " & ".join(members) for name, members in teams]
+    lines = [line for line, _ in teams_lines(rows, layout)]
+    for number, entries in enumerate(rounds, start=1):
+        for problem in scoring.check_round(rules, entries, number, team_names=team_names):
+            if problem.level == "error":
+                line = lines[problem.team] if problem.team is not None else first.line
+                problems.append((line, f"round {number}: {problem.message}"))
+    if len(problems) > before:
+        return None
+    result = scoring.standings(rules, rounds, teams=len(teams))
+    if result.ended_after is not None and result.ended_after < len(rounds):
+        problems.append(
+            (
+                first.line,
+                f"{where}: these rules ({rules.name}) end the game after round {result.ended_after}, "
+                f"but it has {len(rounds)}: is it another rule set?",
+            )
+        )
+        return None
+    ended = not result.finished
+    result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
+    paper = SCORES_ONLY if layout == "scores" else PAPER_SHEET
+    text = repr(
+        (
+            played_at,
+            rules.name,
+            [(n, sorted(map(name_key, m))) for n, m in teams],
+            [[e.to_dict() for e in r] for r in rounds],
+        )
+    )
+    uid = "csv-" + hashlib.sha256(text.encode()).hexdigest()[:32]
+    return _Game(
+        uid=uid,
+        created_at=played_at,
+        played_at=played_at,
+        paper=paper,
+        updated_at=played_at,
+        finished_at=played_at,
+        ended_by_hand=ended,
+        rules_key=key,
+        house_rules=None,
+        rules=rules,
+        teams=teams,
+        first_dealer=None,
+        rounds=rounds,
+        standings=result,
+    )
+
+
+def teams_lines(rows, layout):
+    """(line, row) of each team's first row, in team order."""
+    if layout == "scores":
+        return [(row.line, row) for row in rows]
+    seen, result = set(), []
+    for row in rows:
+        key = row.cells.get("players", "")
+        if key not in seen:
+            seen.add(key)
+            result.append((row.line, row))
+    return result
+
+
+def _team(row, problems):
+    try:
+        members = _players(row.cells.get("players", ""))
+    except ValueError as error:
+        problems.append((row.line, str(error)))
+        return None
+    name = clean_name(row.cells.get("team", ""))
+    if name and name_problem(name, MAX_NAME * 4):
+        problems.append((row.line, f"the team's name: {name_problem(name, MAX_NAME * 4)}"))
+        return None
+    return (name, members)
+
+
+def _scores_game(rows, columns, problems):
+    """(teams, rounds of scores alone) from rows of one team each with a column per round."""
+    numbered = sorted((int(c), c) for c in columns if c.isdigit())
+    if not numbered:
+        problems.append((rows[0].line, "no round columns (“round 1”, “round 2”…) and no “round” column"))
+        return None, None
+    teams, scores = [], []
+    for row in rows:
+        team = _team(row, problems)
+        values = []
+        for number, column in numbered:
+            cell = row.cells.get(column, "")
+            try:
+                values.append(whole_number(cell))
+            except ValueError:
+                problems.append((row.line, f"round {number}: “{cell}” is not a whole number"))
+                values.append(None)
+        while values and values[-1] is None:
+            values.pop()
+        if None in values:
+            gap = values.index(None) + 1
+            if not any(p[0] == row.line for p in problems):
+                problems.append((row.line, f"round {gap} is empty, but a later round has a score"))
+        if team is not None:
+            teams.append(team)
+            scores.append(values)
+    if not teams or any(p[0] in {r.line for r in rows} for p in problems):
+        return None, None
+    played = len(scores[0])
+    for row, values in zip(rows[1:], scores[1:]):
+        if len(values) != played:
+            problems.append(
+                (row.line, f"{len(values)} rounds, but line {rows[0].line} of the same game has {played}")
+            )
+    if not played:
+        problems.append((rows[0].line, "no round has a score"))
+    rounds = [[TeamRound(paper_score=values[n]) for values in scores] for n in range(played)]
+    return teams, rounds
+
+
+_FLAGS = {f.name for f in ENTRY_FIELDS if f.kind == "flag"}
+
+
+def _lines_game(rows, rules, where, problems):
+    """(teams, rounds) from rows of one team in one round each, a column per line of the sheet."""
+    teams, order, by_round = [], {}, {}
+    for row in rows:
+        team = _team(row, problems)
+        if team is None:
+            continue
+        key = tuple(sorted(map(name_key, team[1])))
+        if key not in order:
+            order[key] = len(teams)
+            teams.append(team)
+        cell = row.cells.get("round", "")
+        if not (cell.isdigit() and 0 < int(cell) <= scoring.MAX_ROUNDS):
+            problems.append((row.line, f"“{cell}” is not a round's number"))
+            continue
+        entry = _entry(row, rules, problems)
+        if entry is not None:
+            taken = by_round.setdefault(int(cell), {})
+            if order[key] in taken:
+                problems.append((row.line, f"{where}: round {cell} of {' & '.join(team[1])} twice"))
+            taken[order[key]] = (row.line, entry)
+    if problems and any(p[0] in {r.line for r in rows} for p in problems):
+        return None, None
+    numbers = sorted(by_round)
+    if numbers != list(range(1, len(numbers) + 1)):
+        missing = next(n for n in range(1, len(numbers) + 2) if n not in by_round)
+        problems.append((rows[0].line, f"{where} has no round {missing}, but a later one"))
+        return None, None
+    rounds = []
+    for number in numbers:
+        taken = by_round[number]
+        if len(taken) != len(teams):
+            line = min(line for line, _ in taken.values())
+            problems.append((line, f"{where}: round {number} has {len(taken)} of its {len(teams)} teams"))
+            return None, None
+        rounds.append([taken[t][1] for t in range(len(teams))])
+    return teams, rounds
+
+
+def _entry(row, rules, problems):
+    """A row's ``TeamRound`` (a blank is 0; went out is 1, yes or x), or None with its problems."""
+    before = len(problems)
+    books, values = {}, {}
+    for kind in rules.books:
+        cell = row.cells.get(f"books_{kind}", row.cells.get(kind, ""))
+        books[kind] = _count(cell, f"books_{kind}", MAX_BOOKS, row, problems)
+    for f in ENTRY_FIELDS:
+        cell = row.cells.get(f.name, "")
+        if f.name in _FLAGS:
+            if cell.lower() not in _YES | _NO:
+                problems.append((row.line, f"{f.name}: “{cell}” is not 1 or 0 (yes or no)"))
+            values[f.name] = cell.lower() in _YES
+        else:
+            values[f.name] = _count(cell, f.name, f.maximum, row, problems)
+    return TeamRound(books=books, **values) if len(problems) == before else None
+
+
+def _count(cell, name, maximum, row, problems):
+    try:
+        value = whole_number(cell) or 0
+    except ValueError:
+        problems.append((row.line, f"{name}: “{cell}” is not a whole number"))
+        return 0
+    if not 0 <= value <= maximum:
+        problems.append((row.line, f"{name}: {value:,} is not between 0 and {maximum:,}"))
+    return value
