@@ -50,6 +50,11 @@ def family_history(tmp_path_factory):
             row = [TeamRound(books={"clean": 1}, melded_points=1255 * (t + 1)) for t in range(teams)]
             game = games.add_round(db, game.id, game.revision, 1, row)
             playing[teams] = game.id
+        # an old sheet's game being typed in: scores alone (its pages, its round form)
+        seated = [("", NAMES[:2]), ("", NAMES[2:4]), ("", NAMES[4:6])]
+        game = games.create_game(db, RULESETS["roth"], "roth", seated, paper="scores")
+        row = [TeamRound(paper_score=score) for score in (1_235, -2_350, 0)]
+        playing["scores"] = games.add_round(db, game.id, game.revision, 1, row).id
         players = [pid for (pid,) in db.execute("SELECT id FROM players ORDER BY id")]
         # the demo's evening of the most tables and games, and a night of games played alone
         nights = [
@@ -100,6 +105,11 @@ def page_groups():
         ],
         "rules": lambda playing, players, nights: ["/rules", *(f"/rules/{key}" for key in RULESETS)],
         "settings-and-new-game": lambda playing, players, nights: ["/settings", "/games/new", "/rules/new"],
+        "paper": lambda playing, players, nights: [
+            *(f"/games/{playing[key]}/paper" for key in (2, 6, "scores")),
+            f"/games/{playing[4]}/played",
+            "/import/past-games",
+        ],
         "evenings": lambda playing, players, nights: [
             "/evenings/new",
             *(f"/evenings/{night}" for night in nights),

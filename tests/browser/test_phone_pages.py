@@ -17,6 +17,7 @@ PAGES = (
     | {"rules-new-canasta": "/rules/new?from=canasta", "new-game": "/games/new?rules=friends-family-2p"}
     # before any game: what they say when there is nothing yet
     | {"records-empty": "/records", "year-empty": "/years/2026"}
+    | {"import": "/import", "import-past-games": "/import/past-games"}
 )
 
 # Every visible control, with its size and whether it sits inline in running text.
