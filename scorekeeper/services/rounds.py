@@ -31,16 +31,7 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
             raise Conflict("This game is finished: there is no next round to enter.")
         if number != game.standings.next_round:
             raise Conflict(f"Round {number} was already saved, on another phone perhaps.")
-        stamp = now()
-        round_id = db.execute(
-            "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
-            [game_id, number, stamp, stamp],
-        ).lastrowid
-        after = with_round(game, Round(round_id, number, entries))
-        db.conn.executemany(
-            INSERT_ENTRY,
-            entry_rows(round_id, [t.id for t in game.teams], entries, after.standings.round_scores[-1]),
-        )
+        after = _insert_round(db, game, number, entries, now())
         return settled(
             db,
             game,
@@ -67,7 +58,6 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
         _must_be_open(game)
         if first != game.standings.next_round:
             raise Conflict(f"Round {first} was already saved, on another phone perhaps.")
-        team_ids = [t.id for t in game.teams]
         after = game
         stamp = now()
         for number, entries in enumerate(rounds, start=first):
@@ -75,14 +65,7 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
                 raise Conflict(f"The rules ended this game after round {number - 1}: nothing was saved.")
             if any(e.scores_only != game.scores_only for e in entries):
                 raise ValueError(f"round {number}: kept as its scores alone exactly when the game is")
-            round_id = db.execute(
-                "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                [game_id, number, stamp, stamp],
-            ).lastrowid
-            after = with_round(after, Round(round_id, number, entries))
-            db.conn.executemany(
-                INSERT_ENTRY, entry_rows(round_id, team_ids, entries, after.standings.round_scores[-1])
-            )
+            after = _insert_round(db, after, number, entries, stamp)
         ended = end and not after.finished
         if ended:
             after = dataclasses.replace(after, ended_by_hand=True)
@@ -97,6 +80,21 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
             summary=f"{summary} typed in from the paper sheet" + ("; game ended." if ended else "."),
             log_after=[[e.to_dict() for e in entries] for entries in rounds],
         )
+
+
+def _insert_round(db, game, number, entries, stamp):
+    """Write round ``number`` after the game's rounds, with the engine's scores (inside the
+    caller's transaction); return the game with it (the engine scores this round alone)."""
+    round_id = db.execute(
+        "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
+        [game.id, number, stamp, stamp],
+    ).lastrowid
+    after = with_round(game, Round(round_id, number, entries))
+    db.conn.executemany(
+        INSERT_ENTRY,
+        entry_rows(round_id, [t.id for t in game.teams], entries, after.standings.round_scores[-1]),
+    )
+    return after
 
 
 def _round_of(game, round_id):
