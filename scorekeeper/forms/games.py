@@ -27,9 +27,7 @@ class PlayedFields:
     """When a game was played: a day and a time on the household's clock."""
 
     played_day = DayField("Day played", validators=[Optional()])
-    played_time = ClockField(
-        "Time", validators=[Optional()], description="Left empty: 8 pm on an earlier day, now today."
-    )
+    played_time = ClockField("Time", validators=[Optional()])
 
     def played_problem(self):
         """Put a message by the day that cannot be when a game was played; return whether all is well."""
