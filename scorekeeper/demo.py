@@ -235,6 +235,7 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                         "finished_at": _stamp(finished) if result.finished else None,
                         "created_at": _stamp(began),
                         "played_at": _stamp(began),
+                        "night": evening(_stamp(began)),
                         "updated_at": _stamp(finished),
                         "revision": 0,
                     }
@@ -308,6 +309,7 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                     updated_at=game["updated_at"],
                     revision=0,
                     played_at=game["played_at"],
+                    night=game["night"],
                 )
                 summary_rows += summaries.rows_for(made_game, result)
                 record_rows.append(records.facts_of(made_game, result))

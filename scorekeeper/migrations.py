@@ -12,7 +12,12 @@ migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
 # migrations after which the players' summaries are made again from the stored
 # scores (services.schema.migrate does it once all pending migrations have run)
-REBUILDS_SUMMARIES = {"m008_player_summaries", "m010_ratings_streaks_records", "m013_played_and_paper"}
+REBUILDS_SUMMARIES = {
+    "m008_player_summaries",
+    "m010_ratings_streaks_records",
+    "m013_played_and_paper",
+    "m014_nights_kept",
+}
 
 
 @migrations()
@@ -515,3 +520,18 @@ def m013_played_and_paper(db):
         not_null={"most_books": False, "most_books_team": False, "most_books_number": False}
     )
     # made again from the stored rounds by services.schema.migrate (REBUILDS_SUMMARIES)
+
+
+@migrations()
+def m014_nights_kept(db):
+    # A game's night (the evening it was played: services/evenings.evening, on the
+    # household's clock) is kept with it (issue 42): worked out once, when the game is
+    # played or its date corrected, never again from whatever time zone the computer is
+    # in now. A computer left on UTC and later set to the family's zone moved nothing
+    # already counted... except that the summaries worked an old game's night out anew
+    # and took it from another night than they had added it to. Games there are get the
+    # night this computer's clock gives them now (services.schema.migrate: the rule is the
+    # services'), and the summaries are made again from them.
+    db["games"].add_column("night", str)
+    db["games"].create_index(["night"])
+    db["player_games"].add_column("night", str)  # its game's, for the nights' sums

@@ -112,6 +112,7 @@ def _sample_game(teams):
         updated_at="2026-01-01T00:00:00+00:00",
         revision=1,
         played_at="2026-01-01T00:00:00+00:00",
+        night="2025-12-31",
     )
 
 

@@ -10,7 +10,6 @@ belong to its page too, as the night's other games. Who sits where is
 
 from __future__ import annotations
 
-import datetime
 import secrets
 from dataclasses import dataclass
 
@@ -19,7 +18,7 @@ from ..db import snapshot, transaction
 from ..names import name_key
 from . import Conflict, players, ratings
 from .changes import log_change, now
-from .evenings import MORNING, evening
+from .evenings import evening
 from .game_model import load_game
 from .games import insert_game
 
@@ -150,21 +149,6 @@ def tonight():
     return evening(now())
 
 
-def night_bounds(night):
-    """UTC times (ISO) between which every game started on ``night`` lies: from a day
-    before its morning to a day after the next (the caller keeps those whose
-    ``evening`` is the night); at the calendar's ends, past any stored time."""
-    day = datetime.date.fromisoformat(night)
-    bounds = []
-    for days, beyond in ((-1, "0"), (2, "~")):
-        try:
-            moment = datetime.datetime.combine(day, datetime.time(MORNING)) + datetime.timedelta(days=days)
-            bounds.append(moment.astimezone(datetime.UTC).isoformat())
-        except (OverflowError, ValueError):
-            bounds.append(beyond)  # "0" sorts before every stored time, "~" after
-    return tuple(bounds)
-
-
 def load_evening(db, night):
     """The evening of ``night`` (YYYY-MM-DD), or None when nothing was played or planned then."""
     with snapshot(db):
@@ -176,13 +160,12 @@ def load_evening(db, night):
             "ORDER BY sitting, table_number",
             [night],
         ).fetchall()
-        low, high = night_bounds(night)
-        nearby = db.execute(
-            "SELECT id, played_at FROM games WHERE played_at >= ? AND played_at < ? ORDER BY played_at, id",
-            [low, high],
-        ).fetchall()
         in_evening = {game_id for game_id, *_ in seated}
-        loose_ids = [gid for gid, stamp in nearby if gid not in in_evening and evening(stamp) == night]
+        loose_ids = [
+            gid
+            for (gid,) in db.execute("SELECT id FROM games WHERE night = ? ORDER BY played_at, id", [night])
+            if gid not in in_evening
+        ]
         if row is None and not loose_ids:
             return None
         sittings = {}

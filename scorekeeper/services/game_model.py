@@ -82,6 +82,9 @@ class Game:
     # how it was kept: None, on a phone round by round; PAPER_SHEET, on a paper sheet
     # typed in as it reads; SCORES_ONLY, from an old sheet with each round's score alone
     paper: str | None = None
+    # the evening it was played (YYYY-MM-DD), kept from when it was played or its date
+    # corrected: never worked out again from the time zone the computer is in now
+    night: str = ""
 
     @cached_property
     def standings(self):
@@ -171,7 +174,7 @@ def load_game(db, game_id, *, changes=False, remember=False):
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision, share_token, played_at, paper
+                      created_at, updated_at, revision, share_token, played_at, paper, night
                FROM games WHERE id = ?""",
             [game_id],
         ).fetchone()
@@ -192,7 +195,7 @@ def load_game(db, game_id, *, changes=False, remember=False):
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
         gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, *rest = row
-        token, played, paper = rest
+        token, played, paper, night = rest
         where = getattr(db, "memo_key", None)
         key = (where, gid, uid, revision, updated) if where and committed else None
         with _memo_lock:
@@ -219,6 +222,7 @@ def load_game(db, game_id, *, changes=False, remember=False):
         share_token=token,
         played_at=played or created,
         paper=paper,
+        night=night or "",
     )
     if standings is not None:
         vars(game)["standings"] = standings  # the engine's, for this very revision

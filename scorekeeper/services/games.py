@@ -73,8 +73,8 @@ def insert_game(
     game_id = db.execute(
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
                               finished_at, created_at, updated_at, revision, share_token,
-                              played_at, paper)
-           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?, ?, ?)""",
+                              played_at, paper, night)
+           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?, ?, ?, ?)""",
         [
             uid or uuid.uuid4().hex,
             rules.to_json(),
@@ -85,6 +85,7 @@ def insert_game(
             new_share_token(),
             played,
             paper,
+            evening(played),  # its night, kept: the clock's zone now, once
         ],
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
@@ -105,7 +106,7 @@ def insert_game(
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
-    summaries.started(db, game_id, played, seated)
+    summaries.started(db, game_id, played, evening(played), seated)
     return game_id
 
 
@@ -157,8 +158,9 @@ def change_played(db, game_id, revision, played_at, *, loaded=None):
         game = game_for_change(db, game_id, revision, loaded)
         if played_at == game.played_at:
             return game
+        night = evening(played_at)
         seated = db.execute("SELECT night FROM evening_games WHERE game_id = ?", [game_id]).fetchone()
-        if seated and evening(played_at) != seated[0]:
+        if seated and night != seated[0]:
             raise Conflict(
                 f"This game is a table of the evening of {seated[0]}: it stays on that night "
                 "(its time can change). Nothing was saved."
@@ -166,10 +168,12 @@ def change_played(db, game_id, revision, played_at, *, loaded=None):
         stamp = now()
         revision = game.revision + 1
         db.execute(
-            "UPDATE games SET played_at = ?, revision = ?, updated_at = ? WHERE id = ?",
-            [played_at, revision, stamp, game_id],
+            "UPDATE games SET played_at = ?, night = ?, revision = ?, updated_at = ? WHERE id = ?",
+            [played_at, night, revision, stamp, game_id],
         )
-        after = dataclasses.replace(game, played_at=played_at, revision=revision, updated_at=stamp)
+        after = dataclasses.replace(
+            game, played_at=played_at, night=night, revision=revision, updated_at=stamp
+        )
         vars(after)["standings"] = game.standings  # the rounds are as they were
         write_totals(db, after)  # its night, year and records move; the ratings replay from the earlier
         log_change(

@@ -56,7 +56,7 @@ _COLUMNS = (
 )
 
 
-def facts(game_id, rules_name, played_at, scores, books):
+def facts(game_id, rules_name, played_at, night, scores, books):
     """A game's ``game_records`` row (a tuple in ``_COLUMNS`` order).
 
     :param scores: per round, per team (in team order), the engine's round score.
@@ -85,7 +85,7 @@ def facts(game_id, rules_name, played_at, scores, books):
         game_id,
         rules_name,
         played_at,
-        evening(played_at),
+        night or evening(played_at),
         top,
         winners[0],
         margin,
@@ -112,7 +112,7 @@ def facts_of(game, standings=None):
     books = [[sum(e.books.values()) for e in played.entries] for played in game.rounds]
     if game.scores_only:
         books = None  # no books known: no record of them
-    return facts(game.id, game.rules.name, game.played_at, scores, books)
+    return facts(game.id, game.rules.name, game.played_at, game.night, scores, books)
 
 
 _UPSERT = (
@@ -143,18 +143,25 @@ def rebuild(db):
     """Every row again from the stored round scores (inside the caller's transaction)."""
     db.execute("DELETE FROM game_records")
     cursor = db.execute(
-        """SELECT g.id, g.rules_name, g.played_at, g.paper = 'scores', r.number, t.position, e.score, e.books
+        """SELECT g.id, g.rules_name, g.played_at, g.night, g.paper = 'scores',
+                  r.number, t.position, e.score, e.books
            FROM games g JOIN rounds r ON r.game_id = g.id
            JOIN round_entries e ON e.round_id = r.id JOIN teams t ON t.id = e.team_id
            WHERE g.finished_at IS NOT NULL
            ORDER BY g.id, r.number, t.position"""
     )
     rows, game, scores, books, last, paper = [], None, [], [], None, False
-    for game_id, rules_name, played_at, scores_only, number, _position, score, made in cursor:
+    for game_id, rules_name, played_at, night, scores_only, number, _position, score, made in cursor:
         if game is None or game[0] != game_id:
             if game is not None:
                 rows.append(facts(*game, scores, None if paper else books))
-            game, scores, books, last, paper = (game_id, rules_name, played_at), [], [], None, scores_only
+            game, scores, books, last, paper = (
+                (game_id, rules_name, played_at, night),
+                [],
+                [],
+                None,
+                scores_only,
+            )
         if number != last:
             scores.append([])
             books.append([])

@@ -9,6 +9,7 @@ services' work: ``db.py`` sits below the services and imports none of them.
 from ..db import connect, transaction
 from ..migrations import REBUILDS_SUMMARIES, migrations
 from . import summaries
+from .evenings import evening
 
 
 def migrate(path):
@@ -19,7 +20,16 @@ def migrate(path):
         migrations.apply(db)
         if REBUILDS_SUMMARIES & set(pending):
             with transaction(db):
+                _keep_nights(db)
                 summaries.rebuild(db)
         return pending
     finally:
         db.close()
+
+
+def _keep_nights(db):
+    """Each game that has no night kept yet (m014's) gets the one its played time has on
+    this computer's clock now."""
+    rows = db.execute("SELECT id, played_at FROM games WHERE night IS NULL").fetchall()
+    kept = [(evening(played), game_id) for game_id, played in rows]
+    db.conn.executemany("UPDATE games SET night = ? WHERE id = ?", kept)

@@ -59,6 +59,7 @@ _COLUMNS = (
     "went_out",
     "books",
     "scores_only",
+    "night",
 )
 _UPSERT_GAME = (
     f"INSERT OR REPLACE INTO player_games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
@@ -83,6 +84,7 @@ class Row:
     went_out: int = 0
     books: str | None = None  # JSON {kind: books}, kinds with none left out, keys sorted
     scores_only: int = 0  # 1: a game that counts, kept as each round's score alone (no books, no cards)
+    night: str | None = None  # the game's night, as kept with it (games.night)
 
     def values(self):
         return tuple(getattr(self, name) for name in _COLUMNS)
@@ -114,6 +116,7 @@ def rows_for(game, standings=None):
         else:
             figures = dict(counted_at=None)
         finished = int(game.finished_at is not None)
+        figures["night"] = game.night
         rows += [Row(p.id, game.id, team.id, game.played_at, finished, **figures) for p in team.players]
     return rows
 
@@ -160,7 +163,7 @@ def _sums(rows: Iterable[Row]):
                 )
     nights, night_players, year_pairs = {}, {}, {}
     if counted:  # the game night it was played on (services/evenings.py)
-        night = evening(counted[0].played_at)
+        night = counted[0].night or evening(counted[0].played_at)
         nights[night] = (1,)
         for r in counted:
             night_players[(night, r.player_id)] = (1, r.won)
@@ -290,12 +293,16 @@ def _sum_all(rows):
     return totals
 
 
-def started(db, game_id, played_at, teams):
+def started(db, game_id, played_at, night, teams):
     """A new game's rows, before any round (inside the caller's transaction).
 
     :param teams: (team id, [player ids]) per team.
     """
-    rows = [Row(p, game_id, team_id, played_at, 0, None) for team_id, members in teams for p in members]
+    rows = [
+        Row(p, game_id, team_id, played_at, 0, None, night=night)
+        for team_id, members in teams
+        for p in members
+    ]
     db.conn.executemany(_UPSERT_GAME, [r.values() for r in rows])
     sums = _sums(rows)
     for table in ("player_stats", "game_counts"):
@@ -333,13 +340,13 @@ REBUILD = (
         ) GROUP BY team_id
     )
     INSERT INTO player_games (player_id, game_id, team_id, played_at, finished, counted_at, won, total,
-                              rounds, points, best_round, went_out, books, scores_only)
+                              rounds, points, best_round, went_out, books, scores_only, night)
     SELECT tp.player_id, g.id, t.id, g.played_at, g.finished_at IS NOT NULL,
            CASE WHEN c.id IS NOT NULL THEN g.finished_at END,
            CASE WHEN c.id IS NOT NULL THEN t.won ELSE 0 END,
            CASE WHEN c.id IS NOT NULL THEN t.total ELSE 0 END,
            COALESCE(tr.rounds, 0), COALESCE(tr.points, 0), tr.best_round, COALESCE(tr.went_out, 0),
-           tb.books, CASE WHEN c.id IS NOT NULL THEN COALESCE(g.paper = 'scores', 0) ELSE 0 END
+           tb.books, CASE WHEN c.id IS NOT NULL THEN COALESCE(g.paper = 'scores', 0) ELSE 0 END, g.night
     FROM team_players tp
     JOIN teams t ON t.id = tp.team_id
     JOIN games g ON g.id = t.game_id

@@ -86,6 +86,7 @@ def year_review(db, year, today=None):
         (
             {"id": pid, "name": names[pid], "games": games, "wins": wins, "win_rate": wins / games}
             for pid, (games, wins) in totals.items()
+            if games > 0
         ),
         key=lambda p: (-p["wins"], -p["win_rate"], p["name"].casefold()),
     )

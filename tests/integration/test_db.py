@@ -37,6 +37,7 @@ SCHEMA = {
         "share_token": str,
         "played_at": str,
         "paper": str,
+        "night": str,
     },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
@@ -88,6 +89,7 @@ SCHEMA = {
         "went_out": int,
         "books": str,
         "scores_only": int,
+        "night": str,
     },
     "player_stats": {
         "player_id": int,
@@ -186,6 +188,7 @@ MIGRATIONS = [
     "m011_evenings",
     "m012_ratings_behind",
     "m013_played_and_paper",
+    "m014_nights_kept",
 ]
 
 
@@ -455,7 +458,7 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
             [team, melded, melded],
         )
     old.close()
-    assert migrate(path) == ["m013_played_and_paper"]
+    assert migrate(path) == ["m013_played_and_paper", "m014_nights_kept"]
     db = connect(path)
     game = game_model.load_game(db, 1)
     assert game.played_at == game.created_at == "2025-03-01T20:00:00+00:00" and game.paper is None

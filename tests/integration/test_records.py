@@ -10,6 +10,7 @@ import pytest
 
 from scorekeeper.exchange import jsonfile
 from scorekeeper.services import years
+from scorekeeper.services.evenings import evening
 
 from ..helpers import text
 
@@ -85,10 +86,8 @@ def demo(runner, db):
     db.execute("BEGIN IMMEDIATE")
     moved = db.execute("SELECT id, played_at FROM games ORDER BY id LIMIT 12 OFFSET 20").fetchall()
     for n, (game_id, _) in enumerate(moved):
-        db.execute(
-            "UPDATE games SET played_at = ? WHERE id = ?",
-            [f"2025-0{1 + n % 3}-1{n % 3}T1{n % 5}:00:00+00:00", game_id],
-        )
+        stamp = f"2025-0{1 + n % 3}-1{n % 3}T1{n % 5}:00:00+00:00"
+        db.execute("UPDATE games SET played_at = ?, night = ? WHERE id = ?", [stamp, evening(stamp), game_id])
     db.execute("COMMIT")
     assert runner.invoke(args=["recompute-scores"]).exit_code == 0
     export = json.loads("".join(jsonfile.iter_history_json(db)))
