@@ -9,7 +9,7 @@ game's page shows them).
   find, partners of earlier games tonight avoided where a close split exists,
   locked pairs kept together, kept tables left as they are.
 - ``progress`` is a progressive evening's next game: winners move up a table,
-  losers stay, everyone gets a new partner.
+  losers stay, everyone gets a new partner (``PROGRESSIVE_RULE``: at tables of any size).
 """
 
 from __future__ import annotations
@@ -30,6 +30,15 @@ TABLE_RULE = (
     "teams of two; with three over, a table of three plays each for themselves; with one over, "
     "two tables of four become a table of six and a table of three (five people: a table of "
     "three and a table of two)."
+)
+
+
+PROGRESSIVE_RULE = (
+    "After each game the winners move up a table and the others stay; at the head table the "
+    "winners stay and the others go to the foot table, and with one table everyone stays. Each "
+    "table keeps its size: where more come to a table than it seats, the last to come go on down "
+    "a table, and where fewer, the next table's first come up. A table that ended without a "
+    "result keeps its players. Everyone then gets a new partner where the table allows."
 )
 
 
@@ -221,15 +230,16 @@ def swap(tables, a, b):
 
 def progress(tables, winners, chances):
     """A progressive evening's next game, from the last one's ``tables`` (the head table
-    first) and each table's winning team's index: the winners move up a table and the
-    losers stay, but at the head table the winners stay and the losers go to the foot
-    table; at every table each newcomer partners one who stayed, the fairer way round.
-    Every table must be two teams of two.
+    first) and each table's winning team's index (None: the table ended without a
+    result): ``PROGRESSIVE_RULE``. At tables of two teams of two with a result each, each
+    newcomer partners one who stayed, the fairer way round; anywhere else each table's
+    players are seated in its teams by ``arrange``, last game's partners split.
 
     :returns: (the new tables, {player: (from table, to table)}).
     """
-    if any(len(t) != 2 or any(len(team) != 2 for team in t) for t in tables):
-        raise SeatingError("A progressive evening plays tables of two teams of two.")
+    fours = all(len(t) == 2 and all(len(team) == 2 for team in t) for t in tables)
+    if not fours or None in winners or len(tables) < 2:
+        return _progress_any(tables, winners, chances)
     n = len(tables)
     won = [list(t[w]) for t, w in zip(tables, winners)]
     lost = [list(t[1 - w]) for t, w in zip(tables, winners)]
@@ -250,4 +260,38 @@ def progress(tables, winners, chances):
             [[stay[0], come[1]], [stay[1], come[0]]],
         ]
         new.append(min(options, key=lambda teams: abs(chances(teams)[0] - chances(teams)[1])))
+    return tuple(tuple(tuple(team) for team in t) for t in new), moves
+
+
+def _progress_any(tables, winners, chances):
+    """``progress`` at tables of any size, results or none: each player's table to come
+    (winners one up, the head table's winners stay and its others go to the foot, a table
+    without a result stays), then the tables filled head first, each to its own size, in
+    that order (those who stay before those who come); then each table seated afresh."""
+    n = len(tables)
+    wanted = []  # (table to come, comes from elsewhere, order in the last game, player, from table)
+    seq = 0
+    for t, (table, won) in enumerate(zip(tables, winners)):
+        for i, team in enumerate(table):
+            for p in team:
+                if won is None:
+                    to, stays = t, True
+                elif i == won:
+                    to, stays = (0, True) if t == 0 else (t - 1, False)
+                else:
+                    to, stays = (n - 1, n == 1) if t == 0 else (t, True)
+                wanted.append((to, not stays, seq, p, t))
+                seq += 1
+    wanted.sort()
+    moves, new, start = {}, [], 0
+    last_partners = {pair for table in tables for team in table for pair in pairs_of(team)}
+    for t, table in enumerate(tables):
+        size = sum(len(team) for team in table)
+        seated = wanted[start : start + size]
+        start += size
+        for *_, p, came in seated:
+            moves[p] = (came, t)
+        layout = [[len(team) for team in table]]
+        players = [p for *_, p, _ in seated]
+        new.append(arrange(players, layout, chances, avoid=last_partners).tables[0])
     return tuple(tuple(tuple(team) for team in t) for t in new), moves

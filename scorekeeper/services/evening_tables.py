@@ -252,18 +252,40 @@ def chances_for(db, names):
 def next_seating(db, the_evening, seed=0):
     """The next game's tables: ``seating.progress`` for a progressive evening once every
     table has finished, else a fair proposal that avoids tonight's partners. Returns
-    (a ``seating.Proposal``, {name: (from table, to table)} or None)."""
+    (a ``seating.Proposal``, {name: (from table, to table)} or None, notes to say on the
+    proposal: a table that ended without a result, a tie)."""
     last = the_evening.current
     names = [p.name for t in last for team in t.game.teams for p in team.players]
     chances = chances_for(db, names)
     tables = [[[p.name for p in team.players] for team in t.game.teams] for t in last]
     if the_evening.mode == "progressive" and the_evening.sitting_done:
-        winners = [t.game.standings.winners[0] for t in last]
+        winners, notes = progressive_results(last)
         new, moves = seating.progress(tables, winners, chances)
-        return seating.proposal(new, chances), moves
+        return seating.proposal(new, chances), moves, notes
     layout = [[len(team) for team in table] for table in tables]
     avoid = the_evening.partners_among(names)
-    return seating.arrange(names, layout, chances, avoid=avoid, seed=seed), None
+    return seating.arrange(names, layout, chances, avoid=avoid, seed=seed), None, []
+
+
+def progressive_results(tables):
+    """(each table's winning team for ``seating.progress``, what to say of them): a table
+    that ended without a result has none (its players keep their table); a tie counts
+    its first team listed as the winners, and says so."""
+    winners, notes = [], []
+    for table in tables:
+        game = table.game
+        won = game.standings.winners
+        if not won:
+            winners.append(None)
+            notes.append(f"Table {table.number} ended without a result: its players keep their table.")
+            continue
+        winners.append(won[0])
+        if len(won) > 1:
+            notes.append(
+                f"Table {table.number} was a tie: {game.teams[won[0]].name} count as its winners, "
+                "as the first team listed; swap if the table agrees."
+            )
+    return winners, notes
 
 
 def player_evenings(db, player_id):

@@ -70,10 +70,14 @@ def _seating(evening):
             form.team_size.data = (
                 str(len(evening.current[0].game.teams[0].players)) if evening.current else "2"
             )
-            form.tables.data = len(evening.current) or None
+            layout = [[len(team.players) for team in t.game.teams] for t in evening.current]
+            people = sum(map(sum, layout))
+            # the tables as they are when the usual rule makes them (any count: 9 is a table
+            # of six and one of three), so that the next game starts as proposed
+            form.tables.data = None if _usual(people) == layout else len(evening.current) or None
             form.seen.data = str(len(evening.sittings))
-            proposal, moves = evening_tables.next_seating(db, evening)
-            return _page(form, evening, proposal, moves)
+            proposal, moves, notes = evening_tables.next_seating(db, evening)
+            return _page(form, evening, proposal, moves, notes=notes)
         form.rules_key.data = (
             request.args.get("rules") if request.args.get("rules") in by_key else entries[0].key
         )
@@ -82,14 +86,16 @@ def _seating(evening):
     _swap_choices(form, names)
     if not form.validate():
         return _page(form, evening, status=REFUSED)
+    action = request.form.get("action", "propose")
+    shown = form.shown_seats()
     try:
         layout = form.layout()
     except seating.SeatingError as problem:
-        form.present.errors = [str(problem)]
-        return _page(form, evening, status=REFUSED)
+        if shown is None or action not in ("start", "swap"):
+            form.present.errors = [str(problem)]
+            return _page(form, evening, status=REFUSED)
+        layout = [[len(team) for team in table] for table in shown]  # the tables shown, as shown
     chances = evening_tables.chances_for(db, names)
-    action = request.form.get("action", "propose")
-    shown = form.shown_seats()
     if action == "start" and shown is not None:
         entry = by_key[form.rules_key.data]
         night = evening.night if evening else evening_tables.tonight()
@@ -126,24 +132,26 @@ def _seating(evening):
             if index.isdigit() and int(index) < len(shown):
                 kept[int(index)] = shown[int(index)]
     try:
-        proposal = _propose(db, form, evening, names, layout, chances, kept)
+        proposal, moves, notes = _propose(db, form, evening, names, layout, chances, kept)
     except seating.SeatingError as problem:
         form.present.errors = [str(problem)]
         return _page(form, evening, status=REFUSED)
-    return _page(form, evening, proposal)
+    return _page(form, evening, proposal, moves, notes=notes)
 
 
 def _propose(db, form, evening, names, layout, chances, kept):
+    """(the proposal, the progressive moves or None, notes): the progressive moves when
+    every table has finished and the same people are here, else a fair proposal."""
     if evening is not None and evening.mode == "progressive" and evening.sitting_done and not kept:
-        proposal, _ = evening_tables.next_seating(db, evening)
+        proposal, moves, notes = evening_tables.next_seating(db, evening)
         if sorted(map(name_key, names)) == sorted(
             name_key(p) for t in proposal.tables for tm in t for p in tm
         ):
-            return proposal
+            return proposal, moves, notes
     together = [pair for pair in form.locked_pairs() if set(pair) <= set(names)]
     kept = {t: [list(team) for team in teams] for t, teams in kept.items()}
     layout_kept = all(len(kept[t]) == len(layout[t]) for t in kept if t < len(layout))
-    return seating.arrange(
+    proposal = seating.arrange(
         names,
         layout,
         chances,
@@ -152,6 +160,7 @@ def _propose(db, form, evening, names, layout, chances, kept):
         kept=kept if layout_kept else None,
         seed=form.seed_number(),
     )
+    return proposal, None, []
 
 
 def _swap_choices(form, names):
@@ -159,7 +168,15 @@ def _swap_choices(form, names):
     form.swap_a.choices = form.swap_b.choices = choices
 
 
-def _page(form, evening, proposal=None, moves=None, status=200):
+def _usual(people):
+    """The usual rule's tables for ``people`` (seating.TABLE_RULE), or None where it has none."""
+    try:
+        return seating.plan(people)
+    except seating.SeatingError:
+        return None
+
+
+def _page(form, evening, proposal=None, moves=None, status=200, notes=()):
     names = form.names()
     _swap_choices(form, names)
     if proposal is not None:
@@ -172,7 +189,9 @@ def _page(form, evening, proposal=None, moves=None, status=200):
         proposal=proposal,
         moves=moves,
         people=len(names),
+        notes=notes,
         table_rule=seating.TABLE_RULE,
+        progressive_rule=seating.PROGRESSIVE_RULE,
         modes=MODES,
     ), status
 

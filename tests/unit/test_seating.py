@@ -144,8 +144,27 @@ def test_progressive_winners_move_up_losers_stay_everyone_splits():
     # nobody keeps a partner
     old = {pair for table in tables for team in table for pair in seating.pairs_of(team)}
     assert not {pair for table in new for team in table for pair in seating.pairs_of(team)} & old
-    with pytest.raises(SeatingError):
-        seating.progress((((1,), (2,), (3,)),), [0], chances)
+
+
+def test_progressive_at_tables_of_any_size_keeps_each_table_whole():
+    """Ten people (a table of six and one of four), a table of individuals, and a table
+    that ended without a result: everyone seated once, each table its own size."""
+    chances = skill_chances(dict.fromkeys(range(1, 11), 25))
+    six_four = (((1, 2), (3, 4), (5, 6)), ((7, 8), (9, 10)))
+    new, moves = seating.progress(six_four, [1, 0], chances)
+    assert [sorted(len(team) for team in t) for t in new] == [[2, 2, 2], [2, 2]]
+    head = {p for team in new[0] for p in team}
+    assert {3, 4, 7, 8} <= head  # the head's winners stay, table 2's winners come up
+    assert sorted(moves) == list(range(1, 11)) and moves[7] == (1, 0) and moves[3] == (0, 0)
+    old = {pair for table in six_four for team in table for pair in seating.pairs_of(team)}
+    assert not {pair for table in new for team in table for pair in seating.pairs_of(team)} & old
+    alone = (((1,), (2,), (3,)),)  # one table of three, each for themselves: all stay
+    assert sorted(p for team in seating.progress(alone, [0], chances)[0][0] for p in team) == [1, 2, 3]
+    # the head table ended without a result: its players keep their table
+    fours = (((1, 2), (3, 4)), ((5, 6), (7, 8)))
+    new, moves = seating.progress(fours, [None, 1], chances)
+    assert sorted(p for team in new[0] for p in team) == [1, 2, 3, 4]
+    assert all(moves[p] == (0, 0) for p in (1, 2, 3, 4)) and all(moves[p] == (1, 1) for p in (5, 6, 7, 8))
 
 
 def test_another_seed_finds_other_partners():  # the search swaps single players freely
