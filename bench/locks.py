@@ -20,6 +20,10 @@ At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10
   turns; the figure is the slowest Save of each kind, against the quiet median.
 - **The history pages while the ratings catch up**: the players, a player, the records, this
   year and the busiest evening, asked in turn by that phone until the catch-up is done.
+- **A second phone's Save during a long import** (issue 42): phone A imports an export of
+  BENCH_IMPORT_GAMES (8,000) demo games through /import on the app's own server, while
+  phone B saves round after round of its game (each checked first, untimed); B's slowest
+  Save against its quiet median before the import.
 
 Run: ``python bench/locks.py`` (``make bench`` runs it last). Nothing here is a test: the
 figures go to the terminal and docs/PERFORMANCE.md.
@@ -250,6 +254,90 @@ def second_phone(path, work, games_count):
     return quiet, busy, catching, during
 
 
+IMPORT_GAMES = int(os.environ.get("BENCH_IMPORT_GAMES", "8000"))
+
+
+def during_import(work):
+    """(phone B's quiet Saves in ms, its Saves during phone A's import, the import's seconds,
+    A's answer's status)."""
+    import threading
+    import uuid
+
+    from bench import checked_form, prepare_save_games  # bench/bench.py
+    from scorekeeper.db import connect
+    from scorekeeper.exchange import jsonfile
+    from scorekeeper.services.schema import migrate
+
+    source, _ = common.demo_database(work, IMPORT_GAMES, dict(os.environ))
+    db = connect(source)
+    upload = "".join(jsonfile.iter_history_json(db)).encode()
+    db.close()
+    path = os.path.join(work, "import-target.db")
+    for leftover in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    migrate(path)
+    (game,) = prepare_save_games(path, 1)
+    instance = os.path.join(work, "instance-import")
+    os.makedirs(instance, exist_ok=True)
+    with open(os.path.join(instance, "config.py"), "w") as config:
+        config.write("BACKUPS_AUTOMATIC = False\n")
+    quiet, during, answer = [], [], {}
+    with common.server(instance, path) as (port, _):
+        a, b = common.Client(port), common.Client(port)
+
+        def save():
+            values = checked_form(b, game)
+            start = time.perf_counter()
+            status, _, data, _ = b.request("POST", f"/games/{game}/rounds/new", body=_encoded(values))
+            assert status == 303, (status, data[:300])
+            return (time.perf_counter() - start) * 1000
+
+        for _ in range(RUNS):
+            quiet.append(save())
+        fields = common.form_values(a.get("/import"))
+        boundary = uuid.uuid4().hex
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+            for name, value in fields.items()
+        ]
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="history.json"\r\n'
+            "Content-Type: application/json\r\n\r\n".encode()
+            + upload
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+
+        a.connection.sock.settimeout(1800)  # years of games take a while to check and write
+
+        def import_it():
+            start = time.perf_counter()
+            a.connection.request(
+                "POST",
+                "/import",
+                body=b"".join(parts),
+                headers={
+                    "Content-Type": f"multipart/form-data; boundary={boundary}",
+                    "Cookie": "; ".join(f"{k}={v}" for k, v in a.cookies.items()),
+                },
+            )
+            response = a.connection.getresponse()
+            response.read()
+            answer["status"], answer["seconds"] = response.status, time.perf_counter() - start
+
+        importing = threading.Thread(target=import_it)
+        importing.start()
+        begun = time.perf_counter()
+        while importing.is_alive():
+            during.append(save())
+            if os.environ.get("BENCH_TRACE"):
+                print(f"  {time.perf_counter() - begun:6.2f} s  {during[-1]:7.1f} ms", flush=True)
+        importing.join()
+        a.close()
+        b.close()
+    return quiet, during, answer["seconds"], answer["status"]
+
+
 def _encoded(values):
     from urllib.parse import urlencode
 
@@ -258,7 +346,9 @@ def _encoded(values):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="changes,phone", help="changes, phone (both by default)")
+    parser.add_argument(
+        "--only", default="changes,phone,import", help="changes, phone, import (all by default)"
+    )
     sections = parser.parse_args().only.split(",")
     sizes = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000").split(",")]
     if "changes" in sections:
@@ -281,6 +371,16 @@ def main():
                     if os.path.exists(path + suffix):
                         os.remove(path + suffix)
                 phones.append((games_count, *second_phone(path, work, games_count)))
+        if "import" in sections:
+            quiet, during, seconds, status = during_import(work)
+            print()
+            print(f"a second phone's Save while another imports {IMPORT_GAMES:,} games through /import")
+            print("import took   Saves during   quiet median   during: median   slowest   slowest ÷ quiet")
+            print(
+                f"{seconds:8.1f} s   {len(during):12}   {statistics.median(quiet):9.1f} ms"
+                f"   {statistics.median(during):11.1f} ms   {max(during):6.1f} ms"
+                f"   {max(during) / statistics.median(quiet):12.1f}×   (import answered {status})"
+            )
         if not phones:
             return
         print()

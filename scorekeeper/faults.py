@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # SQLite's primary result codes (the low byte of the extended ones)
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT = 8, 10, 11
 SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 13, 14, 26
 
@@ -37,6 +38,10 @@ PROBLEMS = {
     ),
     "io": "The computer that runs Scorekeeper could not read or write its disk (an input/output error)",
     "damaged": "The scores file cannot be read: it is damaged",
+    "busy": (
+        "The scores file was busy for longer than Scorekeeper waits (another program, or a very "
+        "long import, held it)"
+    ),
 }
 REMEDIES = {
     "full": "Free some space on it, then {again}.",
@@ -44,6 +49,7 @@ REMEDIES = {
     "missing": "Put the file back where it was, then {again}.",
     "io": "Its disk may be failing: copy the latest backup somewhere safe, then {again}.",
     "damaged": "Restore the latest backup (see the README's “Backing up”), then {again}.",
+    "busy": "Wait a moment, then {again}.",
 }
 STATUS = {"full": 507}  # Insufficient Storage; the others are 503 Service Unavailable
 
@@ -67,7 +73,7 @@ class Fault(Exception):
     def lasting(self):
         """Whether a connection that met it should be opened again (a read-only,
         missing or broken file is not the one it was opened on once it is fixed)."""
-        return self.kind != "full"
+        return self.kind not in ("full", "busy")
 
     def message(self, what="nothing was changed", again="try again"):
         """The sentence for the top of the page: what happened, what was not done, what to do."""
@@ -85,6 +91,8 @@ def fault_of(error, path=None):
         code &= 0xFF
         if code == SQLITE_FULL:
             return Fault("full", str(error))
+        if code in (SQLITE_BUSY, SQLITE_LOCKED):  # the busy timeout passed: said, never a 500
+            return Fault("busy", str(error))
         if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
             return Fault("damaged", str(error))
         if code in (SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN):

@@ -535,3 +535,21 @@ def m014_nights_kept(db):
     db["games"].add_column("night", str)
     db["games"].create_index(["night"])
     db["player_games"].add_column("night", str)  # its game's, for the nights' sums
+
+
+@migrations()
+def m015_imports_in_short_steps(db):
+    # An import writes its games in short transactions, so that no other phone's Save waits
+    # on it (issue 42): each game is written hidden (``importing`` names its import), then
+    # the import is published a few games a transaction (counted in every summary, shown on
+    # every page). ``imports`` is the mark, as the ratings' ``ratings_behind`` is: an import
+    # still "writing" when the app stopped is undone at its next start, one "publishing" is
+    # finished (exchange/importer.py ``resume``). ``players``: the ids it added (JSON), to
+    # take away again if it is undone and they have no other game.
+    db["imports"].create(
+        {"id": int, "state": str, "started_at": str, "players": str},
+        pk="id",
+        not_null={"state", "started_at", "players"},
+    )
+    db["games"].add_column("importing", int)
+    db.execute("CREATE INDEX idx_games_importing ON games (importing) WHERE importing IS NOT NULL")

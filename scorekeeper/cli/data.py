@@ -4,6 +4,7 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 
 import click
 from flask.cli import with_appcontext
@@ -26,7 +27,15 @@ def init_db_command():
         applied = migrate(database())
     finally:
         logging.getLogger("scorekeeper.migrations").removeHandler(handler)
+    with connection() as db:
+        importer.resume(db, _pause)  # an import the last stop cut off: undone, or finished
     click.echo(f"Database {database()}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
+
+
+def _pause():
+    """Between two of an import's transactions, a moment for another process's writers
+    (the app's phones): SQLite's busy handler asks again every few milliseconds."""
+    time.sleep(0.01)
 
 
 @click.command("import-rules")
@@ -98,7 +107,7 @@ def import_command(file, quiet):
             Progress("Checking games", quiet) as checking,
             Progress("Importing games", quiet) as progress,
         ):
-            summary = importer.import_history(db, data, progress.update, checking.update)
+            summary = importer.import_history(db, data, progress.update, checking.update, _pause)
     except ValueError as error:
         raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
     click.echo(str(summary))

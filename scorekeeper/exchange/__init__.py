@@ -10,7 +10,10 @@
   of the first problem, or written in one transaction, merged by game uid.
 """
 
+import contextlib
 import datetime
+import gc
+import threading
 
 FORMAT = "scorekeeper-history"
 # Version 2 added the entries and house-rules values of issue 15 (books of 3s,
@@ -25,3 +28,29 @@ READS = (1, 2, 3)
 def stamp_now():
     """Now, as the export format writes a time: UTC, to the second."""
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+_paused = {"count": 0, "was": True}
+_pause_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cycle collector off while years of games are read, checked and written (on
+    again once the last such work ends). Their millions of objects hold no cycles, so the
+    collector finds nothing in them; but every full pass over them held the interpreter's
+    lock for a third of a second, and a phone's Save on another thread of the app waited
+    that long (issue 42: 8,000 games, bench/locks.py). What has no cycles is freed as
+    ever, when the last reference to it goes."""
+    with _pause_lock:
+        if _paused["count"] == 0:
+            _paused["was"] = gc.isenabled()
+            gc.disable()
+        _paused["count"] += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _paused["count"] -= 1
+            if _paused["count"] == 0 and _paused["was"]:
+                gc.enable()

@@ -1,23 +1,47 @@
-"""Import a history export: check the whole file (``checking.py``), then write it in one transaction.
+"""Import a history export: check the whole file (``checking.py``), then write it.
 
 A file with anything wrong is refused whole with a message that names the
 place ("games[3].rounds[2]…") and nothing is written.
+
+A good file is written in short transactions, so that no other phone's Save waits on
+an import of years of games (issue 42: 8,000 games held the write lock for over 10 s in
+one transaction, and a Save waiting on it failed). The import is a mark (m015's
+``imports``), as the ratings' catch-up is:
+
+1. one transaction: the mark ("writing"), the players and house rules the file adds;
+2. the games, ``BATCH`` a transaction, each written hidden (``games.importing``): no
+   page, summary or export counts them yet;
+3. one transaction: the mark says "publishing", the import's point of no return;
+4. the games published, ``BATCH`` a transaction: shown, and counted in the summaries
+   (``summaries.add_new``, ``records.add_new``, the ratings marked from the earliest);
+   then the mark goes.
+
+Between two of these, the phones waiting for the write lock go first
+(``db.let_writers_in``). Should anything fail before step 3 (a full disk), the hidden
+games and the players only they had are taken away again, and the import says so; should
+the app stop midway, ``resume`` (at the next start, and before any import) undoes an
+import still writing and finishes one publishing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from dataclasses import dataclass, field
 
 from .. import scoring
-from ..db import transaction
-from ..names import name_key
+from ..db import let_writers_in, snapshot, transaction
+from ..names import clean_name, name_key
 from ..scoring import RULESETS, RuleSet
-from ..services import changes, game_model, games, rulesets
+from ..services import changes, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
 from . import stamp_now
 from .checking import check_history, read_history
 
-__all__ = ["ImportSummary", "check_history", "import_history", "read_history", "write_checked"]
+__all__ = ["ImportSummary", "check_history", "import_history", "read_history", "resume", "write_checked"]
+
+#: games a transaction writes, or publishes: a few tens of milliseconds of the write lock
+BATCH = 25
 
 
 @dataclass
@@ -49,7 +73,7 @@ class ImportSummary:
         return text
 
 
-def import_history(db, data, progress=None, checking=None):
+def import_history(db, data, progress=None, checking=None, turns=None):
     """Merge an export into the database; return an ``ImportSummary``.
 
     The whole file is checked first (``check_history``): anything wrong and
@@ -63,32 +87,137 @@ def import_history(db, data, progress=None, checking=None):
     :raises ValueError: the file is refused; the message says where.
     """
     players, house_rules, checked = check_history(data, checking)
-    return write_checked(db, players, house_rules, checked, progress)
+    return write_checked(db, players, house_rules, checked, progress, turns)
 
 
-def write_checked(db, players, house_rules, checked, progress=None):
+def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     """Write checked players, house rules and games (``check_history``'s, or a spreadsheet
-    of past games') in one transaction; return an ``ImportSummary``."""
+    of past games) in short transactions (see the module); return an ``ImportSummary``.
+
+    :param turns: called between two transactions to let waiting writers in
+        (``db.let_writers_in``, which knows this process's; the command line, another
+        process, gives a short pause instead).
+    """
+    turns = turns or let_writers_in
+    resume(db, turns)
     summary = ImportSummary()
-    # the ratings are replayed after the commit, from the earliest game added (ratings.changed)
+    stamp = stamp_now()
+    # every name once (a family of a dozen plays thousands of games): a short transaction
+    names = {name_key(clean_name(n)): n for n in players}
+    for game in checked:
+        for _, members in game.teams:
+            names.update(
+                (name_key(clean_name(n)), n) for n in members if name_key(clean_name(n)) not in names
+            )
     with transaction(db):
-        (before,) = db.execute("SELECT COUNT(*) FROM players").fetchone()
-        stamp = stamp_now()
-        for name in players:
+        known = {row[0] for row in db.execute("SELECT id FROM players")}
+        for name in names.values():
             player_id(db, name, stamp)
+        added = [row[0] for row in db.execute("SELECT id FROM players") if row[0] not in known]
+        summary.players_added = len(added)
         keys = {name_key(rules.name): _merge_house_rules(db, rules, summary) for rules in house_rules}
-        for done, game in enumerate(checked, start=1):
-            if progress:
-                progress(done, len(checked))
-            if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
-                summary.games_skipped += 1
-                continue
-            key = keys[name_key(game.house_rules)] if game.house_rules else game.rules_key
-            _write_game(db, game, key, stamp)
-            summary.games_added += 1
-            summary.rounds_added += len(game.rounds)
-        summary.players_added = db.execute("SELECT COUNT(*) FROM players").fetchone()[0] - before
+        mark = db.execute(
+            "INSERT INTO imports (state, started_at, players) VALUES ('writing', ?, ?)",
+            [stamp, json.dumps(added)],
+        ).lastrowid
+    made = {}  # game id -> (its summaries' rows, its records' row), for publishing it
+    try:
+        for start in range(0, len(checked), BATCH):
+            turns()
+            with transaction(db):
+                for done, game in enumerate(checked[start : start + BATCH], start=start + 1):
+                    if progress:
+                        progress(done, len(checked))
+                    if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
+                        summary.games_skipped += 1
+                        continue
+                    key = keys[name_key(game.house_rules)] if game.house_rules else game.rules_key
+                    written = _write_game(db, game, key, stamp, mark)
+                    made[written.id] = (summaries.rows_for(written), records.facts_of(written))
+                    summary.games_added += 1
+                    summary.rounds_added += len(game.rounds)
+        turns()
+        with transaction(db):
+            db.execute("UPDATE imports SET state = 'publishing' WHERE id = ?", [mark])
+    except BaseException:
+        with contextlib.suppress(Exception):  # else the next start (or import) undoes it
+            _undo(db, mark, turns)
+        raise
+    _publish(db, mark, turns, made)
     return summary
+
+
+def resume(db, turns=None):
+    """Finish what an import cut off by a stop of the app left: undo one still writing
+    (its hidden games, and the players only they had), publish one that was publishing."""
+    turns = turns or let_writers_in
+    for mark, state in db.execute("SELECT id, state FROM imports ORDER BY id").fetchall():
+        if state == "publishing":
+            _publish(db, mark, turns)
+        else:
+            _undo(db, mark, turns)
+
+
+def _publish(db, mark, turns, made=None):
+    """Show and count the import's games, ``BATCH`` a transaction; then remove its mark.
+
+    :param made: {game id: (its summaries' rows, its records' row)} as the import made
+        them; a game not in it (an import the app's stop cut off) is read and scored again.
+    """
+    made = made or {}
+    while True:
+        with snapshot(db):  # read, and their summaries made, outside the write lock
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE importing = ? ORDER BY id LIMIT ?", [mark, BATCH]
+                )
+            ]
+            for game_id in ids:
+                if game_id not in made:
+                    game = game_model.load_game(db, game_id, hidden=True)
+                    made[game_id] = (summaries.rows_for(game), records.facts_of(game))
+        rows = [row for game_id in ids for row in made[game_id][0]]
+        facts = [made[game_id][1] for game_id in ids]
+        turns()
+        with transaction(db):
+            if not ids:
+                db.execute("DELETE FROM imports WHERE id = ?", [mark])
+                return
+            # nothing else changes a hidden game: they are as read
+            db.conn.executemany("UPDATE games SET importing = NULL WHERE id = ?", [(i,) for i in ids])
+            summaries.add_new(db, rows)
+            records.add_new(db, facts)
+
+
+def _undo(db, mark, turns):
+    """Take an import that did not reach "publishing" away again, ``BATCH`` games a
+    transaction: its hidden games, then the players it added that play in no other game."""
+    while True:
+        turns()
+        with transaction(db):
+            ids = [
+                (row[0],)
+                for row in db.execute("SELECT id FROM games WHERE importing = ? LIMIT ?", [mark, BATCH])
+            ]
+            if not ids:
+                (added,) = db.execute("SELECT players FROM imports WHERE id = ?", [mark]).fetchone()
+                db.conn.executemany(
+                    """DELETE FROM players WHERE id = ?
+                       AND NOT EXISTS (SELECT 1 FROM team_players WHERE player_id = players.id)""",
+                    [(p,) for p in json.loads(added)],
+                )
+                db.execute("DELETE FROM imports WHERE id = ?", [mark])
+                return
+            for statement in (
+                "DELETE FROM round_entries WHERE round_id IN (SELECT id FROM rounds WHERE game_id = ?)",
+                "DELETE FROM rounds WHERE game_id = ?",
+                "DELETE FROM team_players WHERE team_id IN (SELECT id FROM teams WHERE game_id = ?)",
+                "DELETE FROM teams WHERE game_id = ?",
+                "DELETE FROM revisions WHERE game_id = ?",
+                "DELETE FROM games WHERE id = ?",
+            ):
+                db.conn.executemany(statement, ids)
 
 
 def _merge_house_rules(db, rules, summary):
@@ -111,8 +240,9 @@ def _merge_house_rules(db, rules, summary):
     return key
 
 
-def _write_game(db, game, rules_key, stamp):
-    """Write one checked game and its rounds with the engine's scores.
+def _write_game(db, game, rules_key, stamp, mark):
+    """Write one checked game and its rounds with the engine's scores, hidden (by the
+    import ``mark``) until the import publishes it.
 
     Not ``games.add_round``: that refuses a round after the rules ended the
     game, which a reopened and edited game can hold, and logs each round as
@@ -128,8 +258,9 @@ def _write_game(db, game, rules_key, stamp):
         created_at=game.created_at,
         played_at=game.played_at,
         paper=game.paper,
+        importing=mark,
     )
-    written = game_model.load_game(db, game_id)
+    written = game_model.load_game(db, game_id, hidden=True)
     for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
@@ -143,11 +274,14 @@ def _write_game(db, game, rules_key, stamp):
         [int(game.ended_by_hand), game.finished_at, game.updated_at, game_id],
     )
     # each team's total and win, as every change to a game stores them (the
-    # finish time is the file's: a reopened game is not stamped finished today)
-    changes.write_totals(db, game_model.load_game(db, game_id))
+    # finish time is the file's: a reopened game is not stamped finished today); its
+    # summaries come when the import publishes it
+    written = game_model.load_game(db, game_id, hidden=True)
+    vars(written)["standings"] = game.standings  # the engine's, as the check made them
+    changes.store_totals(db, written)
     db.execute(
         """INSERT INTO revisions (game_id, revision, action, summary, created_at)
                   VALUES (?, 0, ?, ?, ?)""",
         [game_id, "imported", f"Game imported with {len(game.rounds)} rounds.", stamp],
     )
-    return game_id
+    return written

@@ -12,8 +12,12 @@ from . import FORMAT, VERSION, stamp_now
 
 def game_ids(db, game_id=None):
     if game_id is not None:
-        return [row[0] for row in db.execute("SELECT id FROM games WHERE id = ?", [game_id])]
-    return [row[0] for row in db.execute("SELECT id FROM games ORDER BY played_at, id")]
+        return [
+            row[0] for row in db.execute("SELECT id FROM games WHERE id = ? AND importing IS NULL", [game_id])
+        ]
+    return [
+        row[0] for row in db.execute("SELECT id FROM games WHERE importing IS NULL ORDER BY played_at, id")
+    ]
 
 
 def _house_rules_names(db):

@@ -163,7 +163,9 @@ def load_evening(db, night):
         in_evening = {game_id for game_id, *_ in seated}
         loose_ids = [
             gid
-            for (gid,) in db.execute("SELECT id FROM games WHERE night = ? ORDER BY played_at, id", [night])
+            for (gid,) in db.execute(
+                "SELECT id FROM games WHERE night = ? AND importing IS NULL ORDER BY played_at, id", [night]
+            )
             if gid not in in_evening
         ]
         if row is None and not loose_ids:

@@ -163,22 +163,24 @@ def _rules(text):
     return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
 
 
-def load_game(db, game_id, *, changes=False, remember=False):
+def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
     """The game with its teams, players and rounds (and its change log), or None.
 
     :param remember: for pages: use, and keep, what is remembered of the game
         at its revision (a bulk reader such as an export leaves it false, so
         that it holds one game at a time).
+    :param hidden: a game an import is still writing too (``exchange.importer``); for
+        everyone else it is not there yet.
     """
     committed = remember and not getattr(db, "writing", False)
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision, share_token, played_at, paper, night
+                      created_at, updated_at, revision, share_token, played_at, paper, night, importing
                FROM games WHERE id = ?""",
             [game_id],
         ).fetchone()
-        if row is None:
+        if row is None or (row[-1] is not None and not hidden):
             return None
         teams, members = [], {}
         for team_id, position, name, pid, pname in db.execute(
@@ -195,7 +197,7 @@ def load_game(db, game_id, *, changes=False, remember=False):
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
         gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, *rest = row
-        token, played, paper, night = rest
+        token, played, paper, night, _importing = rest
         where = getattr(db, "memo_key", None)
         key = (where, gid, uid, revision, updated) if where and committed else None
         with _memo_lock:
@@ -327,17 +329,21 @@ def load_shared_game(db, token):
 
 
 def game_exists(db, game_id):
-    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+    return (
+        db.execute("SELECT 1 FROM games WHERE id = ? AND importing IS NULL", [game_id]).fetchone() is not None
+    )
 
 
 def list_games(db, playing_limit=10, finished_limit=20):
     """(games in progress, how many there are, recently finished games), newest first."""
     with snapshot(db):
-        (playing_count,) = db.execute("SELECT COUNT(*) FROM games WHERE finished_at IS NULL").fetchone()
+        (playing_count,) = db.execute(
+            "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL"
+        ).fetchone()
         playing = [
             r[0]
             for r in db.execute(
-                """SELECT id FROM games WHERE finished_at IS NULL
+                """SELECT id FROM games WHERE finished_at IS NULL AND importing IS NULL
                ORDER BY updated_at DESC, id DESC LIMIT ?""",
                 [playing_limit],
             )
@@ -345,7 +351,7 @@ def list_games(db, playing_limit=10, finished_limit=20):
         finished = [
             r[0]
             for r in db.execute(
-                """SELECT id FROM games WHERE finished_at IS NOT NULL
+                """SELECT id FROM games WHERE finished_at IS NOT NULL AND importing IS NULL
                ORDER BY finished_at DESC, id DESC LIMIT ?""",
                 [finished_limit],
             )

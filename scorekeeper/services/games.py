@@ -62,19 +62,31 @@ def create_game(db, rules, rules_key, teams, first_dealer=None, *, played_at=Non
 
 
 def insert_game(
-    db, rules, rules_key, teams, first_dealer=None, *, uid=None, created_at=None, played_at=None, paper=None
+    db,
+    rules,
+    rules_key,
+    teams,
+    first_dealer=None,
+    *,
+    uid=None,
+    created_at=None,
+    played_at=None,
+    paper=None,
+    importing=None,
 ):
     """Write a new game's rows (inside the caller's transaction); return its id.
 
     :param played_at: when it was played; when it was entered (``created_at``) if None.
+    :param importing: the import writing it, hidden: no summary counts it until the
+        import publishes it (``exchange.importer``).
     """
     stamp = created_at or now()
     played = played_at or stamp
     game_id = db.execute(
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
                               finished_at, created_at, updated_at, revision, share_token,
-                              played_at, paper, night)
-           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?, ?, ?, ?)""",
+                              played_at, paper, night, importing)
+           VALUES (?, ?, ?, ?, NULL, 0, NULL, ?, ?, 0, ?, ?, ?, ?, ?)""",
         [
             uid or uuid.uuid4().hex,
             rules.to_json(),
@@ -86,6 +98,7 @@ def insert_game(
             played,
             paper,
             evening(played),  # its night, kept: the clock's zone now, once
+            importing,
         ],
     ).lastrowid
     dealer_key = name_key(clean_name(first_dealer)) if first_dealer else None
@@ -106,7 +119,8 @@ def insert_game(
             if dealer_id is None and dealer_key == name_key(clean_name(player)):
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
-    summaries.started(db, game_id, played, evening(played), seated)
+    if importing is None:
+        summaries.started(db, game_id, played, evening(played), seated)
     return game_id
 
 

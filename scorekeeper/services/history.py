@@ -53,7 +53,7 @@ def _end_of(day):
 def _where(filters):
     """(FROM … WHERE …, its parameters): a player's games come from their summary rows,
     in the order of their (player, played_at) index, so a page is an index walk."""
-    clauses, params = [], []
+    clauses, params = ["g.importing IS NULL"], []  # a game an import is still writing: not yet
     source = "games g"
     if filters.player:
         source = "player_games pg JOIN games g ON g.id = pg.game_id"

@@ -323,7 +323,8 @@ REBUILD = (
     """
     WITH counted AS (
         SELECT g.id FROM games g
-        WHERE g.finished_at IS NOT NULL AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)
+        WHERE g.finished_at IS NOT NULL AND g.importing IS NULL
+              AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)
     ),
     team_rounds AS (
         SELECT e.team_id, COUNT(*) AS rounds, SUM(e.score) AS points, MAX(e.score) AS best_round,
@@ -353,9 +354,10 @@ REBUILD = (
     LEFT JOIN counted c ON c.id = g.id
     LEFT JOIN team_rounds tr ON tr.team_id = t.id
     LEFT JOIN team_books tb ON tb.team_id = t.id
+    WHERE g.importing IS NULL
     """,
     """INSERT INTO game_counts (finished, games)
-       SELECT finished_at IS NOT NULL, COUNT(*) FROM games GROUP BY 1""",
+       SELECT finished_at IS NOT NULL, COUNT(*) FROM games WHERE importing IS NULL GROUP BY 1""",
     """
     INSERT INTO player_stats (player_id, played, games, wins, rounds, points, went_out, scores_only,
                               scores_only_rounds)

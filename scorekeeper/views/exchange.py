@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from wtforms import SelectChoice
 
 from ..db import connect, get_db
-from ..exchange import csvfile, importer, jsonfile, pastgames
+from ..exchange import collector_paused, csvfile, importer, jsonfile, pastgames
 from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, PastGamesForm
 from ..names import name_key
 from ..services import game_model, players, rulesets
@@ -95,8 +95,10 @@ def import_file():
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            data = importer.read_history(form.file.data.read())
-            summary = importer.import_history(get_db(), data)
+            with collector_paused():
+                data = importer.read_history(form.file.data.read())
+                summary = importer.import_history(get_db(), data)
+                del data  # freed here, while the collector is still off
         except ValueError as error:
             form.file.errors.append(f"Nothing was imported: {error}")
         else:
@@ -131,12 +133,14 @@ def import_past():
         return render_template("exchange/past_games.html", form=form), REFUSED
     by_name = {name_key(e.rules.name): (e.key, e.rules) for e in entries}
     try:
-        preview = pastgames.read_past_games(content, by_name, (chosen.key, chosen.rules), form.dates.data)
+        with collector_paused():
+            preview = pastgames.read_past_games(content, by_name, (chosen.key, chosen.rules), form.dates.data)
     except pastgames.PastGamesRefused as refused:
         form.content.data = ""
         return render_template("exchange/past_games.html", form=form, refused=refused), REFUSED
     if request.form.get("action") == "import" and not upload:  # the file previewed, come back
-        summary = importer.write_checked(db, [], [], preview.games)
+        with collector_paused():
+            summary = importer.write_checked(db, [], [], preview.games)
         flash(str(summary), "success")
         return redirect(url_for("history.index"), 303)
     form.content.data = base64.b64encode(content).decode("ascii")

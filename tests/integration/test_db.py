@@ -38,6 +38,7 @@ SCHEMA = {
         "played_at": str,
         "paper": str,
         "night": str,
+        "importing": int,
     },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
@@ -150,6 +151,7 @@ SCHEMA = {
     "evenings": {"night": str, "mode": str, "rules_key": str, "created_at": str, "share_token": str},
     "evening_games": {"game_id": int, "night": str, "sitting": int, "table_number": int},
     "ratings_behind": {"id": int, "played_at": str, "game_id": int},
+    "imports": {"id": int, "state": str, "started_at": str, "players": str},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -189,6 +191,7 @@ MIGRATIONS = [
     "m012_ratings_behind",
     "m013_played_and_paper",
     "m014_nights_kept",
+    "m015_imports_in_short_steps",
 ]
 
 
@@ -458,7 +461,7 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
             [team, melded, melded],
         )
     old.close()
-    assert migrate(path) == ["m013_played_and_paper", "m014_nights_kept"]
+    assert migrate(path) == ["m013_played_and_paper", "m014_nights_kept", "m015_imports_in_short_steps"]
     db = connect(path)
     game = game_model.load_game(db, 1)
     assert game.played_at == game.created_at == "2025-03-01T20:00:00+00:00" and game.paper is None
