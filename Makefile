@@ -78,7 +78,8 @@ flake-hunt: system-packages-test $(VENV)/.installed-test
 	$(PY) scripts/flake-hunt --runs $(RUNS)
 
 # every figure of issue 14 at 1,000 and 10,000 games, then issue 33's: how long each change
-# holds the write lock, its catch-up, a second phone's Save meanwhile (minutes; docs/PERFORMANCE.md)
+# holds the write lock, its catch-up, a second phone's Save meanwhile; then issue 42's: a
+# second phone's Save during an 8,000-game import (minutes; docs/PERFORMANCE.md)
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
 	$(PY) bench/round_entry.py
