@@ -243,6 +243,8 @@ def test_c_new_round_saved_as_shown_or_refused(server):
                 f"screen showed round {review.number} scoring {shown} (the going-out bonus of "
                 f"another round); A was not asked to check again"
             )
+    elif "changed on another phone" not in told:  # not saved: A must be told so, and why
+        problems.append("A's round was neither saved nor refused with a word of what changed")
     assert not problems, f"A was told: {told}\n" + "\n".join(problems)
 
 

@@ -510,8 +510,6 @@ def test_the_background_skips_a_sheet_changed_again_since(background_app):
 def test_the_background_waits_while_a_request_is_answered(background_app):
     """A sheet printed in the background never competes with a page a phone waits for:
     it starts once the app has answered no request for SHEETS_BACKGROUND_DELAY."""
-    import time
-
     from scorekeeper.db import connect
 
     db = connect(background_app.config["DATABASE"])
@@ -522,10 +520,11 @@ def test_the_background_waits_while_a_request_is_answered(background_app):
         db.close()
     background_app.config["SHEETS_BACKGROUND_DELAY"] = 0.05
     before = sheets.cache_info()
+    printing.held_back.clear()
     with background_app.test_request_context(f"/games/{game.id}"):
         background_app.preprocess_request()  # a request being answered
         printing.render_later(background_app, game)
-        time.sleep(0.5)  # ten times the delay: it would have printed by now
+        assert printing.held_back.wait(10), "the worker never saw the request"  # its own word
         assert sheets.cache_info() == before
         background_app.do_teardown_request()  # answered
     printing.wait_for_background()

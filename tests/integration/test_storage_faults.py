@@ -283,9 +283,11 @@ def test_backups_prune_the_oldest_then_skip_and_never_take_the_disks_last_tenth(
             filler.write_bytes(b"\0" * size)
             fillers.append(filler)
     assert pruned and skipped
-    page = phone.get("/settings").text
+    page = html.unescape(phone.get("/settings").text)
     assert "was skipped" in page and "free some space on that disk" in page
-    assert "is nearly full" in page or "Free space" in page
+    # the backups' disk as it is now: its free space, to the unit the page shows it in
+    usage = shutil.disk_usage(disk)
+    assert f"Free space, the backups</dt><dd>{faults.size_text(usage.free)} of {faults.size_text(usage.total)}" in page
     for filler in fillers:
         filler.unlink()
     clock.now += datetime.timedelta(hours=1, seconds=1)

@@ -55,11 +55,12 @@ def test_samba_red_threes_count_against_a_side_short_of_two_canastas():
     # a second canasta and the same red 3s count for the side: 600 + 240 + 300 = 1140
     two = dataclasses.replace(one, books=books(mixed=2))
     assert score_team_round(samba, two, 1).total == 1140
-    # all six, short of two canastas: 1,000 against (300 + 400 − 600 − 400 = −300)
+    # all six, short of two canastas: 1,000 against (a natural canasta 500 + 400 melded
+    # − 6 × 100 − 400 = −100)
     six = TR(books(natural=1), melded_points=400, red_threes_melded=6)
     score = lines(score_team_round(samba, six, 1))
     assert score["Red 3s laid down"].points == -600 and score["All 6 red 3s laid down"].points == -400
-    assert score_team_round(samba, six, 1).total == 500 + 400 - 1000
+    assert score_team_round(samba, six, 1).total == -100
 
 
 def test_a_samba_game_worked_by_hand():
