@@ -10,6 +10,7 @@ belong to its page too, as the night's other games. Who sits where is
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
 
@@ -179,9 +180,11 @@ def load_evening(db, night):
 
 
 def load_shared_evening(db, token):
-    """The evening shared under ``token``, or None."""
+    """The evening shared under ``token``, or None: its own tables' games alone (a game
+    started on its own that night was never shared with it)."""
     row = db.execute("SELECT night FROM evenings WHERE share_token = ?", [token]).fetchone()
-    return load_evening(db, row[0]) if row else None
+    evening = load_evening(db, row[0]) if row else None
+    return dataclasses.replace(evening, loose=()) if evening else None
 
 
 def start_sitting(db, night, entry, mode, tables, seen=None):

@@ -36,6 +36,7 @@ PUBLIC = frozenset(
         "webapp.offline",
         "share.follow",
         "evenings.follow",
+        "evenings.follow_table",
     }
 )
 

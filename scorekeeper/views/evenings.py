@@ -14,7 +14,7 @@ from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
 from ..services import Conflict, evening_tables, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
-from .share import gone, qr_svg, share_url
+from .share import followed, gone, qr_svg, share_url
 from .sheets import game_blank_html
 
 bp = Blueprint("evenings", __name__)
@@ -204,10 +204,26 @@ def show(night):
 
 @bp.get("/e/<shared>", endpoint="follow")
 def follow(shared):
-    """A shared evening, read-only: its tables (each linked to its game's own share
-    link), its standings; nothing else of the app, and no passcode asked."""
+    """A shared evening, read-only: its tables (each opened under this same link), its
+    standings; nothing else of the app (no game of the night outside its tables), and no
+    passcode asked."""
     evening = evening_tables.load_shared_evening(get_db(), shared)
     return gone() if evening is None else _evening_page(evening, shared=True)
+
+
+@bp.get("/e/<shared>/games/<id:game_id>", endpoint="follow_table")
+def follow_table(shared, game_id):
+    """A table of a shared evening, read-only, under the evening's own link: nothing but
+    its tables' games opens from it, and stopping the evening's link stops these too."""
+    db = get_db()
+
+    def load():
+        evening = evening_tables.load_shared_evening(db, shared)
+        tables = [t.game for sitting in evening.sittings for t in sitting] if evening else []
+        return next((game for game in tables if game.id == game_id), None)
+
+    game = load()
+    return gone() if game is None else followed(f"{shared}/{game_id}", game.revision, lambda: game)
 
 
 def _evening_page(evening, shared=False):

@@ -48,14 +48,20 @@ def follow(token):
     seen = game_model.shared_game_revision(db, token)
     if seen is None:
         return gone()
-    etag = _etag(token, seen[1])
+    return followed(token, seen[1], lambda: game_model.load_shared_game(db, token))
+
+
+def followed(link, revision, load):
+    """The read-only page of a followed game (``load()``: the game, or None when the link
+    no longer opens it); 304 when the phone already shows ``revision`` of it."""
+    etag = _etag(link, revision)
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        game = game_model.load_shared_game(db, token)
+        game = load()
         if game is None:
             return gone()
-        etag = _etag(token, game.revision)
+        etag = _etag(link, game.revision)
         response = Response(
             render_template(
                 "share/follow.html",

@@ -313,7 +313,9 @@ def test_the_evenings_share_link_opens_it_read_only_without_the_passcode_and_not
     shared = guest.get(link)
     assert shared.status == 200
     for game in evening_games(app.config["DATABASE"], night):
-        assert f"/games/{game}" not in shared.text  # each table links to its own share link only
+        assert f'href="{link}/games/{game}"' in shared.text  # each table opens under this link
+    links = re.findall(r'href="(/[^"]*)"', shared.text)
+    assert not [h for h in links if "/games/" in h and not h.startswith(f"{link}/games/")], links
     assert "Next game" not in shared.text and "Stop sharing" not in shared.text
     for url in (f"/evenings/{night}", f"/evenings/{night}.json", "/", f"/evenings/{night}/share.svg"):
         assert guest.get(url).status in (302, 303), url  # sent to sign in
@@ -452,3 +454,28 @@ def test_a_second_tap_on_start_from_another_phone_starts_nothing_twice(app, phon
     assert again.status == 303
     assert "under way tonight already" in " ".join(text for _, text in phone.follow(again).flashes())
     assert len(evening_games(app.config["DATABASE"], night)) == 4
+
+
+def test_a_shared_evening_shows_its_tables_alone_and_stopping_it_stops_them(app, phone):
+    """A game started on its own that night, its link stopped, is nowhere on the evening's
+    shared page; a table opens under the evening's link, and no longer once it is stopped."""
+    from tests.httpkit import share_token, start_game
+
+    night = start(phone, propose(phone, TWELVE[:4]))
+    alone = start_game(phone, "roth", (("", ("Zed",)), ("", ("Yan",))))
+    assert save_round(phone, alone, {"went_out": "nobody", 0: {"melded_points": 995}}).status == 303
+    form, _ = phone.open_form(f"/games/{alone}", action_contains="/share/stop")
+    assert phone.submit(form, f"/games/{alone}").status == 303
+    assert "Zed" in phone.get(f"/evenings/{night}").text  # the family's own page shows the night's games
+    page = phone.get(f"/evenings/{night}").text
+    link = re.search(r'class="share-link"><a href="http://[^/]+(/e/[^"]+)"', page)[1]
+    guest = FlaskPhone(app)
+    shared = guest.get(link).text
+    assert "Zed" not in shared and "Yan" not in shared and "995" not in shared
+    (table,) = evening_games(app.config["DATABASE"], night)
+    assert guest.get(f"{link}/games/{table}").status == 200
+    assert guest.get(f"{link}/games/{alone}").status == 404  # not one of its tables
+    assert guest.get(f"/s/{share_token(phone, table)}").status == 200  # the game's own link, apart
+    form, _ = phone.open_form(f"/evenings/{night}", action_contains="/share/stop")
+    assert phone.submit(form, f"/evenings/{night}").status == 303
+    assert guest.get(f"{link}/games/{table}").status == 404

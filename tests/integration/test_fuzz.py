@@ -1127,6 +1127,7 @@ def all_targets():
             "evenings.show_json",
             "evenings.qr",
             "evenings.follow",
+            "evenings.follow_table",
             "evenings.evening_pdf",
             "evenings.blank_pdf",
         )
