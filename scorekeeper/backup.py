@@ -100,19 +100,30 @@ def backup_database(source, target, *, force=False, progress=None):
 
 
 def _expected_schema(applied):
-    """{table: columns} that the migrations ``applied`` make, from an empty database."""
+    """({table: columns}, {(type, name) of every table, index, view and trigger}) that the
+    migrations ``applied`` make, from an empty database."""
     names = [m.name for m in migrations._migrations]  # sqlite-utils has no public list of them
     later = names[len(applied) :]
     reference = Database(memory=True)
     migrations.apply(reference, stop_before=later[0] if later else None)
-    return {table.name: set(table.columns_dict) for table in reference.tables}
+    columns = {table.name: set(table.columns_dict) for table in reference.tables}
+    return columns, _objects(reference.conn)
+
+
+def _objects(conn):
+    """Every (type, name) in the schema but SQLite's own (``sqlite_…``)."""
+    return {
+        tuple(row)
+        for row in conn.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    }
 
 
 def check_database(path):
     """Check that ``path`` is a sound Scorekeeper database; return its applied migrations.
 
     :raises ValueError: not SQLite, damaged, not Scorekeeper's, newer than this
-        app, or missing a table or column its migrations made.
+        app, missing a table or column its migrations made, or holding anything they
+        never make (a trigger, a view, another table or index).
     """
     path = Path(path)
     if not path.is_file():
@@ -149,7 +160,17 @@ def check_database(path):
                 )
             if applied != known[: len(applied)]:
                 raise ValueError(f"{path}: its migrations are out of order ({', '.join(applied)})")
-            for table, columns in _expected_schema(applied).items():
+            expected, made = _expected_schema(applied)
+            # a trigger, a view or any other object the migrations never make: a file made to
+            # do something as the app writes (a trigger setting every new share link to one
+            # its author knows), copied into the live database whole by a restore
+            extra = sorted(_objects(conn) - made)
+            if extra:
+                found = ", ".join(f"the {kind} “{name}”" for kind, name in extra[:5])
+                raise ValueError(
+                    f"{path}: holds what Scorekeeper never makes ({found}): refused, nothing restored"
+                )
+            for table, columns in expected.items():
                 found = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
                 if not found:
                     raise ValueError(f"{path}: damaged: the {table} table is missing")

@@ -120,6 +120,13 @@ def make_bad(kind, good, path):
                 conn.execute("ALTER TABLE teams DROP COLUMN won")
             elif kind == "from a newer Scorekeeper":
                 _migrations_row(conn, "m999_from_the_future")
+            elif kind == "a trigger that sets every new share link":
+                conn.execute(
+                    """CREATE TRIGGER known_links AFTER INSERT ON games BEGIN
+                       UPDATE games SET share_token = 'known-to-the-author' WHERE id = new.id; END"""
+                )
+            elif kind == "a view":
+                conn.execute("CREATE VIEW everyone AS SELECT name FROM players")
             elif kind == "rows pointing at nothing (foreign keys broken)":
                 conn.execute("DELETE FROM rounds WHERE id = (SELECT MIN(id) FROM rounds)")
                 conn.execute("DELETE FROM players WHERE id = (SELECT MIN(id) FROM players)")
@@ -143,6 +150,8 @@ BAD = [
     "column dropped: teams.won",
     "from a newer Scorekeeper",
     "rows pointing at nothing (foreign keys broken)",
+    "a trigger that sets every new share link",
+    "a view",
 ]
 
 
@@ -283,3 +292,14 @@ def test_backup_killed_half_way_leaves_no_partial(live, tmp_path):
     assert result.exit_code == 0, result.output
     assert sqlite3.connect(target).execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert partials(out) == []
+
+
+@pytest.mark.parametrize(
+    "kind, said",
+    [("a trigger that sets every new share link", "the trigger “known_links”"), ("a view", "the view “everyone”")],
+)
+def test_restore_says_what_a_crafted_backup_holds(live, tmp_path, kind, said):
+    app, _, _ = live
+    bad = make_bad(kind, backup(app, tmp_path / "good.db"), tmp_path / "crafted.db")
+    result = app.test_cli_runner().invoke(args=["restore", str(bad)])
+    assert result.exit_code == 1 and f"holds what Scorekeeper never makes ({said})" in result.output
