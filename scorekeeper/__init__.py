@@ -7,6 +7,7 @@ import secrets
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from .private import private_folder
 from .resources import resource_folder
 
 csrf = CSRFProtect()
@@ -43,7 +44,7 @@ def create_app(test_config=None):
         app.config["DATABASE"] = os.environ["SCOREKEEPER_DATABASE"]
     if test_config is not None:
         app.config.update(test_config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    private_folder(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 

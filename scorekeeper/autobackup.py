@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import backup, faults
+from .private import private_folder
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +302,7 @@ class AutoBackup:
             return self._make()
 
     def _make(self):
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.folder)
         for leftover in self.folder.glob(f"{PREFIX}*.db{backup.PARTIAL}*"):
             with contextlib.suppress(OSError):
                 leftover.unlink()  # what a killed copy left

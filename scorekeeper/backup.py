@@ -21,6 +21,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from .migrations import migrations
+from .private import open_private
 from .services.schema import migrate
 
 PARTIAL = ".partial-"
@@ -71,7 +72,7 @@ def _copy(source_conn, target, progress=None):
     data[18:20] = b"\x01\x01"
     partial = target.with_name(f"{target.name}{PARTIAL}{secrets.token_hex(4)}")
     try:
-        with open(partial, "wb") as file:
+        with open_private(partial) as file:  # the scores: owner-only from the first byte
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
@@ -114,7 +115,9 @@ def _objects(conn):
     """Every (type, name) in the schema but SQLite's own (``sqlite_…``)."""
     return {
         tuple(row)
-        for row in conn.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        for row in conn.execute(
+            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        )
     }
 
 

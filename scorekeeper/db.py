@@ -28,6 +28,7 @@ from flask import current_app
 from sqlite_utils import Database
 
 from .faults import Fault, fault_of
+from .private import make_private
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -42,12 +43,15 @@ def connect(path, *, create=False, read_only=False):
         file a reader of a WAL database needs, and nobody can change the file.
     """
     target, uri = path, False
+    made = create and str(path) != ":memory:" and not os.path.exists(path)
     if str(path) != ":memory:" and not create:
         mode = {False: "rw", True: "ro", "immutable": "ro&immutable=1"}[read_only]
         target, uri = f"{Path(path).resolve().as_uri()}?mode={mode}", True
     conn = sqlite3.connect(
         target, uri=uri, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
     )
+    if made:
+        make_private(path)  # before SQLite writes a byte (or a -wal file, which takes its mode)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # sqlite-utils never turns foreign keys on, and SQLite forgets it per connection
     conn.execute("PRAGMA foreign_keys = ON")

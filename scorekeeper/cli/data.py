@@ -5,12 +5,15 @@ import logging
 import os
 import secrets
 import time
+from pathlib import Path
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import backup, demo
+from .. import autobackup, backup, demo
 from ..exchange import csvfile, importer, jsonfile
+from ..private import make_private
 from ..scoring import RuleSet
 from ..services import games, rulesets
 from ..services.schema import migrate
@@ -29,6 +32,10 @@ def init_db_command():
         logging.getLogger("scorekeeper.migrations").removeHandler(handler)
     with connection() as db:
         importer.resume(db, _pause)  # an import the last stop cut off: undone, or finished
+    # files made before they were kept private (and a backups folder of years): owner-only now
+    folder = autobackup.backup_folder(current_app)
+    kept = [*folder.glob("*.db*"), *Path(database()).parent.glob(Path(database()).name + ".before-restore-*")]
+    make_private(database(), current_app.instance_path, *kept)
     click.echo(f"Database {database()}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
 
 

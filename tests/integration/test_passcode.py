@@ -26,6 +26,7 @@ PUBLIC = {
     "webapp.offline",
     "share.follow",
     "evenings.follow",
+    "evenings.follow_table",
 }
 
 

@@ -303,3 +303,52 @@ def test_restore_says_what_a_crafted_backup_holds(live, tmp_path, kind, said):
     bad = make_bad(kind, backup(app, tmp_path / "good.db"), tmp_path / "crafted.db")
     result = app.test_cli_runner().invoke(args=["restore", str(bad)])
     assert result.exit_code == 1 and f"holds what Scorekeeper never makes ({said})" in result.output
+
+
+def test_every_file_the_app_writes_is_its_owners_alone(tmp_path, monkeypatch):
+    """The database (and its WAL), an automatic backup, a backup by hand and the copy a
+    restore keeps: 0600, in 0700 folders, under the usual umask (issue 43)."""
+    import stat
+
+    from scorekeeper import autobackup
+
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    database = tmp_path / "instance" / "scorekeeper.db"
+    previous = os.umask(0o022)
+    try:
+        from scorekeeper import create_app
+
+        app = create_app({"TESTING": True, "DATABASE": str(database)})
+        assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
+        phone = FlaskPhone(app)
+        start_game(phone, "roth")
+        made = autobackup.AutoBackup(database, tmp_path / "instance" / "backups").make().path
+        by_hand = backup(app, tmp_path / "by-hand.db")
+        result = app.test_cli_runner().invoke(args=["restore", str(by_hand)])
+        assert result.exit_code == 0, result.output
+        (kept,) = database.parent.glob("scorekeeper.db.before-restore-*")
+        files = [database, Path(f"{database}-wal"), made, by_hand, kept]
+        modes = {path.name: oct(stat.S_IMODE(path.stat().st_mode)) for path in files}
+        assert set(modes.values()) == {"0o600"}, modes
+        folders = [tmp_path / "instance", tmp_path / "instance" / "backups"]
+        assert {oct(stat.S_IMODE(f.stat().st_mode)) for f in folders} == {"0o700"}
+    finally:
+        os.umask(previous)
+
+
+def test_init_db_makes_the_files_of_before_private(live, tmp_path):
+    """A family's files from before (0644, as every earlier version made them): the next
+    start (make run's init-db) makes them owner-only."""
+    import stat
+
+    from scorekeeper import autobackup
+
+    app, _, database = live
+    folder = autobackup.backup_folder(app)
+    folder.mkdir(parents=True, exist_ok=True)
+    old = [backup(app, folder / "scorekeeper-20250101T000000Z.db"), database]
+    old.append(backup(app, database.with_name("scorekeeper.db.before-restore-20250101T000000Z")))
+    for path in old:
+        os.chmod(path, 0o644)
+    assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
+    assert {oct(stat.S_IMODE(path.stat().st_mode)) for path in old} == {"0o600"}

@@ -1,0 +1,38 @@
+"""The family's files are theirs: every file the app writes under ``instance/`` and in
+the backups' folder is readable by its owner alone (0600), every folder it makes there
+0700, whatever the account's umask (issue 43: the scores, their WAL file and every backup
+were 0644, readable by every account on the computer).
+
+SQLite gives a database's ``-wal`` and ``-shm`` files the database file's own mode, so a
+private database keeps them private.
+"""
+
+import contextlib
+import os
+
+FILE, FOLDER = 0o600, 0o700
+
+
+def open_private(path, mode="wb"):
+    """A new file for writing, made private before anything is written into it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), FILE)
+    os.fchmod(fd, FILE)  # O_CREAT's mode passes through the umask: set it whole
+    return os.fdopen(fd, mode)
+
+
+def make_private(*paths):
+    """Make files (and their SQLite companions, when there) owner-only; folders 0700."""
+    for path in paths:
+        path = os.fspath(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(path, FOLDER if os.path.isdir(path) else FILE)
+        for suffix in ("-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(path + suffix, FILE)
+
+
+def private_folder(path):
+    """Make the folder (and its parents, as ``os.makedirs``) if need be; itself 0700."""
+    os.makedirs(path, exist_ok=True)
+    with contextlib.suppress(PermissionError):  # a folder the family pointed at, not ours
+        os.chmod(path, FOLDER)
