@@ -9,6 +9,7 @@ import io
 import signal
 import sqlite3
 import sys
+import tempfile
 
 import segno
 from waitress import create_server
@@ -16,10 +17,13 @@ from waitress import create_server
 from . import create_app
 from .db import get_db
 from .faults import Fault
+from .forms.exchange import MAX_IMPORT_SIZE
 from .network import lan_addresses
 
 #: seconds a thread runs before another waiting for the interpreter's lock gets it
 SWITCH_INTERVAL = 0.0005
+#: the largest request body the server reads: an import, and its form around it
+LARGEST_BODY = MAX_IMPORT_SIZE + 1024 * 1024
 
 
 def where_to_open(host, port, addresses):
@@ -70,8 +74,14 @@ def main(argv=None, make_app=create_app):
         # finishes, in the background, a ratings' catch-up a crash cut short (catch_up.py); a
         # database that cannot be opened now is said by the first page asked for
         get_db()
+    # Bodies bounded by the server itself, before anything is buffered: the largest a phone
+    # sends is an import (64 MB), so a guest on the Wi-Fi cannot have waitress spool a
+    # gigabyte a request (its default) onto a disk; what it does spool past 512 KB goes to
+    # the temporary folder named here, on purpose (UPLOAD_TMP, else the system's: not the
+    # instance folder, whose disk holds the scores and the backups).
+    tempfile.tempdir = app.config.get("UPLOAD_TMP") or tempfile.gettempdir()
     # bind first, so that the address printed is already answering
-    server = create_server(app, host=args.host, port=args.port)
+    server = create_server(app, host=args.host, port=args.port, max_request_body_size=LARGEST_BODY)
     addresses = lan_addresses()
     app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
     for line in where_to_open(args.host, server.effective_port, addresses):

@@ -79,3 +79,24 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
             page = response.read().decode()
         assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
+
+
+def test_the_server_refuses_a_body_past_the_largest_import_before_reading_it(tmp_path):
+    """A guest on the Wi-Fi announcing a body of 70 MB is refused at once (413), before
+    waitress buffers a byte of it onto a disk (its default takes a gigabyte a request)."""
+    import http.client
+
+    from scorekeeper.serve import LARGEST_BODY
+
+    database = tmp_path / "scorekeeper.db"
+    migrate(database)
+    with served(tmp_path / "instance", database) as (_, port):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.putrequest("POST", "/import")
+        conn.putheader("Content-Type", "multipart/form-data; boundary=x")
+        conn.putheader("Content-Length", str(LARGEST_BODY + 1))
+        conn.endheaders()
+        response = conn.getresponse()  # answered without a byte of the body sent
+        assert response.status == 413
+        conn.close()
+        assert LARGEST_BODY < 70 * 2**20
