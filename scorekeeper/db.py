@@ -69,7 +69,7 @@ def connect(path, *, create=False, read_only=False):
     # which file: what services.game_model remembers of a game is kept per file
     database.memo_key = os.path.realpath(path) if str(path) != ":memory:" else None
     database.identity = _identity(path)
-    database.commits = 0  # transactions committed: a request that made one is backed up after
+    database.commits = 0  # changes of the family's data committed: a request that made one is backed up after
     # what to do once the open transaction commits, by name (services.ratings.changed: catch up)
     database.after_commit = {}
     return database
@@ -171,11 +171,13 @@ def _begin(db):
 
 
 @contextlib.contextmanager
-def transaction(db):
+def transaction(db, *, counted=True):
     """One user action's writes, all or nothing, behind the write lock.
 
     The first statement inside should check what the phone saw (a game's
     revision), so that a stale change is refused before anything is written.
+    ``counted=False``: not a change of the family's data (the passcode's guess counts),
+    so no automatic backup is made for it.
     """
     if db.conn.in_transaction:
         raise RuntimeError("a transaction is already open: one user action is one transaction")
@@ -207,7 +209,7 @@ def transaction(db):
                 db.conn.execute("ROLLBACK")
         db.broken = db.broken or fault.lasting
         raise fault from error
-    db.commits = getattr(db, "commits", 0) + 1
+    db.commits = getattr(db, "commits", 0) + counted
     if hooks:
         due = list(hooks.values())
         hooks.clear()

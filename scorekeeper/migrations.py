@@ -553,3 +553,15 @@ def m015_imports_in_short_steps(db):
     )
     db["games"].add_column("importing", int)
     db.execute("CREATE INDEX idx_games_importing ON games (importing) WHERE importing IS NOT NULL")
+
+
+@migrations()
+def m016_passcode_guesses(db):
+    # Wrong passcodes (and household codes) counted for the whole household as well as per
+    # address, kept across restarts (issue 43): after a few wrong ones, each further guess
+    # waits longer (services/guesses.py). ``scope`` is "household" or "address <ip>".
+    db["passcode_guesses"].create(
+        {"scope": str, "wrong": int, "last_at": str, "waiting_until": str},
+        pk="scope",
+        not_null={"wrong", "last_at"},
+    )

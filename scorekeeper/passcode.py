@@ -78,3 +78,46 @@ def fingerprint(stored):
     """A short name for the passcode now set, kept in a signed-in phone's session:
     a new passcode (even the same one again: a new salt) signs every phone out."""
     return hashlib.sha256(stored.encode("ascii")).hexdigest()[:16]
+
+
+# --- the household code -----------------------------------------------------------------
+
+#: proves a phone is held by someone at the computer, while no passcode is set: setting the
+#: first passcode, importing, and downloading the whole history ask for it (issue 43)
+HOUSEHOLD_FILE = "household_code"
+HOUSEHOLD_DIGITS = 6
+
+
+def household_code(instance_path):
+    """The household code (six digits, made once, owner-only in the instance folder),
+    which `make run` prints in the terminal and `flask … doctor` shows."""
+    path = os.path.join(instance_path, HOUSEHOLD_FILE)
+    try:
+        with open(path, encoding="ascii") as file:
+            code = file.read().strip()
+        if code.isdigit() and len(code) == HOUSEHOLD_DIGITS:
+            return code
+    except FileNotFoundError:
+        pass
+    code = "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS))
+    partial = f"{path}.{secrets.token_hex(4)}.partial"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(code + "\n")
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
+    return code
+
+
+def household_matches(instance_path, typed):
+    """Whether ``typed`` is the household code (spaces and dashes between digits allowed)."""
+    cleaned = "".join(c for c in typed or "" if c not in " -\u00a0")
+    return secrets.compare_digest(cleaned.encode(), household_code(instance_path).encode())
+
+
+def household_fingerprint(instance_path):
+    """What a phone that gave the household code keeps in its session."""
+    return hashlib.sha256(("household " + household_code(instance_path)).encode()).hexdigest()[:16]

@@ -14,7 +14,7 @@ import tempfile
 import segno
 from waitress import create_server
 
-from . import create_app
+from . import create_app, passcode
 from .db import get_db
 from .faults import Fault
 from .forms.exchange import MAX_IMPORT_SIZE
@@ -86,6 +86,13 @@ def main(argv=None, make_app=create_app):
     app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
     for line in where_to_open(args.host, server.effective_port, addresses):
         print(line, flush=True)
+    if passcode.stored_hash(app.instance_path) is None:
+        # proves a phone is held at home: the first passcode, an import, the whole history
+        print(
+            f"Household code (a phone asks it for the first passcode, an import, a download of"
+            f" the whole history): {passcode.household_code(app.instance_path)}",
+            flush=True,
+        )
     codes = qr_codes(args.host, server.effective_port, addresses)
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")

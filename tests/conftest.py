@@ -12,7 +12,7 @@ from scorekeeper.scoring import RULESETS
 from scorekeeper.services import game_model, games
 
 from . import fuzzstats
-from .helpers import DEEP
+from .helpers import DEEP, at_home
 from .httpkit import migrated
 
 # Hypothesis, sized on purpose (docs/testing.md): `make test` runs the "quick" profile,
@@ -118,7 +118,9 @@ def app(instance_path, tmp_path):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """A phone at home: it gave the household code (tests of the code itself use a
+    phone of their own, ``app.test_client()``)."""
+    return at_home(app.test_client(), app)
 
 
 @pytest.fixture

@@ -114,3 +114,19 @@ def served(instance, database):
         server.terminate()
         server.wait(timeout=10)
         server.stdout.close()
+
+
+def at_home(client, app):
+    """Give the household code on this phone (a Flask test client), as a phone held at
+    home does when no passcode is set: importing, downloading the whole history and setting
+    the first passcode then open to it (views/auth.py ``household_required``)."""
+    from scorekeeper import passcode
+
+    if passcode.stored_hash(app.instance_path) is not None:
+        return client  # a passcode is set: signing in is what proves it
+    page = client.get("/household")
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True))
+    code = passcode.household_code(app.instance_path)
+    answer = client.post("/household", data={"code": code, **({"csrf_token": token[1]} if token else {})})
+    assert answer.status_code == 303, answer.status_code
+    return client

@@ -3,8 +3,8 @@
 Shared by the fuzz, race, round-trip and restore tests. Everything here
 goes through HTTP (the Flask test client, or http.client against a real
 server on loopback) or reads the SQLite file read-only with the stdlib:
-no scorekeeper module is imported beyond ``create_app`` and
-``scorekeeper.services.schema.migrate``, so the app's internals can be rewritten freely.
+no scorekeeper module is imported beyond ``create_app``,
+``scorekeeper.services.schema.migrate`` and ``scorekeeper.passcode`` (the household code), so the app's internals can be rewritten freely.
 
 - ``parse_forms`` finds every <form> on a page with html.parser: all
   <input>/<select>/<textarea> names and values (hidden csrf_token,
@@ -344,15 +344,29 @@ class Phone:
             return self.post(url, pairs, files=files or [], multipart_form=True)
         return self.post(url, pairs)
 
+    def give_household_code(self, code):
+        """Prove this phone is held at home (no passcode set), as the computer's code is typed."""
+        form, url = self.open_form("/household")
+        answer = self.submit(form, url, {"code": code})
+        assert answer.status == 303, f"the household code was refused: {answer.status}"
+        return self
+
 
 class FlaskPhone(Phone):
     """A browser on the Flask test client. An exception the app raises (TESTING
     propagates it) comes back as a 500 with the exception's last line."""
 
-    def __init__(self, app):
+    def __init__(self, app, *, at_home=True):
+        """:param at_home: the phone gives the household code first (no passcode set):
+        imports and downloads of the whole history open to it."""
         self.app = app
         self.client = app.test_client()
         self.sent = 0
+        if at_home:
+            from scorekeeper import passcode
+
+            if passcode.stored_hash(app.instance_path) is None:
+                self.give_household_code(passcode.household_code(app.instance_path))
 
     def request(self, method, url, body=None, content_type=None):
         self.sent += 1

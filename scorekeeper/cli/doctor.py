@@ -17,7 +17,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, backup, faults
+from .. import autobackup, backup, faults, passcode
 from ..migrations import migrations
 from .common import database
 
@@ -116,6 +116,16 @@ def check_secret_key(instance):
     return True, f"{path}, readable by its owner only"
 
 
+def check_household(instance):
+    """The passcode, or the household code a phone asks for while none is set."""
+    if passcode.stored_hash(instance) is not None:
+        return True, "a passcode is set: each phone signs in with it"
+    return True, (
+        f"no passcode yet; the household code is {passcode.household_code(instance)} (a phone asks it "
+        "for the first passcode, an import, a download of the whole history)"
+    )
+
+
 def check_port(host, port):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -156,6 +166,7 @@ def doctor_command(host, port):
     lines += [("disk space", ok, text) for ok, text in check_space(database(), auto.folder, auto.floor)]
     lines.append(("backups", *check_backups(auto, now, app.config["BACKUPS_AUTOMATIC"])))
     lines.append(("secret key", *check_secret_key(app.instance_path)))
+    lines.append(("household", *check_household(app.instance_path)))
     lines.append(("port", *check_port(host, port)))
     for name, ok, text in lines:
         click.echo(f"{'ok ' if ok else 'FIX'}  {name}: {text}")

@@ -6,7 +6,7 @@ HTML, the browser's cache and its history).
 """
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField
+from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import InputRequired
 
 from .. import passcode
@@ -90,3 +90,15 @@ class PasscodeForm(FlaskForm):
 
 class SignOutForm(FlaskForm):
     """The sign-out button: CSRF only."""
+
+
+class HouseholdForm(FlaskForm):
+    """The household code, typed as `make run` prints it on the computer."""
+
+    code = StringField(
+        "Household code",
+        validators=[InputRequired("Type the household code.")],
+        description="Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor.",
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
+    next = HiddenField()

@@ -5,11 +5,18 @@ With no passcode set (the default) nothing here stands in anyone's way. With
 one set, ``require_sign_in`` sends every request but the ``PUBLIC`` ones to
 the sign-in page until the phone signs in; a sign-in lasts
 ``PERMANENT_SESSION_LIFETIME`` (an evening) and ends when the passcode
-changes. Wrong guesses are counted per address (Flask-Limiter, in memory: on a home Wi-Fi
-each phone has its own; every browser on one computer shares one) and
-slowed past ``PASSCODE_GUESSES``.
+changes. Wrong guesses are slowed twice over: per address in bursts (Flask-Limiter,
+in memory, past ``PASSCODE_GUESSES``), and for the whole household and per address in
+the database, each guess past a few waiting longer (``services.guesses``: kept across
+restarts, a guest's hundred addresses no better than one phone).
+
+With no passcode set, what a guest on the Wi-Fi must not do unasked (set the first
+passcode, import, download the whole history or database) needs the household code
+that `make run` prints on the computer (``household_required``): it proves the phone
+is held by someone at home. With a passcode set, a signed-in phone has proved as much.
 """
 
+import functools
 import math
 import time
 from urllib.parse import urlsplit
@@ -20,7 +27,9 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from .. import autobackup, faults, passcode
-from ..forms.auth import PasscodeForm, SignInForm, SignOutForm
+from ..db import get_db
+from ..forms.auth import HouseholdForm, PasscodeForm, SignInForm, SignOutForm
+from ..services import guesses as household_guesses
 
 bp = Blueprint("auth", __name__)
 
@@ -101,6 +110,35 @@ def _local_path(value):
     return value
 
 
+def _must_wait():
+    """Seconds this guess must wait (the household's count and this address's), else 0
+    with the guess counted; a POST only. A database that cannot be written (a full disk, a
+    read-only file) counts nothing: the per-address limit in memory still slows guesses, and
+    the family can still sign in to read its scores."""
+    if request.method != "POST":
+        return 0
+    try:
+        return household_guesses.admit(get_db(), request.remote_addr)
+    except faults.Fault as fault:
+        current_app.logger.warning("passcode guesses not counted: %s", fault)
+        return 0
+
+
+def _waiting(wait):
+    """What a phone that must wait is told, beside the field."""
+    return (
+        f"Too many wrong guesses on this Wi-Fi: wait {household_guesses.spoken(wait)}, then try again. "
+        "(The count is for the whole household, so that a guest cannot try from many addresses.)"
+    )
+
+
+def _right_guess():
+    try:
+        household_guesses.right(get_db(), request.remote_addr)
+    except faults.Fault as fault:  # as in _must_wait
+        current_app.logger.warning("passcode guesses not cleared: %s", fault)
+
+
 @bp.route("/sign-in", methods=["GET", "POST"])
 @guesses
 def sign_in():
@@ -110,12 +148,70 @@ def sign_in():
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
     form = SignInForm(stored=stored)
+    wait = _must_wait()
+    if wait:
+        form.passcode.errors = [_waiting(wait)]
+        form.next.data = target
+        return render_template("auth/sign_in.html", form=form), 429, {"Retry-After": str(math.ceil(wait))}
     if form.validate_on_submit():
+        _right_guess()
         _sign_in(stored)
         return redirect(target or url_for("home.index"), 303)
     g.wrong_passcode = form.wrong_passcode
     form.next.data = target
     return render_template("auth/sign_in.html", form=form), REFUSED if form.is_submitted() else 200
+
+
+def household_proven():
+    """Whether this phone may do what needs the household: a passcode is set (and the
+    phone signed in with it, ``require_sign_in``), or it gave the household code."""
+    if passcode.stored_hash(_instance()) is not None:
+        return True
+    return session.get("household") == passcode.household_fingerprint(_instance())
+
+
+def household_required(view):
+    """A view that needs the household (see the module): without it, the household code
+    is asked first, and the phone comes back here."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        return view(*args, **kwargs) if household_proven() else _ask_household()
+
+    return wrapped
+
+
+def _ask_household():
+    """To the household code's page, and back here after it (a form sent is not kept:
+    the phone sends it again)."""
+    back = request.full_path.rstrip("?") if request.method == "GET" else request.path
+    if request.method != "GET":
+        flash("First the household code: nothing was done. Then try again.", "error")
+    return redirect(url_for("auth.household", next=back), 303)
+
+
+@bp.route("/household", methods=["GET", "POST"])
+@guesses
+def household():
+    """Prove this phone is held at home: the household code the computer shows."""
+    target = _local_path(request.values.get("next")) or url_for("home.index")
+    if household_proven():
+        return redirect(target, 303)
+    form = HouseholdForm()
+    wait = _must_wait()
+    if wait:
+        form.code.errors = [_waiting(wait)]
+        form.next.data = target
+        return render_template("auth/household.html", form=form), 429, {"Retry-After": str(math.ceil(wait))}
+    if form.validate_on_submit():
+        if passcode.household_matches(_instance(), form.code.data):
+            _right_guess()
+            session["household"] = passcode.household_fingerprint(_instance())
+            return redirect(target, 303)
+        form.code.errors.append("That is not the household code. Look at the computer again.")
+        g.wrong_passcode = True
+    form.next.data = target
+    return render_template("auth/household.html", form=form), REFUSED if form.is_submitted() else 200
 
 
 @bp.post("/sign-out")
@@ -132,9 +228,17 @@ def sign_out():
 def settings():
     """Set, change or remove the household passcode."""
     stored = passcode.stored_hash(_instance())
+    if request.method == "POST" and stored is None and not household_proven():
+        return _ask_household()  # the first passcode: a guest must not lock the family out
     removing = request.form.get("action") == "remove"
     form = PasscodeForm(stored=stored, removing=removing)
+    wait = _must_wait() if stored is not None else 0
+    if wait:
+        form.current.errors = [_waiting(wait)]
+        return _settings_page(form, stored), 429, {"Retry-After": str(math.ceil(wait))}
     if form.validate_on_submit():
+        if stored is not None:
+            _right_guess()
         if removing:
             if passcode.remove_passcode(_instance()):
                 flash("Passcode removed: the app opens without signing in.", "success")
@@ -160,6 +264,7 @@ def _settings_page(form, stored):
         backups=backups,
         disks=_disks(backups),
         automatic=current_app.config["BACKUPS_AUTOMATIC"],
+        household=household_proven(),
     )
 
 

@@ -4,13 +4,16 @@ from flask import Blueprint, abort, current_app, send_file
 
 from .. import autobackup
 from . import found
+from .auth import household_required
 
 bp = Blueprint("backups", __name__)
 
 
 @bp.get("/backups/latest")
+@household_required
 def latest():
-    """Download the newest automatic backup (behind the passcode, like every page)."""
+    """Download the newest automatic backup (behind the passcode, like every page; without
+    one, the household code)."""
     backups = autobackup.list_backups(autobackup.for_app(current_app._get_current_object()).folder)
     newest = found(backups[0] if backups else None, "No automatic backup has been made yet.")
     try:

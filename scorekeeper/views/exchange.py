@@ -15,6 +15,7 @@ from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, P
 from ..names import name_key
 from ..services import game_model, players, rulesets
 from . import found
+from .auth import household_required
 
 bp = Blueprint("exchange", __name__)
 
@@ -54,12 +55,14 @@ def _today():
 
 
 @bp.get("/export.json")
+@household_required
 def export_json():
     """Download the whole history as JSON, the format import reads."""
     return _streamed(jsonfile.iter_history_json, "application/json", f"scorekeeper-history-{_today()}.json")
 
 
 @bp.get("/export.csv")
+@household_required
 def export_csv():
     """Download the whole history as CSV: a row per team per round."""
     return _streamed(csvfile.iter_csv, "text/csv", f"scorekeeper-history-{_today()}.csv")
@@ -90,6 +93,7 @@ def export_game_csv(game_id):
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@household_required
 def import_file():
     """Import a history export: all of it, or nothing with the reason."""
     form = ImportForm()
@@ -108,6 +112,7 @@ def import_file():
 
 
 @bp.route("/import/past-games", methods=["GET", "POST"])
+@household_required
 def import_past():
     """Years of paper sheets: a spreadsheet of past games, shown as what it would add, then
     imported whole (or, with any bad line, nothing, each bad line said with its number)."""

@@ -152,6 +152,7 @@ SCHEMA = {
     "evening_games": {"game_id": int, "night": str, "sitting": int, "table_number": int},
     "ratings_behind": {"id": int, "played_at": str, "game_id": int},
     "imports": {"id": int, "state": str, "started_at": str, "players": str},
+    "passcode_guesses": {"scope": str, "wrong": int, "last_at": str, "waiting_until": str},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -192,6 +193,7 @@ MIGRATIONS = [
     "m013_played_and_paper",
     "m014_nights_kept",
     "m015_imports_in_short_steps",
+    "m016_passcode_guesses",
 ]
 
 
@@ -461,7 +463,7 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
             [team, melded, melded],
         )
     old.close()
-    assert migrate(path) == ["m013_played_and_paper", "m014_nights_kept", "m015_imports_in_short_steps"]
+    assert migrate(path) == MIGRATIONS[12:]
     db = connect(path)
     game = game_model.load_game(db, 1)
     assert game.played_at == game.created_at == "2025-03-01T20:00:00+00:00" and game.paper is None

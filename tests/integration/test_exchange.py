@@ -23,7 +23,7 @@ from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
 from scorekeeper.services import game_model, games, players, rulesets
 from scorekeeper.services.schema import migrate
 
-from ..helpers import text
+from ..helpers import at_home, text
 
 TABLES = ("players", "house_rules", "games", "teams", "team_players", "rounds", "round_entries", "revisions")
 
@@ -508,7 +508,7 @@ def test_import_route(client, db, tmp_path):
     assert page.status_code == 200 and 'type="file"' in text(page)
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.db")})
     migrate(tmp_path / "other.db")
-    other = app.test_client()
+    other = at_home(app.test_client(), app)
     response = upload(other, json.dumps(export).encode())
     assert response.status_code == 303 and response.headers["Location"] == "/"
     assert "Imported 3 games (6 rounds)" in text(other.get("/"))

@@ -12,7 +12,7 @@ from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games
 from scorekeeper.services.schema import migrate
 
-from ..helpers import posted, text
+from ..helpers import at_home, posted, text
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Flo"]
 
@@ -181,7 +181,8 @@ def test_the_apps_own_spreadsheet_export_comes_back_line_by_line(client, db, tmp
     migrate(other)
     from scorekeeper import create_app
 
-    elsewhere = create_app({"TESTING": True, "DATABASE": str(other), "WTF_CSRF_ENABLED": False}).test_client()
+    there = create_app({"TESTING": True, "DATABASE": str(other), "WTF_CSRF_ENABLED": False})
+    elsewhere = at_home(there.test_client(), there)
     shown = preview(elsewhere, exported, rules="roth")  # each row names its rule set
     assert "1 game (1 rounds), line by line" in re.sub(r"\s+", " ", text(shown))
     import_previewed(elsewhere, shown)

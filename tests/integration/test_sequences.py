@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from scorekeeper import passcode
 from scorekeeper.exchange import importer
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import game_model, ratings, summaries
@@ -302,6 +303,7 @@ def test_rounds_saved_on_the_served_app_while_another_phone_imports_are_all_save
     upload = json.dumps(synthetic_export(300)).encode()
     with served(instance, database) as (_, port):
         a, b = HttpPhone("127.0.0.1", port), HttpPhone("127.0.0.1", port)
+        a.give_household_code(passcode.household_code(instance))
         game = start_game(b, "roth")
         form, page = a.open_form("/import")
         answer = {}
