@@ -4,7 +4,8 @@ Shared by the fuzz, race, round-trip and restore tests. Everything here
 goes through HTTP (the Flask test client, or http.client against a real
 server on loopback) or reads the SQLite file read-only with the stdlib:
 no scorekeeper module is imported beyond ``create_app``,
-``scorekeeper.services.schema.migrate`` and ``scorekeeper.passcode`` (the household code), so the app's internals can be rewritten freely.
+``scorekeeper.services.schema.migrate`` and ``scorekeeper.passcode`` (the household
+code), so the app's internals can be rewritten freely.
 
 - ``parse_forms`` finds every <form> on a page with html.parser: all
   <input>/<select>/<textarea> names and values (hidden csrf_token,

@@ -9,7 +9,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import autobackup, passcode, service
-from .common import database
+from ..services import guesses
+from .common import connection, database
 
 
 @click.command("passcode")
@@ -27,6 +28,7 @@ def passcode_command(remove, from_stdin):
     instance = current_app.instance_path
     if remove:
         was_set = passcode.remove_passcode(instance)
+        _forget_guesses()
         click.echo(
             "Passcode removed: the app opens without signing in." if was_set else "No passcode was set."
         )
@@ -39,7 +41,17 @@ def passcode_command(remove, from_stdin):
         passcode.set_passcode(instance, new)
     except ValueError as error:
         raise click.ClickException(f"Passcode not set: {error}") from None
+    _forget_guesses()
     click.echo("Passcode set: each phone signs in with it once an evening. Share links open without it.")
+
+
+def _forget_guesses():
+    """The wrong guesses counted so far are forgotten: whoever sets the passcode at the
+    computer is not kept waiting by a guest's guesses on the Wi-Fi."""
+    if os.path.exists(database()):
+        with connection() as db:
+            if db["passcode_guesses"].exists():  # not before init-db has made it
+                guesses.forget(db)
 
 
 @click.group("service")

@@ -110,12 +110,13 @@ def _local_path(value):
     return value
 
 
-def _must_wait():
+def _must_wait(field):
     """Seconds this guess must wait (the household's count and this address's), else 0
-    with the guess counted; a POST only. A database that cannot be written (a full disk, a
+    with the guess counted; a POST with something typed in ``field`` only (an empty form
+    is refused without a guess). A database that cannot be written (a full disk, a
     read-only file) counts nothing: the per-address limit in memory still slows guesses, and
     the family can still sign in to read its scores."""
-    if request.method != "POST":
+    if request.method != "POST" or not request.form.get(field, "").strip():
         return 0
     try:
         return household_guesses.admit(get_db(), request.remote_addr)
@@ -148,7 +149,7 @@ def sign_in():
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
     form = SignInForm(stored=stored)
-    wait = _must_wait()
+    wait = _must_wait("passcode")
     if wait:
         form.passcode.errors = [_waiting(wait)]
         form.next.data = target
@@ -198,7 +199,7 @@ def household():
     if household_proven():
         return redirect(target, 303)
     form = HouseholdForm()
-    wait = _must_wait()
+    wait = _must_wait("code")
     if wait:
         form.code.errors = [_waiting(wait)]
         form.next.data = target
@@ -232,7 +233,7 @@ def settings():
         return _ask_household()  # the first passcode: a guest must not lock the family out
     removing = request.form.get("action") == "remove"
     form = PasscodeForm(stored=stored, removing=removing)
-    wait = _must_wait() if stored is not None else 0
+    wait = _must_wait("current") if stored is not None else 0
     if wait:
         form.current.errors = [_waiting(wait)]
         return _settings_page(form, stored), 429, {"Retry-After": str(math.ceil(wait))}

@@ -296,7 +296,10 @@ def test_backup_killed_half_way_leaves_no_partial(live, tmp_path):
 
 @pytest.mark.parametrize(
     "kind, said",
-    [("a trigger that sets every new share link", "the trigger “known_links”"), ("a view", "the view “everyone”")],
+    [
+        ("a trigger that sets every new share link", "the trigger “known_links”"),
+        ("a view", "the view “everyone”"),
+    ],
 )
 def test_restore_says_what_a_crafted_backup_holds(live, tmp_path, kind, said):
     app, _, _ = live
@@ -352,3 +355,18 @@ def test_init_db_makes_the_files_of_before_private(live, tmp_path):
         os.chmod(path, 0o644)
     assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
     assert {oct(stat.S_IMODE(path.stat().st_mode)) for path in old} == {"0o600"}
+
+
+@pytest.mark.parametrize("kind", ["a trigger that sets every new share link", "a view"])
+def test_the_apps_upload_refuses_a_crafted_backup_and_writes_nothing(live, tmp_path, kind):
+    """The app takes no database file over the Wi-Fi (restore is a command at the
+    computer); its import, given one, says it is not a history export and writes nothing."""
+    app, phone, database = live
+    bad = make_bad(kind, backup(app, tmp_path / "good.db"), tmp_path / "crafted.db")
+    checkpoint(database)
+    before = fingerprint(database)
+    form, page = phone.open_form("/import")
+    answer = phone.submit(form, page, files=[("file", "scorekeeper-backup.db", bad.read_bytes())])
+    assert answer.status == 422 and "Nothing was imported" in answer.text, answer.status
+    checkpoint(database)
+    assert fingerprint(database) == before, fingerprint_diff(before, fingerprint(database))

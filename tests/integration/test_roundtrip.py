@@ -289,7 +289,9 @@ def test_roundtrip_house_rules_whose_names_differ_by_case(fresh, pair):
     key = make_house_rules(first, pair[0], going_out="150")
     form, page = first.open_form("/rules/new?from=partnership")
     again = first.submit(form, page, {"name": pair[1], "going_out": "150"})
-    assert again.status == 422 and f"There is already a rule set called “{pair[1]}”." in again.text, again.status
+    assert again.status == 422 and f"There is already a rule set called “{pair[1]}”." in again.text, (
+        again.status
+    )
     play(first, [([("", ("Ann",)), ("", ("Bo",))], 1, False)], rules=key)
     assert_same(fresh, first)
 

@@ -287,7 +287,10 @@ def test_backups_prune_the_oldest_then_skip_and_never_take_the_disks_last_tenth(
     assert "was skipped" in page and "free some space on that disk" in page
     # the backups' disk as it is now: its free space, to the unit the page shows it in
     usage = shutil.disk_usage(disk)
-    assert f"Free space, the backups</dt><dd>{faults.size_text(usage.free)} of {faults.size_text(usage.total)}" in page
+    assert (
+        f"Free space, the backups</dt><dd>{faults.size_text(usage.free)} of {faults.size_text(usage.total)}"
+        in page
+    )
     for filler in fillers:
         filler.unlink()
     clock.now += datetime.timedelta(hours=1, seconds=1)

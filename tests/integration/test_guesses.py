@@ -1,0 +1,237 @@
+"""Wrong passcodes are counted for the whole household as well as per address, in the
+database (issue 43): a guest giving a laptop many addresses on the Wi-Fi is slowed as one
+phone is, a restart forgets nothing, guesses answered at once are counted one after
+another. With no passcode set, what a guest must not do unasked needs the household code.
+"""
+
+import datetime
+import io
+import json
+import os
+import stat
+import threading
+
+import pytest
+from werkzeug.datastructures import FileStorage
+
+from scorekeeper import create_app, passcode
+from scorekeeper.db import connect
+from scorekeeper.services import guesses
+
+from ..helpers import at_home, csrf_token, text
+from .test_exchange import multipart, upload, valid_export
+
+SECRET = "Marmalade-42"
+NOW = datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def locked(app):
+    passcode.set_passcode(app.instance_path, SECRET)
+    return app
+
+
+def guess(app, address, code):
+    """A sign-in from a new phone at ``address``."""
+    phone = app.test_client()
+    token = csrf_token(phone, "/sign-in")
+    return phone.post(
+        "/sign-in", data={"csrf_token": token, "passcode": code}, environ_base={"REMOTE_ADDR": address}
+    )
+
+
+def waiting_until(db, scope="household"):
+    row = db.execute("SELECT waiting_until FROM passcode_guesses WHERE scope = ?", [scope]).fetchone()
+    return row and row[0]
+
+
+# --- the count, on its own clock -------------------------------------------------------------
+
+
+def test_past_the_free_guesses_each_further_one_waits_twice_as_long(db):
+    free = guesses.FREE["household"]
+    for n in range(free - 1):
+        assert guesses.admit(db, f"10.0.0.{n}", now=NOW) == 0
+    assert waiting_until(db) is None  # nine wrong from anywhere: no wait yet
+    assert guesses.admit(db, "10.0.1.1", now=NOW) == 0  # the tenth is checked, and sets a wait
+    waits = []
+    at = NOW
+    for n in range(5):
+        refused = guesses.admit(db, f"10.0.2.{n}", now=at)
+        assert refused > 0  # from a new address too
+        waits.append(refused)
+        at += datetime.timedelta(seconds=refused)  # the wait over: this guess is counted
+        assert guesses.admit(db, f"10.0.3.{n}", now=at) == 0
+    assert waits == [2, 4, 8, 16, 32]
+    assert guesses.wait_for(free + 40, "household") == guesses.LONGEST_WAIT
+
+
+def test_one_address_waits_sooner_than_the_household(db):
+    for _ in range(guesses.FREE["address"]):
+        assert guesses.admit(db, "10.0.0.9", now=NOW) == 0
+    assert guesses.admit(db, "10.0.0.9", now=NOW) == guesses.FIRST_WAIT
+    assert guesses.admit(db, "10.0.0.10", now=NOW) == 0  # another phone is not held up yet
+
+
+def test_a_right_guess_clears_its_address_and_the_household(db):
+    for n in range(guesses.FREE["household"]):
+        guesses.admit(db, f"10.0.0.{n}", now=NOW)
+    assert guesses.admit(db, "10.0.0.1", now=NOW) > 0
+    guesses.right(db, "10.0.0.1")
+    assert db.execute("SELECT scope FROM passcode_guesses ORDER BY scope").fetchall() == [
+        (f"address 10.0.0.{n}",) for n in sorted(range(guesses.FREE["household"]), key=str) if n != 1
+    ]
+    assert guesses.admit(db, "10.0.0.50", now=NOW) == 0
+
+
+def test_guesses_answered_at_once_are_counted_one_after_another(tmp_path, db):
+    """Twenty guesses from twenty addresses at the same instant, each on its own
+    connection (as waitress's threads have): exactly the free ten are checked."""
+    path = db.memo_key
+    start = threading.Barrier(20)
+    answers = []
+
+    def one(n):
+        own = connect(path)
+        try:
+            start.wait(timeout=30)
+            answers.append(guesses.admit(own, f"10.0.4.{n}", now=NOW))
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers) == [0] * guesses.FREE["household"] + [guesses.FIRST_WAIT] * 10
+    assert db.execute("SELECT wrong FROM passcode_guesses WHERE scope = 'household'").fetchone() == (10,)
+
+
+@pytest.mark.parametrize(
+    "seconds, said", [(0.2, "1 second"), (2, "2 seconds"), (61, "2 minutes"), (3600, "60 minutes")]
+)
+def test_a_wait_is_said_in_words(seconds, said):
+    assert guesses.spoken(seconds) == said
+
+
+# --- over the Wi-Fi ----------------------------------------------------------------------------
+
+
+def test_a_guess_loop_from_many_addresses_is_slowed_for_the_whole_household(locked, tmp_path):
+    for n in range(guesses.FREE["household"]):
+        assert guess(locked, f"192.168.1.{100 + n}", "1234").status_code == 422
+    answer = guess(locked, "192.168.1.200", "1235")
+    assert answer.status_code == 429 and int(answer.headers["Retry-After"]) >= 1
+    page = text(answer)
+    assert "Too many wrong guesses on this Wi-Fi: wait 2 seconds, then try again." in page
+    assert 'id="passcode-error"' in page  # next to the field, on the sign-in page
+    # even the right passcode waits, from any address
+    assert guess(locked, "192.168.1.201", SECRET).status_code == 429
+    # and a restart forgets nothing: a new app on the same database
+    again = create_app({"TESTING": True, "DATABASE": locked.config["DATABASE"]})
+    assert guess(again, "192.168.1.202", SECRET).status_code == 429
+
+
+def test_an_empty_form_is_not_a_guess(locked, db):
+    for n in range(guesses.FREE["household"] + 3):
+        assert guess(locked, f"192.168.1.{n}", "").status_code == 422
+    assert waiting_until(db) is None
+    assert guess(locked, "192.168.1.99", SECRET).status_code == 303
+
+
+def test_setting_the_passcode_at_the_computer_ends_the_wait(locked, db, runner):
+    for n in range(guesses.FREE["household"] + 1):
+        guess(locked, f"192.168.1.{n}", "0000")
+    assert guess(locked, "192.168.1.99", SECRET).status_code == 429
+    result = runner.invoke(args=["passcode", "--stdin"], input="Quince-77\n")
+    assert result.exit_code == 0, result.output
+    assert guess(locked, "192.168.1.99", "Quince-77").status_code == 303
+
+
+def test_a_database_that_cannot_be_written_still_lets_the_family_sign_in(locked, db):
+    """The count is not kept then (the per-address limit in memory still is)."""
+    locked.config["DATABASE"] = str(db.memo_key)
+    db.close()
+    os.chmod(locked.config["DATABASE"], 0o444)
+    try:
+        assert guess(locked, "192.168.1.5", "wrong").status_code == 422
+        answer = guess(locked, "192.168.1.5", SECRET)
+        assert answer.status_code == 303, answer.status_code
+    finally:
+        os.chmod(locked.config["DATABASE"], 0o600)
+
+
+# --- the household code ------------------------------------------------------------------------
+
+
+def settings_post(phone, **data):
+    return phone.post("/settings", data={"csrf_token": csrf_token(phone, "/settings"), **data})
+
+
+def test_a_phone_without_the_household_code_cannot_set_the_first_passcode(app):
+    guest = app.test_client()
+    answer = settings_post(guest, new="Lockout-1", confirm="Lockout-1", action="save")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/household?next=/settings"
+    assert passcode.stored_hash(app.instance_path) is None
+    page = text(guest.get("/household?next=/settings"))
+    assert "First the household code: nothing was done." in page
+    wrong = guest.post(
+        "/household",
+        data={"csrf_token": csrf_token(guest, "/household"), "code": "000000", "next": "/settings"},
+    )
+    assert wrong.status_code == 422 and "That is not the household code" in text(wrong)
+    right = guest.post(
+        "/household",
+        data={
+            "csrf_token": csrf_token(guest, "/household"),
+            "code": " ".join(passcode.household_code(app.instance_path)),  # typed with spaces
+            "next": "/settings",
+        },
+    )
+    assert right.status_code == 303 and right.headers["Location"] == "/settings"
+    assert settings_post(guest, new="Ours-2026", confirm="Ours-2026", action="save").status_code == 303
+    assert passcode.matches(passcode.stored_hash(app.instance_path), "Ours-2026")
+
+
+@pytest.mark.parametrize(
+    "url", ["/export.json", "/export.csv", "/backups/latest", "/import", "/import/past-games"]
+)
+def test_a_phone_without_the_household_code_cannot_take_the_whole_history(app, url):
+    answer = app.test_client().get(url)
+    assert answer.status_code == 303 and answer.headers["Location"].startswith("/household?next=")
+
+
+def test_a_phone_without_the_household_code_cannot_import(app, db):
+    """Even with a CSRF token taken from another page, the upload is sent to the household
+    code's page and nothing is written."""
+    export = valid_export(db)
+    export["games"][0]["uid"] = "a-guests-game"
+    before = db.execute("SELECT COUNT(*) FROM games").fetchone()
+    guest = app.test_client()
+    body = {
+        "csrf_token": csrf_token(guest, "/settings"),
+        "file": FileStorage(io.BytesIO(json.dumps(export).encode()), "history.json"),
+    }
+    answer = guest.post("/import", **multipart(body))
+    assert answer.status_code == 303 and answer.headers["Location"] == "/household?next=/import"
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone() == before
+    # the same upload from a phone at home is imported
+    assert upload(at_home(guest, app), json.dumps(export).encode()).status_code == 303
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (before[0] + 1,)
+
+
+def test_the_household_code_is_six_digits_the_owners_alone_and_kept(app):
+    code = passcode.household_code(app.instance_path)
+    assert len(code) == 6 and code.isdigit()
+    assert passcode.household_code(app.instance_path) == code
+    mode = os.stat(os.path.join(app.instance_path, passcode.HOUSEHOLD_FILE)).st_mode
+    assert stat.S_IMODE(mode) == 0o600
+
+
+def test_doctor_shows_the_household_code_until_a_passcode_is_set(app, runner):
+    code = passcode.household_code(app.instance_path)
+    assert f"household code is {code}" in runner.invoke(args=["doctor", "--port", "0"]).output
+    passcode.set_passcode(app.instance_path, SECRET)
+    out = runner.invoke(args=["doctor", "--port", "0"]).output
+    assert code not in out and "a passcode is set" in out
