@@ -3,11 +3,19 @@
 ``flask --app scorekeeper service install`` writes a unit that runs
 ``python -m scorekeeper.serve`` (what ``make run`` runs) with the host, the
 port and the instance folder it was installed with, then enables and starts
-it. Run as root it is a system service (``/etc/systemd/system``, run as the
-owner of the instance folder); otherwise a user service
+it. Run as root it is a system service (``/etc/systemd/system``); otherwise a user service
 (``~/.config/systemd/user``) with lingering turned on, so that it starts at
 boot without anyone logging in. Where systemd is not the running init (a
 container, WSL without systemd, macOS), nothing is written or changed.
+
+A system service never runs as root (issue 43): it runs as the user named at install
+(``--as-user``), else the owner of the instance folder, else a system user ``scorekeeper``
+made for it; the instance and backups folders are handed to that user, and the install
+checks that the user can run the app's Python before anything is written. The system unit
+is hardened (``HARDENING``: no new privileges, the whole file system read-only but the
+instance and backups folders, a private /tmp, no capabilities, ...), which
+``systemd-analyze security`` rates "OK"; a user unit keeps what needs no namespaces
+(``NoNewPrivileges``, ``UMask``), since not every system lets a user's service make them.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from pathlib import Path
 
 NAME = "scorekeeper"
 UNIT = f"{NAME}.service"
+SYSTEM_USER = NAME  # made for a system service when no one else is named or owns the instance
 SYSTEM_UNIT_DIR = Path("/etc/systemd/system")
 # what sd_booted() looks at: this directory exists only when systemd is the running init
 BOOTED = Path("/run/systemd/system")
@@ -41,6 +50,8 @@ class Service:
     workdir: Path
     environment: dict = field(default_factory=dict)  # besides the instance folder
     user: str | None = None  # a system service runs as this user
+    writable: tuple = ()  # folders the system service may write (the instance, the backups)
+    database: Path | None = None  # the scores file, when it is not in the instance folder
 
 
 def systemd_running():
@@ -79,6 +90,47 @@ def _command_line(args):
     return " ".join([program, *(_quoted(arg, command=True) for arg in rest)])
 
 
+# A system service's sandbox: what `systemd-analyze security` looks for, less what would
+# break the app (MemoryDenyWriteExecute: WeasyPrint's cffi writes code it runs; PrivateUsers
+# and ProcSubset: little gained for what they can break). AF_NETLINK: `hostname -I` reads the
+# machine's addresses with it (network.py).
+HARDENING = [
+    "UMask=0077",
+    "NoNewPrivileges=yes",
+    "ProtectSystem=strict",
+    "ProtectHome=read-only",
+    "PrivateTmp=yes",
+    "PrivateDevices=yes",
+    "ProtectKernelTunables=yes",
+    "ProtectKernelModules=yes",
+    "ProtectKernelLogs=yes",
+    "ProtectControlGroups=yes",
+    "ProtectClock=yes",
+    "ProtectHostname=yes",
+    "ProtectProc=invisible",
+    "RestrictSUIDSGID=yes",
+    "RestrictRealtime=yes",
+    "RestrictNamespaces=yes",
+    "LockPersonality=yes",
+    "RemoveIPC=yes",
+    "KeyringMode=private",
+    "DevicePolicy=closed",
+    "SystemCallArchitectures=native",
+    "SystemCallFilter=@system-service",
+    "SystemCallFilter=~@privileged",
+    "CapabilityBoundingSet=",
+    "AmbientCapabilities=",
+    "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX AF_NETLINK",
+]
+USER_HARDENING = ["UMask=0077", "NoNewPrivileges=yes"]
+
+
+def _writable(service):
+    """The folders the system service writes: its own, and a scores file's kept elsewhere
+    (SQLite writes its journal beside it)."""
+    return [*service.writable, *([Path(service.database).parent] if service.database else [])]
+
+
 def unit_text(service):
     """The unit file's text."""
     command = [service.python, "-m", "scorekeeper.serve", "--host", service.host, "--port", str(service.port)]
@@ -102,6 +154,12 @@ def unit_text(service):
         "Restart=always",
         "RestartSec=5",
         *([f"User={service.user}"] if service.system and service.user else []),
+        *(HARDENING if service.system else USER_HARDENING),
+        # "-": a folder missing at start is no reason to refuse to start (install makes them)
+        *(
+            f"ReadWritePaths={_quoted(f'-{folder}')}"
+            for folder in (_writable(service) if service.system else ())
+        ),
         "",
         "[Install]",
         f"WantedBy={'multi-user.target' if service.system else 'default.target'}",
@@ -117,6 +175,87 @@ def owner(path):
         return None if uid == 0 else pwd.getpwuid(uid).pw_name
     except (OSError, KeyError):
         return None
+
+
+def _run(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=120, check=False)
+
+
+def service_user(named, instance):
+    """Who a system service runs as: ``named`` (never root), else the instance folder's owner
+    when that is not root, else ``SYSTEM_USER``; and whether that user is still to be made."""
+    if named is not None:
+        if named == "root" or _uid(named) == 0:
+            raise RuntimeError("The service does not run as root: name another user (--as-user).")
+        if _uid(named) is None:
+            raise RuntimeError(f"There is no user {named} on this computer.")
+        return named, False
+    found = owner(instance)
+    if found is not None:
+        return found, False
+    return SYSTEM_USER, _uid(SYSTEM_USER) is None
+
+
+def _uid(name):
+    try:
+        return pwd.getpwnam(name).pw_uid
+    except KeyError:
+        return None
+
+
+def hand_over(service, make_user):
+    """Make the service's user if it is still to be made, make its folders and give them to
+    it, and check that it can run the app's Python from the working folder: nothing is
+    installed for a user who could not start it. Return what was said."""
+    said = []
+    if make_user:
+        _checked(
+            _run(
+                "useradd",
+                "--system",
+                "--user-group",
+                "--home-dir",
+                "/nonexistent",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                service.user,
+            ),
+            f"useradd {service.user}",
+        )
+        said.append(f"Made the system user {service.user}: the service runs as it, not as root.")
+    for folder in service.writable:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        _checked(_run("chown", "-R", f"{service.user}:", str(folder)), f"chown {folder}")
+    if service.database is not None:
+        for path in (service.database, Path(f"{service.database}-wal"), Path(f"{service.database}-shm")):
+            if path.exists():
+                _checked(_run("chown", f"{service.user}:", str(path)), f"chown {path}")
+    if service.writable:
+        said.append(
+            f"{', '.join(map(str, service.writable))}: now {service.user}'s (the service writes there)."
+        )
+    tried = _run(
+        "runuser",
+        "-u",
+        service.user,
+        "--",
+        "/bin/sh",
+        "-c",
+        'cd "$1" && "$2" -c "import scorekeeper" && test -w "$3"',
+        "sh",
+        str(service.workdir),
+        service.python,
+        str(Path(service.database).parent if service.database else service.writable[0]),
+    )
+    if tried.returncode != 0:
+        why = (tried.stderr or tried.stdout).strip()[-200:] or "refused"
+        raise RuntimeError(
+            f"{service.user} cannot run {service.python} in {service.workdir}, or write beside the scores "
+            f"({why}). Put Scorekeeper in a folder every user can read (for example /opt/scorekeeper), "
+            "or name a user who can with --as-user"
+        )
+    return said
 
 
 def _systemctl(system, *args):
@@ -143,15 +282,18 @@ def _checked(result, what):
     return result
 
 
-def install(service):
-    """Write the unit, then enable and start it (lingering for a user service); return what was said."""
+def install(service, make_user=False):
+    """For a system service, hand its folders to its user (``hand_over``; ``make_user``: make
+    it first); write the unit, then enable and start it (lingering for a user service);
+    return what was said."""
     _must_have_systemd()
+    said = hand_over(service, make_user) if service.system else []
     path = unit_path(service.system)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(unit_text(service), encoding="utf-8")
     os.replace(partial, path)
-    said = [f"Wrote {path}."]
+    said.append(f"Wrote {path}.")
     try:
         _checked(_systemctl(service.system, "daemon-reload"), "systemctl daemon-reload")
         _checked(_systemctl(service.system, "enable", "--now", UNIT), f"systemctl enable --now {UNIT}")

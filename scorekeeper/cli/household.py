@@ -71,31 +71,49 @@ def _system(system):
     return os.geteuid() == 0 if system is None else system
 
 
-def _service(host, port, system):
-    """The service as it would be installed from here: this Python, this instance folder."""
+def _service(host, port, system, as_user=None):
+    """The service as it would be installed from here: this Python, this instance folder;
+    and whether its user (a system service's) is still to be made."""
     system = _system(system)
     environment = {}
     default_database = os.path.join(current_app.instance_path, "scorekeeper.db")
+    elsewhere = None
     if os.path.abspath(database()) != default_database:
         environment["SCOREKEEPER_DATABASE"] = os.path.abspath(database())
+        if not Path(database()).resolve().is_relative_to(Path(current_app.instance_path).resolve()):
+            elsewhere = Path(os.path.abspath(database()))
     folder = autobackup.backup_folder(current_app)
     if os.environ.get("SCOREKEEPER_BACKUP_DIR") or os.environ.get("BACKUP_DIR"):
         environment["SCOREKEEPER_BACKUP_DIR"] = str(folder.resolve())
-    return service.Service(
+    user, make_user = service.service_user(as_user, current_app.instance_path) if system else (None, False)
+    instance = Path(current_app.instance_path)
+    writable = (
+        (instance,) if folder.resolve().is_relative_to(instance.resolve()) else (instance, folder.resolve())
+    )
+    wanted = service.Service(
         system=system,
         host=host,
         port=port,
-        instance=Path(current_app.instance_path),
+        instance=instance,
         python=os.path.abspath(sys.executable),
         workdir=Path.cwd(),
         environment=environment,
-        user=service.owner(current_app.instance_path) if system else None,
+        user=user,
+        writable=writable,
+        database=elsewhere,
     )
+    return wanted, make_user
 
 
 def _service_options(function):
     port = click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
-    function = port(function)
+    as_user = click.option(
+        "--as-user",
+        default=None,
+        help="A system service runs as this user (never root). Default: the instance folder's owner, "
+        f"else a system user {service.SYSTEM_USER} made for it.",
+    )
+    function = as_user(port(function))
     return click.option("--host", default="0.0.0.0", show_default=True, help="0.0.0.0: every network.")(
         function
     )
@@ -110,11 +128,11 @@ def _say(lines):
 @_service_options
 @_system_option
 @with_appcontext
-def service_install(host, port, system):
+def service_install(host, port, system, as_user):
     """Install and start the service, with this host, port and instance folder."""
-    wanted = _service(host, port, system)
     try:
-        _say(service.install(wanted))
+        wanted, make_user = _service(host, port, system, as_user)
+        _say(service.install(wanted, make_user))
     except (service.NoSystemd, RuntimeError, OSError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Its log: {service.log_command(wanted.system)}")
@@ -147,6 +165,10 @@ def service_status(system):
 @_service_options
 @_system_option
 @with_appcontext
-def service_unit(host, port, system):
+def service_unit(host, port, system, as_user):
     """Print the unit `install` would write (changes nothing)."""
-    click.echo(service.unit_text(_service(host, port, system)), nl=False)
+    try:
+        wanted, _ = _service(host, port, system, as_user)
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(service.unit_text(wanted), nl=False)

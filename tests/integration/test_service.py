@@ -27,6 +27,7 @@ def a_service(tmp_path, *, system=False, **changes):
         "workdir": tmp_path,
         "environment": {},
         "user": None,
+        "writable": (tmp_path / "instance",),
     }
     values.update(changes)
     return service.Service(**values)
@@ -48,13 +49,32 @@ def test_a_user_unit_runs_the_server_with_its_host_port_and_instance(tmp_path):
     assert lines.index("[Unit]") < lines.index("[Service]") < lines.index("[Install]")
 
 
-def test_a_system_unit_runs_as_the_owner_of_the_instance_and_starts_at_boot(tmp_path):
+def test_a_system_unit_runs_as_its_user_sandboxed_and_starts_at_boot(tmp_path):
     text = service.unit_text(
-        a_service(tmp_path, system=True, user="ann", environment={"SCOREKEEPER_DATABASE": "/srv/family.db"})
+        a_service(
+            tmp_path,
+            system=True,
+            user="ann",
+            environment={"SCOREKEEPER_DATABASE": "/srv/family.db"},
+            database=Path("/srv/family.db"),
+        )
     )
     lines = unit_lines(text)
     assert "User=ann" in lines and "WantedBy=multi-user.target" in lines
     assert "Environment=SCOREKEEPER_DATABASE=/srv/family.db" in lines
+    for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "UMask=0077"):
+        assert line in lines
+    # the only places it may write: its instance folder, and beside a scores file kept elsewhere
+    assert [line for line in lines if line.startswith("ReadWritePaths=")] == [
+        f"ReadWritePaths=-{tmp_path / 'instance'}",
+        "ReadWritePaths=-/srv",
+    ]
+
+
+def test_a_user_unit_keeps_only_what_needs_no_namespaces(tmp_path):
+    lines = unit_lines(service.unit_text(a_service(tmp_path)))
+    assert "NoNewPrivileges=yes" in lines and "UMask=0077" in lines
+    assert not any(line.startswith(("ProtectSystem=", "PrivateTmp=", "ReadWritePaths=")) for line in lines)
 
 
 def test_odd_paths_are_quoted_as_systemd_reads_them(tmp_path):
@@ -95,13 +115,43 @@ def test_systemd_analyze_accepts_the_unit(tmp_path, system):
     assert verify(service.unit_text(broken), tmp_path, user=not system).returncode != 0
 
 
+def exposure(unit_text, tmp_path, threshold):
+    """`systemd-analyze security --offline` on a system unit: its exit status past ``threshold``
+    (tenths: 49 is "4.9", the top of "OK") and its verdict line."""
+    folder = tmp_path / "security"
+    folder.mkdir(exist_ok=True)
+    path = folder / service.UNIT
+    path.write_text(unit_text)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", f"--threshold={threshold}", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return result.returncode, (result.stdout.strip().splitlines() or [""])[-1]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_systemd_analyze_security_rates_the_system_unit_ok(tmp_path):
+    """The boot service's sandbox, as systemd rates it: "OK" (at most 4.9 of 10) where a
+    bare unit is "UNSAFE"; the threshold is a real check, as the bare unit shows."""
+    wanted = a_service(tmp_path, system=True, user="nobody")
+    status, verdict = exposure(service.unit_text(wanted), tmp_path, 49)
+    assert status == 0 and verdict.endswith(("OK 🙂", "SAFE 😀")), verdict
+    bare = "\n".join(line for line in service.unit_text(wanted).splitlines() if line not in service.HARDENING)
+    status, verdict = exposure(bare, tmp_path, 49)
+    assert status != 0, verdict
+
+
 # --- the command ------------------------------------------------------------------------------
 
 
 @pytest.fixture
 def systemd(tmp_path, monkeypatch):
-    """systemd "running" (its marker folder), a unit folder under tmp_path, and a systemctl
-    and loginctl on PATH that record their arguments (one line per call) and succeed."""
+    """systemd "running" (its marker folder), a unit folder under tmp_path, and a systemctl,
+    loginctl, useradd, chown and runuser on PATH that record their arguments (one line per
+    call) and succeed (this machine's users and services are not ours to change)."""
     booted = tmp_path / "run-systemd-system"
     booted.mkdir()
     monkeypatch.setattr(service, "BOOTED", booted)
@@ -110,13 +160,16 @@ def systemd(tmp_path, monkeypatch):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     calls = tmp_path / "calls"
-    for name in ("systemctl", "loginctl"):
+    for name in ("systemctl", "loginctl", "useradd", "chown", "runuser"):
         tool = bin_dir / name
         tool.write_text(
             f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n'
             '[ "$2" = "is-active" ] && echo active\n'
             # a unit that cannot start, as systemctl says so
             f'[ "$2" = "enable" ] && [ -e "{tmp_path}/fail-enable" ] && echo "Job failed" >&2 && exit 1\n'
+            # a user who cannot read the app's folder
+            f'[ "{name}" = runuser ] && [ -e "{tmp_path}/fail-runuser" ]'
+            ' && echo "Permission denied" >&2 && exit 1\n'
             "exit 0\n"
         )
         tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
@@ -166,13 +219,56 @@ def test_an_install_that_cannot_start_leaves_nothing_behind(runner, systemd, tmp
     assert systemd()[-1] == "systemctl --user daemon-reload"
 
 
-def test_install_a_system_service(runner, systemd, tmp_path):
-    result = runner.invoke(args=["service", "install", "--system", "--host", "192.168.1.20"])
+def test_install_a_system_service_as_a_named_user(runner, app, systemd, tmp_path):
+    result = runner.invoke(
+        args=["service", "install", "--system", "--host", "192.168.1.20", "--as-user", "nobody"]
+    )
     assert result.exit_code == 0, result.output
     text = (tmp_path / "etc-systemd-system" / service.UNIT).read_text()
     assert "--host 192.168.1.20 --port 5000" in text and "WantedBy=multi-user.target" in text
-    assert systemd() == ["systemctl daemon-reload", f"systemctl enable --now {service.UNIT}"]
+    assert "User=nobody" in text.splitlines() and "ProtectSystem=strict" in text.splitlines()
+    # the scores file is kept outside the instance folder here: it is handed over too, and
+    # its folder is writable (SQLite's journal goes beside it)
+    assert f"ReadWritePaths=-{Path(app.config['DATABASE']).parent}" in text.splitlines()
+    calls = systemd()
+    assert calls[:2] == [f"chown -R nobody: {app.instance_path}", f"chown nobody: {app.config['DATABASE']}"]
+    assert calls[2].startswith("runuser -u nobody -- /bin/sh -c")
+    assert calls[3:] == ["systemctl daemon-reload", f"systemctl enable --now {service.UNIT}"]
     assert "journalctl -u scorekeeper -f" in result.output
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root-owned instance folder needs root to make")
+def test_a_system_service_never_runs_as_root(runner, app, systemd, tmp_path):
+    """The instance folder is root's (as after `sudo make run`): a system user is made for
+    the service (unless this computer has one already), and the folder handed to it."""
+    os.makedirs(app.instance_path, exist_ok=True)
+    assert os.stat(app.instance_path).st_uid == 0
+    result = runner.invoke(args=["service", "install", "--system"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "etc-systemd-system" / service.UNIT).read_text()
+    assert f"User={service.SYSTEM_USER}" in text.splitlines()
+    made = [call for call in systemd() if call.startswith("useradd")]
+    if service._uid(service.SYSTEM_USER) is None:
+        assert made == [
+            "useradd --system --user-group --home-dir /nonexistent --no-create-home"
+            f" --shell /usr/sbin/nologin {service.SYSTEM_USER}"
+        ]
+        assert f"Made the system user {service.SYSTEM_USER}" in result.output
+    else:
+        assert made == []
+    assert f"chown -R {service.SYSTEM_USER}: {app.instance_path}" in systemd()
+    for refused in (["--as-user", "root"], ["--as-user", "no-such-user-here"]):
+        result = runner.invoke(args=["service", "install", "--system", *refused])
+        assert result.exit_code == 1 and ("not run as root" in result.output or "no user" in result.output)
+
+
+def test_a_user_who_cannot_run_the_app_gets_nothing_installed(runner, systemd, tmp_path):
+    (tmp_path / "fail-runuser").touch()
+    result = runner.invoke(args=["service", "install", "--system", "--as-user", "nobody"])
+    assert result.exit_code == 1
+    assert "nobody cannot run" in result.output and "/opt/scorekeeper" in result.output
+    assert not (tmp_path / "etc-systemd-system" / service.UNIT).exists()
+    assert not any(call.startswith("systemctl") for call in systemd())
 
 
 def test_where_systemd_is_not_running_nothing_changes(runner, tmp_path, monkeypatch):
