@@ -89,8 +89,8 @@ def main(argv=None, make_app=create_app):
     if passcode.stored_hash(app.instance_path) is None:
         # proves a phone is held at home: the first passcode, an import, the whole history
         print(
-            f"Household code (a phone asks it for the first passcode, an import, a download of"
-            f" the whole history): {passcode.household_code(app.instance_path)}",
+            f"Household code: {passcode.household_code(app.instance_path)} (a phone asks for it before"
+            " the first passcode, an import, or a download of the whole history)",
             flush=True,
         )
     codes = qr_codes(args.host, server.effective_port, addresses)

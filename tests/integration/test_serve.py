@@ -70,11 +70,17 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
     with transaction(db):
         game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
     db.close()
-    with served(instance, tmp_path / "family.db") as (_, port):
+    with served(instance, tmp_path / "family.db") as (server, port):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=30) as response:
             page = response.read().decode()
         assert "Roth family house rules" in page
         assert (instance / "secret_key").exists()
+        # no passcode yet: the household code a phone asks for, printed (it comes before the QR code)
+        said = [server.stdout.readline()]
+        while said[-1] and not said[-1].startswith("Household code"):  # "": the output ended
+            said.append(server.stdout.readline())
+        code = (instance / "household_code").read_text().strip()
+        assert said[-1].startswith(f"Household code: {code} "), said
         # served on loopback only: a game's share link stays at the address it was opened at
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
             page = response.read().decode()

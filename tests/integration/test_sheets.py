@@ -525,6 +525,10 @@ def test_the_background_waits_while_a_request_is_answered(background_app):
         background_app.preprocess_request()  # a request being answered
         printing.render_later(background_app, game)
         assert printing.held_back.wait(10), "the worker never saw the request"  # its own word
+        # and it still holds back a whole quiet period later (a worker that said so once and
+        # went on printing would not say it again)
+        printing.held_back.clear()
+        assert printing.held_back.wait(10), "the worker stopped waiting while the request was answered"
         assert sheets.cache_info() == before
         background_app.do_teardown_request()  # answered
     printing.wait_for_background()
