@@ -133,6 +133,13 @@ def _waiting(wait):
     )
 
 
+def _told_to_wait(template, form, field, wait, target):
+    """The page again with how long to wait next to ``field`` (429, ``Retry-After``)."""
+    field.errors = [_waiting(wait)]
+    form.next.data = target
+    return render_template(template, form=form), 429, {"Retry-After": str(math.ceil(wait))}
+
+
 def _right_guess():
     try:
         household_guesses.right(get_db(), request.remote_addr)
@@ -151,9 +158,7 @@ def sign_in():
     form = SignInForm(stored=stored)
     wait = _must_wait("passcode")
     if wait:
-        form.passcode.errors = [_waiting(wait)]
-        form.next.data = target
-        return render_template("auth/sign_in.html", form=form), 429, {"Retry-After": str(math.ceil(wait))}
+        return _told_to_wait("auth/sign_in.html", form, form.passcode, wait, target)
     if form.validate_on_submit():
         _right_guess()
         _sign_in(stored)
@@ -201,9 +206,7 @@ def household():
     form = HouseholdForm()
     wait = _must_wait("code")
     if wait:
-        form.code.errors = [_waiting(wait)]
-        form.next.data = target
-        return render_template("auth/household.html", form=form), 429, {"Retry-After": str(math.ceil(wait))}
+        return _told_to_wait("auth/household.html", form, form.code, wait, target)
     if form.validate_on_submit():
         if passcode.household_matches(_instance(), form.code.data):
             _right_guess()
