@@ -130,3 +130,25 @@ def at_home(client, app):
     answer = client.post("/household", data={"code": code, **({"csrf_token": token[1]} if token else {})})
     assert answer.status_code == 303, answer.status_code
     return client
+
+
+def paper_rounds(sheet):
+    """A paper sheet's rows, a round a row and a team a tuple (clean books, dirty books,
+    melded, left in hand, red 3s, black 3s, went out, then anything the sheet adds), as the
+    engine's entries."""
+    from scorekeeper.scoring import TeamRound
+
+    return [
+        [
+            TeamRound(
+                books={"clean": t[0], "dirty": t[1]},
+                melded_points=t[2],
+                unplayed_points=t[3],
+                red_threes=t[4],
+                black_threes=t[5],
+                went_out=bool(t[6]),
+            )
+            for t in round_
+        ]
+        for round_ in sheet
+    ]

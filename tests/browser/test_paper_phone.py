@@ -7,8 +7,9 @@ Every number compared here is the engine's, run on the same entries.
 
 from playwright.sync_api import expect
 
-from scorekeeper.scoring import RULESETS, TeamRound, standings
+from scorekeeper.scoring import RULESETS, standings
 
+from ..helpers import paper_rounds
 from .looks import fits_the_phone, numbers_whole, readable
 from .test_tables_phone import tappable
 
@@ -25,20 +26,6 @@ SHEET = [
     ((1, 3, 455, 255, 0, 0, 0, None), (4, 5, 1240, 0, 0, 0, 1, None)),
 ]
 NAMES = ["Ann & Bo", "Cy & Di"]
-
-
-def entries(round_):
-    return [
-        TeamRound(
-            books={"clean": t[0], "dirty": t[1]},
-            melded_points=t[2],
-            unplayed_points=t[3],
-            red_threes=t[4],
-            black_threes=t[5],
-            went_out=bool(t[6]),
-        )
-        for t in round_
-    ]
 
 
 def start_paper_game(page, base):
@@ -93,7 +80,7 @@ def test_a_paper_game_typed_in_as_the_sheet_reads(page, live_server, screenshot,
     # the check: every round the engine's, the wrong paper sum pointed at
     review = page.get_by_role("region", name="Check before saving")
     expect(review).to_be_visible()
-    s = standings(RULES, [entries(r) for r in SHEET], teams=2)
+    s = standings(RULES, paper_rounds(SHEET), teams=2)
     for name, total in zip(NAMES, s.totals):
         row = review.get_by_role("row").filter(has=page.get_by_role("rowheader", name=name, exact=True))
         expect(row.get_by_role("cell")).to_have_text([f"{total:,}"])

@@ -15,7 +15,7 @@ from scorekeeper.services import game_model, summaries
 from scorekeeper.services.evenings import evening, stored
 from scorekeeper.services.schema import migrate
 
-from ..helpers import posted, text
+from ..helpers import paper_rounds, posted, text
 
 TEAMS = {
     "teams-0-players-0": "Ann",
@@ -146,8 +146,8 @@ def summary_tables(db):
 
 
 def test_changing_the_date_moves_the_game_between_nights_and_years_and_is_listed(client, db, make_game):
-    done = make_game("friends-family", [[TeamRound(**t) for t in r] for r in _entries()], day="2026-01-05")
-    make_game("friends-family", [[TeamRound(**t) for t in r] for r in _entries()], day="2026-01-07")
+    done = make_game("friends-family", paper_rounds(SHEET), day="2026-01-05")
+    make_game("friends-family", paper_rounds(SHEET), day="2026-01-07")
     assert [n for n, _ in db.execute("SELECT night, games FROM nights ORDER BY night")] == [
         "2026-01-05",
         "2026-01-07",
@@ -177,7 +177,7 @@ def test_changing_the_date_moves_the_game_between_nights_and_years_and_is_listed
 
 
 def test_a_date_change_from_a_stale_page_is_refused_and_nothing_moves(client, db, make_game):
-    game = make_game("friends-family", [[TeamRound(**t) for t in r] for r in _entries()], day="2026-01-05")
+    game = make_game("friends-family", paper_rounds(SHEET), day="2026-01-05")
     page = client.get(f"/games/{game.id}/played")
     client.post(f"/games/{game.id}/reopen", data={"revision": game.revision})  # another phone
     response = client.post(f"/games/{game.id}/played", data={**posted(page), "played_day": "2025-01-01"})
@@ -197,23 +197,6 @@ def test_a_table_of_an_evening_stays_on_its_night(client, db):
     assert response.status_code == 303
     assert f"a table of the evening of {night}: it stays on that night" in text(client.get("/games/1"))
     assert stored_game(db, 1).played_at == stored_game(db, 1).created_at
-
-
-def _entries():
-    return [
-        [
-            dict(
-                books={"clean": a[0], "dirty": a[1]},
-                melded_points=a[2],
-                unplayed_points=a[3],
-                red_threes=a[4],
-                black_threes=a[5],
-                went_out=bool(a[6]),
-            )
-            for a in teams
-        ]
-        for teams in SHEET
-    ]
 
 
 # --- a paper sheet typed in -----------------------------------------------------------------
@@ -325,7 +308,7 @@ def test_a_save_sent_again_after_its_answer_was_lost_saves_nothing_twice(client,
 
 
 def test_the_sheet_page_is_only_for_a_game_still_open(client, db, make_game):
-    game = make_game("friends-family", [[TeamRound(**t) for t in r] for r in _entries()])
+    game = make_game("friends-family", paper_rounds(SHEET))
     response = client.get(f"/games/{game.id}/paper")
     assert response.status_code == 303
     assert "This game is finished: reopen it to type more rounds in." in text(client.get(f"/games/{game.id}"))
@@ -335,7 +318,7 @@ def test_the_sheet_page_is_only_for_a_game_still_open(client, db, make_game):
 
 
 def test_a_scores_only_game_counts_everywhere_but_in_books_and_says_so(client, db, make_game):
-    make_game("friends-family", [[TeamRound(**t) for t in r] for r in _entries()], day="2025-06-01")
+    make_game("friends-family", paper_rounds(SHEET), day="2025-06-01")
     start(client, kept="scores", played_day="2025-06-02")
     page = text(client.get("/games/2/paper"))
     assert re.findall(r'name="(rounds-0-teams-0-[a-z_]+)"', page) == ["rounds-0-teams-0-score"]
