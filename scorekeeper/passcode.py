@@ -7,12 +7,13 @@ settings page; both write the file whole (a new file moved into place), and
 every request reads it, so a change takes effect at once without a restart.
 """
 
-import contextlib
 import hashlib
 import os
 import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from .private import write_whole
 
 FILE_NAME = "passcode"
 MIN_LENGTH = 4
@@ -48,16 +49,7 @@ def set_passcode(instance_path, passcode):
     reason = problem(passcode)
     if reason:
         raise ValueError(reason)
-    path = _path(instance_path)
-    partial = f"{path}.{secrets.token_hex(4)}.partial"
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as file:
-            file.write(generate_password_hash(passcode) + "\n")
-        os.replace(partial, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(partial)
+    write_whole(_path(instance_path), generate_password_hash(passcode) + "\n")
 
 
 def remove_passcode(instance_path):
@@ -99,17 +91,9 @@ def household_code(instance_path):
             return code
     except FileNotFoundError:
         pass
-    code = "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS))
-    partial = f"{path}.{secrets.token_hex(4)}.partial"
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as file:
-            file.write(code + "\n")
-        os.replace(partial, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(partial)
-    return code
+    write_whole(path, "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS)) + "\n")
+    with open(path, encoding="ascii") as file:  # two made at once: the one kept is the one said
+        return file.read().strip()
 
 
 def household_matches(instance_path, typed):

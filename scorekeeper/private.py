@@ -9,6 +9,7 @@ private database keeps them private.
 
 import contextlib
 import os
+import secrets
 
 FILE, FOLDER = 0o600, 0o700
 
@@ -18,6 +19,19 @@ def open_private(path, mode="wb"):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), FILE)
     os.fchmod(fd, FILE)  # O_CREAT's mode passes through the umask: set it whole
     return os.fdopen(fd, mode)
+
+
+def write_whole(path, text):
+    """Write a small text file whole and owner-only: a new file moved into place, so a reader
+    sees the old text or the new, never half of it."""
+    partial = f"{path}.{secrets.token_hex(4)}.partial"
+    try:
+        with open_private(partial, "w") as file:
+            file.write(text)
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
 
 
 def make_private(*paths):

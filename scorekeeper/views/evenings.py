@@ -215,14 +215,9 @@ def follow(shared):
 def follow_table(shared, game_id):
     """A table of a shared evening, read-only, under the evening's own link: nothing but
     its tables' games opens from it, and stopping the evening's link stops these too."""
-    db = get_db()
-
-    def load():
-        evening = evening_tables.load_shared_evening(db, shared)
-        tables = [t.game for sitting in evening.sittings for t in sitting] if evening else []
-        return next((game for game in tables if game.id == game_id), None)
-
-    game = load()
+    evening = evening_tables.load_shared_evening(get_db(), shared)
+    sittings = evening.sittings if evening else ()
+    game = next((t.game for sitting in sittings for t in sitting if t.game.id == game_id), None)
     return gone() if game is None else followed(f"{shared}/{game_id}", game.revision, lambda: game)
 
 
