@@ -33,7 +33,7 @@ from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
 from ..services.evenings import EVENING, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from ..typed import whole_number
-from .checking import _Game
+from .checking import MAX_TEAM_NAME, _Game
 
 #: how the file writes its days (the page's choice)
 DATE_ORDERS = {
@@ -230,9 +230,9 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
                 (row.line, f"{where} is played under “{named or rules.name}” on line {first.line}")
             )
     if layout == "lines":
-        teams, rounds = _lines_game(rows, rules, where, problems)
+        teams, rounds, lines = _lines_game(rows, rules, where, problems)
     else:
-        teams, rounds = _scores_game(rows, columns, problems)
+        teams, rounds, lines = _scores_game(rows, columns, problems)
     if len(problems) > before or teams is None:
         return None
     if not scoring.MIN_TEAMS <= len(teams) <= scoring.MAX_TEAMS:
@@ -244,13 +244,12 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
         )
         return None
     seen = {}
-    for line, (_, members) in zip((r.line for r in rows), teams):
+    for line, (_, members) in zip(lines, teams):
         for name in members:
             if name_key(name) in seen:
                 problems.append((line, f"“{name}” plays twice in {where} (line {seen[name_key(name)]})"))
             seen.setdefault(name_key(name), line)
     team_names = [name or " & ".join(members) for name, members in teams]
-    lines = [line for line, _ in teams_lines(rows, layout)]
     for number, entries in enumerate(rounds, start=1):
         for problem in scoring.check_round(rules, entries, number, team_names=team_names):
             if problem.level == "error":
@@ -298,19 +297,6 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
     )
 
 
-def teams_lines(rows, layout):
-    """(line, row) of each team's first row, in team order."""
-    if layout == "scores":
-        return [(row.line, row) for row in rows]
-    seen, result = set(), []
-    for row in rows:
-        key = row.cells.get("players", "")
-        if key not in seen:
-            seen.add(key)
-            result.append((row.line, row))
-    return result
-
-
 def _team(row, problems):
     try:
         members = _players(row.cells.get("players", ""))
@@ -318,18 +304,20 @@ def _team(row, problems):
         problems.append((row.line, str(error)))
         return None
     name = clean_name(row.cells.get("team", ""))
-    if name and name_problem(name, MAX_NAME * 4):
-        problems.append((row.line, f"the team's name: {name_problem(name, MAX_NAME * 4)}"))
+    problem = name_problem(name, MAX_TEAM_NAME) if name else None
+    if problem:
+        problems.append((row.line, f"the team's name: {problem}"))
         return None
     return (name, members)
 
 
 def _scores_game(rows, columns, problems):
-    """(teams, rounds of scores alone) from rows of one team each with a column per round."""
+    """(teams, rounds of scores alone, each team's line) from rows of one team each with a
+    column per round."""
     numbered = sorted((int(c), c) for c in columns if c.isdigit())
     if not numbered:
         problems.append((rows[0].line, "no round columns (“round 1”, “round 2”…) and no “round” column"))
-        return None, None
+        return None, None, None
     teams, scores = [], []
     for row in rows:
         team = _team(row, problems)
@@ -351,7 +339,7 @@ def _scores_game(rows, columns, problems):
             teams.append(team)
             scores.append(values)
     if not teams or any(p[0] in {r.line for r in rows} for p in problems):
-        return None, None
+        return None, None, None
     played = len(scores[0])
     for row, values in zip(rows[1:], scores[1:]):
         if len(values) != played:
@@ -361,15 +349,16 @@ def _scores_game(rows, columns, problems):
     if not played:
         problems.append((rows[0].line, "no round has a score"))
     rounds = [[TeamRound(paper_score=values[n]) for values in scores] for n in range(played)]
-    return teams, rounds
+    return teams, rounds, [row.line for row in rows]  # a row a team
 
 
 _FLAGS = {f.name for f in ENTRY_FIELDS if f.kind == "flag"}
 
 
 def _lines_game(rows, rules, where, problems):
-    """(teams, rounds) from rows of one team in one round each, a column per line of the sheet."""
-    teams, order, by_round = [], {}, {}
+    """(teams, rounds, each team's first line) from rows of one team in one round each, a
+    column per line of the sheet."""
+    teams, lines, order, by_round = [], [], {}, {}
     for row in rows:
         team = _team(row, problems)
         if team is None:
@@ -378,6 +367,7 @@ def _lines_game(rows, rules, where, problems):
         if key not in order:
             order[key] = len(teams)
             teams.append(team)
+            lines.append(row.line)
         cell = row.cells.get("round", "")
         if not (cell.isdigit() and 0 < int(cell) <= scoring.MAX_ROUNDS):
             problems.append((row.line, f"“{cell}” is not a round's number"))
@@ -389,21 +379,21 @@ def _lines_game(rows, rules, where, problems):
                 problems.append((row.line, f"{where}: round {cell} of {' & '.join(team[1])} twice"))
             taken[order[key]] = (row.line, entry)
     if problems and any(p[0] in {r.line for r in rows} for p in problems):
-        return None, None
+        return None, None, None
     numbers = sorted(by_round)
     if numbers != list(range(1, len(numbers) + 1)):
         missing = next(n for n in range(1, len(numbers) + 2) if n not in by_round)
         problems.append((rows[0].line, f"{where} has no round {missing}, but a later one"))
-        return None, None
+        return None, None, None
     rounds = []
     for number in numbers:
         taken = by_round[number]
         if len(taken) != len(teams):
             line = min(line for line, _ in taken.values())
             problems.append((line, f"{where}: round {number} has {len(taken)} of its {len(teams)} teams"))
-            return None, None
+            return None, None, None
         rounds.append([taken[t][1] for t in range(len(teams))])
-    return teams, rounds
+    return teams, rounds, lines
 
 
 def _entry(row, rules, problems):

@@ -207,6 +207,22 @@ def test_a_bad_round_of_lines_is_refused_by_the_engine_with_its_line(client, db)
     assert game_count(db) == 0
 
 
+def test_a_sheet_written_round_by_round_names_each_teams_own_line(client, db):
+    """Rows of one team in one round, the rounds before the teams: a problem with the
+    second team is said at its first line (4), not at the second row of the game (3); and
+    "Bo & Ann" is the team "Ann & Bo" wrote."""
+    content = (
+        "date,game,round,players,books_clean,books_dirty,melded_points,went_out\n"
+        "2020-02-02,a,1,Ann & Bo,4,5,1200,1\n"
+        "2020-02-02,a,2,Bo & Ann,1,1,400,0\n"
+        "2020-02-02,a,1,Cy & Ann,1,1,400,0\n"
+        "2020-02-02,a,2,Cy & Ann,4,5,1200,1\n"
+    )
+    page = text(preview(client, content, status=422)).replace("<li>", "").replace("</li>", "")
+    assert "Line 4: “Ann” plays twice in game “a” (line 2)" in page, page
+    assert game_count(db) == 0
+
+
 def test_nothing_chosen_or_a_file_that_is_no_csv_is_said(client, db):
     page = client.get("/import/past-games")
     response = client.post(
