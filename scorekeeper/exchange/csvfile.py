@@ -39,9 +39,11 @@ def csv_cell(value):
 
 def _book_kinds(db, game_id=None):
     """Every kind of book the games' rules score: clean and dirty, then the rest as first seen."""
-    where, params = ("WHERE id = ?", [game_id]) if game_id is not None else ("", [])
+    where, params = ("AND id = ?", [game_id]) if game_id is not None else ("", [])
     kinds = {"clean": None, "dirty": None}
-    for (rules,) in db.execute(f"SELECT rules FROM games {where} GROUP BY rules ORDER BY MIN(id)", params):
+    for (rules,) in db.execute(
+        f"SELECT rules FROM games WHERE importing IS NULL {where} GROUP BY rules ORDER BY MIN(id)", params
+    ):
         kinds.update(dict.fromkeys(json.loads(rules).get("books", {})))
     return list(kinds)
 
