@@ -10,7 +10,6 @@ belong to its page too, as the night's other games. Who sits where is
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from dataclasses import dataclass
 
@@ -150,8 +149,11 @@ def tonight():
     return evening(now())
 
 
-def load_evening(db, night):
-    """The evening of ``night`` (YYYY-MM-DD), or None when nothing was played or planned then."""
+def load_evening(db, night, *, loose=True):
+    """The evening of ``night`` (YYYY-MM-DD), or None when nothing was played or planned then.
+
+    :param loose: with the night's games started on their own (a shared evening has none).
+    """
     with snapshot(db):
         row = db.execute(
             "SELECT mode, rules_key, share_token FROM evenings WHERE night = ?", [night]
@@ -162,13 +164,10 @@ def load_evening(db, night):
             [night],
         ).fetchall()
         in_evening = {game_id for game_id, *_ in seated}
-        loose_ids = [
-            gid
-            for (gid,) in db.execute(
-                "SELECT id FROM games WHERE night = ? AND importing IS NULL ORDER BY played_at, id", [night]
-            )
-            if gid not in in_evening
-        ]
+        night_games = "SELECT id FROM games WHERE night = ? AND importing IS NULL ORDER BY played_at, id"
+        loose_ids = (
+            [gid for (gid,) in db.execute(night_games, [night]) if gid not in in_evening] if loose else []
+        )
         if row is None and not loose_ids:
             return None
         sittings = {}
@@ -183,8 +182,21 @@ def load_shared_evening(db, token):
     """The evening shared under ``token``, or None: its own tables' games alone (a game
     started on its own that night was never shared with it)."""
     row = db.execute("SELECT night FROM evenings WHERE share_token = ?", [token]).fetchone()
-    evening = load_evening(db, row[0]) if row else None
-    return dataclasses.replace(evening, loose=()) if evening else None
+    return load_evening(db, row[0], loose=False) if row else None
+
+
+def shared_table_revision(db, token, game_id):
+    """The revision of game ``game_id`` when it is a table of the evening shared under
+    ``token``, else None: one indexed read, so a phone following a table learns cheaply
+    that nothing changed (as ``game_model.shared_game_revision`` for a game's own link)."""
+    row = db.execute(
+        """SELECT games.revision FROM evenings
+           JOIN evening_games ON evening_games.night = evenings.night
+           JOIN games ON games.id = evening_games.game_id
+           WHERE evenings.share_token = ? AND evening_games.game_id = ?""",
+        [token, game_id],
+    ).fetchone()
+    return row[0] if row else None
 
 
 def start_sitting(db, night, entry, mode, tables, seen=None):

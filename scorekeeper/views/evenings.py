@@ -12,7 +12,7 @@ from .. import seating, sheets
 from ..db import get_db
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
-from ..services import Conflict, evening_tables, players, rulesets
+from ..services import Conflict, evening_tables, game_model, players, rulesets
 from ..services.evening_tables import MODES, RANKING_RULE
 from .share import followed, gone, qr_svg, share_url
 from .sheets import game_blank_html
@@ -215,10 +215,11 @@ def follow(shared):
 def follow_table(shared, game_id):
     """A table of a shared evening, read-only, under the evening's own link: nothing but
     its tables' games opens from it, and stopping the evening's link stops these too."""
-    evening = evening_tables.load_shared_evening(get_db(), shared)
-    sittings = evening.sittings if evening else ()
-    game = next((t.game for sitting in sittings for t in sitting if t.game.id == game_id), None)
-    return gone() if game is None else followed(f"{shared}/{game_id}", game.revision, lambda: game)
+    db = get_db()
+    revision = evening_tables.shared_table_revision(db, shared, game_id)
+    if revision is None:
+        return gone()
+    return followed(f"{shared}/{game_id}", revision, lambda: game_model.load_game(db, game_id))
 
 
 def _evening_page(evening, shared=False):
