@@ -88,13 +88,6 @@ def _seating(evening):
         return _page(form, evening, status=REFUSED)
     action = request.form.get("action", "propose")
     shown = form.shown_seats()
-    try:
-        layout = form.layout()
-    except seating.SeatingError as problem:
-        if shown is None or action not in ("start", "swap"):
-            form.present.errors = [str(problem)]
-            return _page(form, evening, status=REFUSED)
-        layout = [[len(team) for team in table] for table in shown]  # the tables shown, as shown
     chances = evening_tables.chances_for(db, names)
     if action == "start" and shown is not None:
         entry = by_key[form.rules_key.data]
@@ -111,14 +104,21 @@ def _seating(evening):
             "success",
         )
         return redirect(url_for("evenings.show", night=night), 303)
-    if action == "start":
-        flash("The people here changed since the tables were proposed: here are new tables.", "info")
     if action == "swap" and shown is not None:
         a, b = form.swap_a.data, form.swap_b.data
         if a in names and b in names and a != b:
             shown = seating.swap(shown, a, b)
         avoid = evening.partners_among(names) if evening else set()
         return _page(form, evening, seating.proposal(shown, chances, avoid))
+    # the tables shown start (or take a swap) as shown, even where the fields alone would
+    # refuse them (an odd count seated by the usual rule); anything else is laid out afresh
+    try:
+        layout = form.layout()
+    except seating.SeatingError as problem:
+        form.present.errors = [str(problem)]
+        return _page(form, evening, status=REFUSED)
+    if action == "start":
+        flash("The people here changed since the tables were proposed: here are new tables.", "info")
     if action == "lock":
         a, b = form.swap_a.data, form.swap_b.data
         if a in names and b in names and a != b:
