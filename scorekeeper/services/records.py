@@ -19,7 +19,6 @@ import json
 from .. import scoring
 from ..db import snapshot
 from . import ratings
-from .evenings import evening
 from .history import distinct_rules_names
 
 # (record, column, highest first?) — each column has its team (the team's
@@ -85,7 +84,7 @@ def facts(game_id, rules_name, played_at, night, scores, books):
         game_id,
         rules_name,
         played_at,
-        night or evening(played_at),
+        night,
         top,
         winners[0],
         margin,

@@ -41,7 +41,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import ratings, records
-from .evenings import evening
 
 # the order of a player_games row as read and written here
 _COLUMNS = (
@@ -163,7 +162,7 @@ def _sums(rows: Iterable[Row]):
                 )
     nights, night_players, year_pairs = {}, {}, {}
     if counted:  # the game night it was played on (services/evenings.py)
-        night = counted[0].night or evening(counted[0].played_at)
+        night = counted[0].night  # kept with the game (m014), never worked out again
         nights[night] = (1,)
         for r in counted:
             night_players[(night, r.player_id)] = (1, r.won)
