@@ -423,3 +423,10 @@ def _count(cell, name, maximum, row, problems):
     if not 0 <= value <= maximum:
         problems.append((row.line, f"{name}: {value:,} is not between 0 and {maximum:,}"))
     return value
+
+
+def already_here(db, games):
+    """How many of ``games`` (a preview's) the history holds already: the same games
+    imported before (a game's uid is made from what it holds, ``csv-…``)."""
+    here = {uid for (uid,) in db.execute("SELECT uid FROM games WHERE uid LIKE 'csv-%'")}
+    return sum(1 for game in games if game.uid in here)

@@ -19,8 +19,6 @@ from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
-#: the most rounds one page takes (the engine's bound on a game)
-MOST_ROUNDS = MAX_ROUNDS
 #: a round's score as the sheet added it up (compared with the engine's, never saved)
 SHEET_SCORE = "sheet_score"
 #: the one box of a round kept as its score alone
@@ -31,14 +29,13 @@ def rounds_shown(rules, played, asked=None):
     """How many round columns the page shows: as asked (kept within bounds: no more than
     the rules still plan), else the rounds the rules still plan, else four (a game to a
     target: "Add a round" adds more)."""
-    left = MOST_ROUNDS - played
-    if rules.planned_rounds and rules.planned_rounds > played:
+    left = MAX_ROUNDS - played  # the engine's bound on a game
+    planned = rules.planned_rounds and rules.planned_rounds > played
+    if planned:
         left = min(left, rules.planned_rounds - played)
     if asked is not None:
         return max(1, min(asked, left))
-    if rules.planned_rounds and rules.planned_rounds > played:
-        return left
-    return max(1, min(4, left))
+    return left if planned else max(1, min(4, left))
 
 
 def team_lines(rules, scores_only):

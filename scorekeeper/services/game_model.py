@@ -294,23 +294,21 @@ def changes_since(db, game_id, revision):
 def round_added_by(db, game_id, revision):
     """(round number, entries as logged) when ``revision`` of the game was made by
     adding a round, else None: how a save whose answer was lost is recognised."""
+    return logged_after(db, game_id, revision, "added", with_round=True)
+
+
+def logged_after(db, game_id, revision, action, *, with_round=False):
+    """What the change that made ``revision`` of the game logged as its result, when it
+    was an ``action`` ("typed": rounds typed in from a paper sheet), else None; with
+    ``with_round``, (its round number, that)."""
     row = db.execute(
         """SELECT round_number, after FROM revisions
-        WHERE game_id = ? AND revision = ? AND action = 'added' AND after IS NOT NULL""",
-        [game_id, revision],
-    ).fetchone()
-    return (row[0], json.loads(row[1])) if row else None
-
-
-def logged_after(db, game_id, revision, action):
-    """What the change that made ``revision`` of the game logged as its result, when it
-    was an ``action`` ("typed": rounds typed in from a paper sheet), else None."""
-    row = db.execute(
-        """SELECT after FROM revisions
         WHERE game_id = ? AND revision = ? AND action = ? AND after IS NOT NULL""",
         [game_id, revision, action],
     ).fetchone()
-    return json.loads(row[0]) if row else None
+    if row is None:
+        return None
+    return (row[0], json.loads(row[1])) if with_round else json.loads(row[1])
 
 
 def shared_game_revision(db, token):

@@ -9,6 +9,7 @@ import datetime
 from dataclasses import dataclass
 
 from ..db import snapshot
+from .evenings import stored
 from .game_model import load_game
 
 PAGE_SIZE = 20
@@ -36,9 +37,8 @@ def _stored_time(day):
     does not exist: such a bound is before (or after) every game.
     """
     try:
-        start = datetime.datetime.combine(day, datetime.time()).astimezone()
-        return start.astimezone(datetime.UTC).isoformat(timespec="seconds")
-    except (OverflowError, ValueError):
+        return stored(day, datetime.time())
+    except ValueError:
         return _BEFORE_ALL if day.year == datetime.MINYEAR else _AFTER_ALL
 
 

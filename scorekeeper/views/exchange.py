@@ -152,14 +152,13 @@ def import_past():
     if upload:
         form.name.data = upload.filename or ""
     known = {name_key(p.name) for p in players.list_players(db)}
-    here = {row[0] for row in db.execute("SELECT uid FROM games WHERE uid LIKE 'csv-%'")}
     return render_template(
         "exchange/past_games.html",
         form=form,
         preview=preview,
         known=[n for n in preview.players if name_key(n) in known],
         new=[n for n in preview.players if name_key(n) not in known],
-        already=sum(1 for game in preview.games if game.uid in here),
+        already=pastgames.already_here(db, preview.games),
     )
 
 

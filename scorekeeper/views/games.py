@@ -51,6 +51,17 @@ def flash_refusal(refusal):
         flash(f"Meanwhile: {change.summary}", "info")
 
 
+def refuse_stale(game, form, again):
+    """The game changed since the phone's page was opened (``form.revision``): say so with
+    what changed, then ``again`` (what to check anew); the form takes the game's revision
+    now and its Check is undone, what was typed stays."""
+    seen = form.revision.data
+    changes = game_model.changes_since(get_db(), game.id, seen) if seen is not None else ()
+    said = f"This game changed on another phone since you opened this page: {again}"
+    flash_refusal(Conflict(said, changes))
+    form.revision.data, form.checked.data = game.revision, ""
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def new():
     """Start a game: rule set and its variant (adjusted for this game if need be), teams, who deals first."""

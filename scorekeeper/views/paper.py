@@ -12,6 +12,7 @@ round" show one column more or fewer, keeping what was typed; nothing is saved.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field
 
 from flask import Blueprint, flash, render_template, request
@@ -21,7 +22,7 @@ from ..db import get_db
 from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
-from .games import REFUSED, flash_refusal, game_or_404, print_later, to_game
+from .games import REFUSED, flash_refusal, game_or_404, print_later, refuse_stale, to_game
 from .round_screen import signature
 
 bp = Blueprint("paper", __name__, url_prefix="/games")
@@ -68,16 +69,7 @@ def sheet(game_id):
         form.checked.data = ""
         return _page(game, form)
     if form.revision.data != game.revision:
-        # the game changed since this page was opened: say what, keep what was typed
-        flash_refusal(
-            Conflict(
-                "This game changed on another phone since you opened this page: check the sheet again.",
-                game_model.changes_since(get_db(), game.id, form.revision.data)
-                if form.revision.data is not None
-                else (),
-            )
-        )
-        form.revision.data, form.checked.data = game.revision, ""
+        refuse_stale(game, form, "check the sheet again.")
         return _page(game, form, status=REFUSED)
     columns, ok = _check(game, form)
     if not ok:
@@ -85,7 +77,7 @@ def sheet(game_id):
         return _page(game, form, columns, status=REFUSED)
     typed_rounds = [c.entries for c in columns if c.entries is not None]
     proof = _digest(game, typed_rounds, form.ended.data)
-    if action == "save" and request.form.get("checked") == proof:
+    if action == "save" and hmac.compare_digest(request.form.get("checked", "").encode(), proof.encode()):
         try:
             after = round_changes.add_rounds(
                 get_db(), game.id, game.revision, form.first, typed_rounds, end=form.ended.data, loaded=game

@@ -23,7 +23,6 @@ from urllib.parse import urlencode
 from flask import abort, current_app, redirect, render_template, request, url_for
 
 from .. import scoring
-from ..db import get_db
 from ..forms.rounds import (
     add_up,
     all_fields,
@@ -36,8 +35,7 @@ from ..forms.rounds import (
     summary_titles,
     team_fields,
 )
-from ..services import Conflict, game_model
-from .games import REFUSED, flash_refusal
+from .games import REFUSED, refuse_stale
 
 # a round form's values in a URL: six teams with every field take under 8 KB
 LONGEST_QUERY = 16 * 1024
@@ -68,18 +66,7 @@ def page(game, played, values):
         add_up(form, target, int(team) if team.isascii() and team.isdigit() and len(team) < 3 else -1)
         return render(game, played, form, number)
     if form.revision.data != game.revision:
-        # the game changed since this page was opened: say what, keep what was typed
-        flash_refusal(
-            Conflict(
-                "This game changed on another phone since you opened this page: "
-                "check the round again before saving it.",
-                game_model.changes_since(get_db(), game.id, form.revision.data)
-                if form.revision.data is not None
-                else (),
-            )
-        )
-        form.revision.data = game.revision
-        form.checked.data = ""
+        refuse_stale(game, form, "check the round again before saving it.")
         return render(game, played, form, number, status=REFUSED)
     entries, problems = checked(game, form, number)
     if entries is None:
@@ -155,7 +142,9 @@ def proven(game, number, values):
     if len(sent) != 32 or values.get("revision") != str(game.revision):
         return None
     entries = posted_entries(game.rules, len(game.teams), values, game.scores_only)
-    if entries is None or not hmac.compare_digest(sent, digest(game, entries, number, game.revision)):
+    if entries is None or not hmac.compare_digest(
+        sent.encode(), digest(game, entries, number, game.revision).encode()
+    ):
         return None
     return entries
 

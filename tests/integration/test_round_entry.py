@@ -312,3 +312,18 @@ def test_the_error_summary_names_the_team_and_the_field_of_each_mistake(client, 
         ("teams-1-unplayed_points", "Cy & Di · Points left in hand and foot"),
     ], summary
     assert db["rounds"].count == 0
+
+
+def test_a_check_proof_of_any_characters_is_only_a_wrong_proof(app, db, make_game):
+    """Save compares the check's proof in constant time; a proof of 32 characters outside
+    ASCII (a crafted form) is a proof that does not match, not a 500: the phone is sent
+    back to check the values first, and nothing is saved."""
+    from ..httpkit import FlaskPhone, check_round
+
+    game = make_game("tablet")
+    phone = FlaskPhone(app)
+    review = check_round(phone, f"/games/{game.id}/rounds/new", {0: {"melded_points": 135}})
+    button = review.form.button("save", "action")
+    saved = phone.submit(review.form, review.page, {"checked": "٣" * 32}, button=button)
+    assert saved.status == 303 and "changed=1" in saved.location, (saved.status, saved.error)
+    assert game_model.load_game(db, game.id).rounds == ()
