@@ -13,6 +13,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
+# the same app over https, for the phones made secure at /trust (docs/HTTPS.md); -1: none
+HTTPS_PORT ?= 5443
 
 .PHONY: run test check coverage test-deep pictures bench bench-large flake-hunt init-db system-packages system-packages-test clean
 
@@ -38,7 +40,7 @@ init-db: system-packages $(VENV)/.installed
 	$(VENV)/bin/flask --app scorekeeper init-db
 
 run: init-db
-	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT)
+	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT) --https-port $(HTTPS_PORT)
 
 # The tests run on every core (pytest-xdist, one worker a core, each test on its own
 # database, port and browser context); the ten slowest are listed at the end.

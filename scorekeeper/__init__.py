@@ -31,7 +31,7 @@ def create_app(test_config=None):
         # refuse a request body this large before reading it (house-rules files are ~1 KB)
         MAX_CONTENT_LENGTH=1024 * 1024,
         # with a passcode set, a phone signs in once an evening (the session cookie
-        # is HttpOnly and SameSite=Lax; plain http on the home Wi-Fi, so not Secure)
+        # is HttpOnly and SameSite=Lax; Secure over https: security.SessionOverEither)
         PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=12),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -65,10 +65,12 @@ def create_app(test_config=None):
         rules,
         share,
         sheets,
+        trust,
         webapp,
     )
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
+    trust.init_app(app)  # then, with every phone paired, http is sent to https
     db.init_app(app)
     catch_up.init_app(app)  # the ratings after a change to an old game, without holding the lock
     autobackup.init_app(app)  # a request that changed something is backed up after it
@@ -95,6 +97,7 @@ def create_app(test_config=None):
         auth,
         backups,
         share,
+        trust,
         webapp,
     )
     for blueprint in blueprints:

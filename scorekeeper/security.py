@@ -5,6 +5,7 @@
   addresses and host name, and any listed in ``EXTRA_HOSTS`` in
   ``instance/config.py``. A page elsewhere that points its own name at this
   machine (DNS rebinding) gets a plain 400 and nothing else.
+- **Cookies.** The session cookie is ``Secure`` over https (``SessionOverEither``).
 - **Headers.** Every response says: scripts, styles, images, fonts, forms
   and frames come from this origin only, never inline; no framing by
   anyone; no content-type sniffing; the referrer only to this origin, which
@@ -14,7 +15,8 @@
 import functools
 import socket
 
-from flask import request
+from flask import g, request
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import SecurityError
 from werkzeug.wrappers import Response
 
@@ -75,15 +77,35 @@ def _refuse_unknown_host():
 
 
 def _add_headers(response):
-    response.headers["Content-Security-Policy"] = CSP
+    also = g.get("connect_also")  # /trust asks the same address over https (views/trust.py)
+    response.headers["Content-Security-Policy"] = (
+        CSP.replace("connect-src 'self'", f"connect-src 'self' {also}") if also else CSP
+    )
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     return response
 
 
+class SessionOverEither(SecureCookieSessionInterface):
+    """The session cookie (a sign-in, the forms' CSRF tokens) over http and https alike.
+
+    Over https it is ``Secure`` and named ``__Host-session`` (the browser then keeps it to
+    this host, this path and https); over http it is the plain ``session`` a phone not
+    paired uses. Two names, because a browser lets no http page set a cookie named as a
+    ``Secure`` one: a phone that opened both would otherwise be signed out on http for good.
+    """
+
+    def get_cookie_name(self, app):
+        return "__Host-session" if request.is_secure else super().get_cookie_name(app)
+
+    def get_cookie_secure(self, app):
+        return request.is_secure
+
+
 def init_app(app):
     """Call first in ``create_app``: the Host check runs before every other hook,
     and the headers (registered first, so run last) go on every response."""
+    app.session_interface = SessionOverEither()
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = served_as(*machine_names(), app.config.get("EXTRA_HOSTS", ()))
     app.before_request(_refuse_unknown_host)

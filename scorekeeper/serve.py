@@ -1,24 +1,40 @@
-"""Serve the app with waitress and say which address a phone should open.
+"""Serve the app, over http and https, and say which address a phone should open.
 
 Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
+
+One process, one app (one set of background workers, one connection per server thread),
+two servers on two ports (docs/HTTPS.md says why these two):
+
+- **http** by waitress, as always: every phone opens the app there, paired or not;
+- **https** by cheroot (CherryPy's WSGI server, which speaks TLS with Python's own ssl
+  module) with the household certificate (``certificates.py``), for the phones that trust
+  it: the offline page, the installed app, the screen kept awake, the passcode private.
 """
 
 import argparse
 import contextlib
+import datetime
 import io
 import signal
+import socket
 import sqlite3
+import ssl
 import sys
 import tempfile
+import threading
 
 import segno
+from cheroot import errors as cheroot_errors
+from cheroot import wsgi
+from cheroot.ssl.builtin import BuiltinSSLAdapter
 from waitress import create_server
 
-from . import create_app, passcode
+from . import certificates, create_app, passcode
 from .db import get_db
 from .faults import Fault
 from .forms.exchange import MAX_IMPORT_SIZE
 from .network import lan_addresses
+from .security import served_as
 
 #: seconds a thread runs before another waiting for the interpreter's lock gets it
 SWITCH_INTERVAL = 0.0005
@@ -26,26 +42,128 @@ SWITCH_INTERVAL = 0.0005
 LARGEST_BODY = MAX_IMPORT_SIZE + 1024 * 1024
 
 
-def where_to_open(host, port, addresses):
+#: TLS handshakes and requests of the https server, at once (each a thread and its connection)
+HTTPS_THREADS = 8
+#: how often the running server looks at its certificates and this computer's addresses
+CERTIFICATE_CHECK_SECONDS = 3600
+
+
+def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
     """The lines that tell the family which address to open."""
     lines = [f"Scorekeeper is running. On this computer: http://localhost:{port}/"]
     if host in ("0.0.0.0", ""):
         for address in addresses or ["<this computer's address>"]:
             lines.append(f"On a phone on the same Wi-Fi, open: http://{address}:{port}/")
+        if https_port and addresses:
+            lines.append(
+                f"Secure, on a phone made secure once at http://{addresses[0]}:{port}/trust: "
+                f"https://{addresses[0]}:{https_port}/"
+            )
+    if https_port and fingerprint:
+        lines.append(f"The household certificate's fingerprint starts {fingerprint} (a phone shows it too).")
     lines.append("Stop it with Ctrl+C.")
     return lines
 
 
-def qr_codes(host, port, addresses):
-    """Each address a phone opens, as a QR code to scan from the terminal (text)."""
+def qr_codes(host, port, addresses, https_port=None):
+    """Each address a phone opens (and its https one), as a QR code to scan from the terminal (text)."""
     if host not in ("0.0.0.0", ""):
         return ""
     out = io.StringIO()
     for address in addresses:
-        url = f"http://{address}:{port}/"
-        out.write(f"Scan to open {url}\n")
-        segno.make(url, error="m").terminal(out=out, compact=True)
+        urls = [f"http://{address}:{port}/"] + ([f"https://{address}:{https_port}/"] if https_port else [])
+        for url in urls:
+            out.write(f"Scan to open {url}\n")
+            segno.make(url, error="m").terminal(out=out, compact=True)
     return out.getvalue()
+
+
+class _HandshakeOnFirstRead(ssl.SSLSocket):
+    """A TLS connection whose handshake is made by its first read, in the server thread
+    that answers it; a failed handshake is a connection the client dropped (logged
+    quietly by cheroot), whatever the client sent instead."""
+
+    _shaken = False
+
+    def recv_into(self, buffer, nbytes=0, flags=0):
+        if not self._shaken:
+            try:
+                self.do_handshake()
+            except OSError as error:  # ssl.SSLError, a reset, a timeout
+                raise cheroot_errors.FatalSSLAlert(*error.args) from error
+            self._shaken = True
+        return super().recv_into(buffer, nbytes, flags)
+
+
+class HandshakeInWorker(BuiltinSSLAdapter):
+    """cheroot's TLS, with the handshake out of its one accepting thread.
+
+    cheroot's own adapter makes each handshake in the thread that accepts every
+    connection (cherrypy/cheroot#748, open): one connection that sends nothing (a guest's
+    port scan, a phone walking out of the Wi-Fi) held up every other phone's https for the
+    10 s timeout. Here it waits for the connection's first read, in its own worker thread.
+    """
+
+    def __init__(self, certificate, private_key):
+        super().__init__(certificate, private_key)
+        self.context.sslsocket_class = _HandshakeOnFirstRead
+
+    def wrap(self, sock):
+        connection = self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+        return connection, {"wsgi.url_scheme": "https", "HTTPS": "on"}
+
+    def reload(self, status):
+        """Serve a certificate issued again (renewed, or for new addresses) from the next
+        handshake on; the connections already open keep theirs."""
+        self.context.load_cert_chain(status.server_cert_path, status.server_key_path)
+
+
+def https_server(app, host, port, status):
+    """The app over https on ``port`` (0: a free one), bound and not yet serving: call
+    ``serve()`` in a thread, ``stop()`` to end it (it closes every connection)."""
+    server = wsgi.Server((host, port), app, numthreads=HTTPS_THREADS, server_name=socket.gethostname())
+    server.ssl_adapter = HandshakeInWorker(status.server_cert_path, status.server_key_path)
+    server.max_request_body_size = LARGEST_BODY
+    server.prepare()  # binds the port: the address printed is already answering
+    return server
+
+
+def covered_now(app):
+    """This computer's names and addresses, as the certificates must cover them now."""
+    return certificates.this_computer(app.config["EXTRA_HOSTS"])
+
+
+def told_of(made, port):
+    """What ``make run`` says of a household root it just made again (none the first time)."""
+    if not made.new_root or made.why == "there was none":
+        return []
+    first = made.status.covered.addresses[:1] or made.status.covered.names[:1] or ["this computer"]
+    return [
+        f"The household certificate is new ({made.why}). A phone made secure before sees a "
+        f"certificate warning at https: open http://{first[0]}:{port}/trust on it, remove the old "
+        "Scorekeeper certificate and install the new one (docs/HTTPS.md)."
+    ]
+
+
+def keep_certificates(app, adapter, port, stop):
+    """Until ``stop`` is set, look every hour: a certificate near its end is issued again,
+    and so is one for new addresses (which the Host check then answers too)."""
+    covered = covered_now(app)
+    while not stop.wait(CERTIFICATE_CHECK_SECONDS):
+        try:
+            now_covered = covered_now(app)
+            if now_covered != covered:
+                names = served_as(now_covered.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
+                app.config["TRUSTED_HOSTS"] = names
+                covered = now_covered
+            made = certificates.ensure(app.instance_path, covered, socket.gethostname())
+            if made.new_server:
+                adapter.reload(made.status)
+                print(f"{datetime.datetime.now():%Y-%m-%d %H:%M} https certificate issued again.", flush=True)
+            for line in told_of(made, port):
+                print(line, flush=True)
+        except (OSError, ValueError, ssl.SSLError) as error:  # a full disk: the old one serves on
+            print(f"The https certificate could not be renewed: {error}", file=sys.stderr, flush=True)
 
 
 def share_address(host, addresses):
@@ -63,6 +181,9 @@ def main(argv=None, make_app=create_app):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000, help="0 picks a free port")
+    parser.add_argument(
+        "--https-port", type=int, default=5443, help="0 picks a free port; -1 serves no https"
+    )
     args = parser.parse_args(argv)
     app = make_app()
     # A phone's Save waits for the interpreter's lock once per SQLite statement; beside a
@@ -84,7 +205,25 @@ def main(argv=None, make_app=create_app):
     server = create_server(app, host=args.host, port=args.port, max_request_body_size=LARGEST_BODY)
     addresses = lan_addresses()
     app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
-    for line in where_to_open(args.host, server.effective_port, addresses):
+    app.config["HTTP_PORT"] = server.effective_port  # share links stay on http (views/share.py)
+    secure, made, said = None, None, []
+    if args.https_port >= 0:
+        try:
+            made = certificates.ensure(app.instance_path, covered_now(app), socket.gethostname())
+            secure = https_server(app, args.host, args.https_port, made.status)
+        except (OSError, ValueError, ssl.SSLError) as error:
+            said.append(f"https is not served ({error}): phones open the app over http alone.")
+        else:
+            app.config["HTTPS_PORT"] = secure.bind_addr[1]
+            said += told_of(made, server.effective_port)
+    lines = where_to_open(
+        args.host,
+        server.effective_port,
+        addresses,
+        app.config.get("HTTPS_PORT"),
+        made.status.fingerprint if made else None,
+    )
+    for line in lines + said:
         print(line, flush=True)
     if passcode.stored_hash(app.instance_path) is None:
         # proves a phone is held at home: the first passcode, an import, the whole history
@@ -93,18 +232,30 @@ def main(argv=None, make_app=create_app):
             " the first passcode, an import, or a download of the whole history)",
             flush=True,
         )
-    codes = qr_codes(args.host, server.effective_port, addresses)
+    codes = qr_codes(args.host, server.effective_port, addresses, app.config.get("HTTPS_PORT"))
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")
         print(codes, end="", flush=True)
     # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
     # that what waits for it (a change's backup, autobackup.flush) is done
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    stop = threading.Event()
+    if secure:
+        threading.Thread(target=secure.serve, name="https", daemon=True).start()
+        threading.Thread(
+            target=keep_certificates,
+            args=(app, secure.ssl_adapter, server.effective_port, stop),
+            name="certificates",
+            daemon=True,
+        ).start()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
+        if secure:
+            secure.stop()
         server.close()
 
 

@@ -386,3 +386,69 @@ document.addEventListener("change", function (event) {
   });
   schedule();
 })();
+
+// Making a phone secure (templates/trust/index.html): ask the same address over https
+// every few seconds while the page is seen; an answer (the phone trusts the household
+// certificate) turns the page's status into "Open the secure app". Without JavaScript
+// the button is there from the start.
+(function () {
+  "use strict";
+  var check = document.querySelector("[data-trust-check]");
+  if (!check || !window.fetch) return;
+  var open = check.querySelector("[data-open-secure]");
+  var state = check.querySelector(".trust-state");
+  var timer = null;
+  open.hidden = true;
+
+  function ask() {
+    clearTimeout(timer);
+    if (document.visibilityState !== "visible") return;
+    // no-cors: the answer is not read, only whether https answered (a certificate the
+    // phone does not trust is a failed fetch)
+    fetch(check.dataset.trustCheck, { mode: "no-cors", cache: "no-store" }).then(function () {
+      state.textContent = check.dataset.trustedText;
+      open.hidden = false;
+      check.classList.add("trusted");
+    }, function () {
+      timer = setTimeout(ask, 3000);
+    });
+  }
+
+  document.addEventListener("visibilitychange", ask);
+  ask();
+})();
+
+// Sharing a link through the phone's own share sheet (Web Share: https only), where a
+// page offers one ([data-share-url]); elsewhere the button stays hidden and the link
+// is there to copy.
+(function () {
+  "use strict";
+  if (!navigator.share || !window.isSecureContext) return;
+  document.querySelectorAll("[data-share-url]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      navigator.share({ title: document.title, url: button.dataset.shareUrl }).catch(function () {});
+    });
+  });
+})();
+
+// Installing the app (https only): where the browser offers it, a button on the home
+// page ([data-install]) asks for it; the browser's own menu does the same elsewhere.
+(function () {
+  "use strict";
+  var button = document.querySelector("[data-install]");
+  if (!button) return;
+  var offer = null;
+  window.addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault();
+    offer = event;
+    button.hidden = false;
+  });
+  button.addEventListener("click", function () {
+    if (!offer) return;
+    offer.prompt();
+    offer = null;
+    button.hidden = true;
+  });
+  window.addEventListener("appinstalled", function () { button.hidden = true; });
+})();

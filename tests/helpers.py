@@ -81,8 +81,10 @@ def posted(page):
     return parser.values
 
 
-def csrf_token(client, url):
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url)))[1]
+def csrf_token(client, url, **options):
+    """The CSRF token of the form at ``url`` (``base_url="https://…"``: over https, where
+    the session cookie is another one, security.SessionOverEither)."""
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url, **options)))[1]
 
 
 @contextlib.contextmanager
@@ -99,7 +101,8 @@ def served(instance, database):
     for name in ("SCOREKEEPER_BACKUP_DIR", "BACKUP_DIR"):
         env.pop(name, None)
     server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"]
+        + ["--https-port", "0"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -17,7 +17,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, backup, faults, passcode
+from .. import autobackup, backup, certificates, faults, passcode
 from ..migrations import migrations
 from .common import database
 
@@ -157,7 +157,7 @@ def _answers_as_scorekeeper(port):
 @click.option("--port", default=5000, show_default=True, help="The port `make run` serves on.")
 @with_appcontext
 def doctor_command(host, port):
-    """Check the database, its disk, the backups, the secret key and the port; say what to fix."""
+    """Check the database, its disk, the backups, the secret key, https and the port; say what to fix."""
     app = current_app._get_current_object()
     auto = autobackup.for_app(app)
     now = datetime.datetime.now(datetime.UTC)
@@ -167,6 +167,8 @@ def doctor_command(host, port):
     lines.append(("backups", *check_backups(auto, now, app.config["BACKUPS_AUTOMATIC"])))
     lines.append(("secret key", *check_secret_key(app.instance_path)))
     lines.append(("household", *check_household(app.instance_path)))
+    covered = certificates.this_computer(app.config["EXTRA_HOSTS"])
+    lines.append(("https", *certificates.describe(certificates.load(app.instance_path), covered, now)))
     lines.append(("port", *check_port(host, port)))
     for name, ok, text in lines:
         click.echo(f"{'ok ' if ok else 'FIX'}  {name}: {text}")

@@ -1,6 +1,8 @@
 """The household: its passcode, and the app as a service that starts with the computer."""
 
+import datetime
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -8,7 +10,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, passcode, service
+from .. import autobackup, certificates, passcode, service
 from ..services import guesses
 from .common import connection, database
 
@@ -52,6 +54,35 @@ def _forget_guesses():
         with connection() as db:
             if db["passcode_guesses"].exists():  # not before init-db has made it
                 guesses.forget(db)
+
+
+@click.command("https")
+@click.option(
+    "--new-root",
+    is_flag=True,
+    help="Make a new household root: every phone paired before must pair again (after a lost key).",
+)
+@with_appcontext
+def https_command(new_root):
+    """Make the household certificates for https at home, or bring them up to date.
+
+    `make run` does the same as it starts; this says what they cover. See docs/HTTPS.md.
+    """
+    covered = certificates.this_computer(current_app.config["EXTRA_HOSTS"])
+    hostname = socket.gethostname()
+    made = certificates.ensure(current_app.instance_path, covered, hostname, new_root=new_root)
+    status = made.status
+    if made.new_root:
+        click.echo(f"New household root ({made.why}): each phone pairs at /trust.")
+    elif made.new_server:
+        click.echo("Server certificate issued again, under the same root: paired phones stay paired.")
+    else:
+        click.echo("The certificates were up to date.")
+    now = datetime.datetime.now(datetime.UTC)
+    click.echo(f"Fingerprint (SHA-256) starts: {status.fingerprint}")
+    click.echo(f"Covers: {', '.join(status.covered.names + status.covered.addresses)}")
+    click.echo(f"Valid for {status.days_left(now)} more days (issued again by itself before it ends)")
+    click.echo(f"Kept in {status.folder} (owner-only)")
 
 
 @click.group("service")

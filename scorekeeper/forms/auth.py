@@ -6,7 +6,7 @@ HTML, the browser's cache and its history).
 """
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField, StringField
+from wtforms import BooleanField, HiddenField, PasswordField, StringField
 from wtforms.validators import InputRequired
 
 from .. import passcode
@@ -102,3 +102,12 @@ class HouseholdForm(FlaskForm):
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
     next = HiddenField()
+
+
+class EveryPhonePairedForm(FlaskForm):
+    """The household's "every phone here is paired" setting (views/trust.py)."""
+
+    paired = BooleanField(
+        "Every phone here is paired",
+        description="Then http opens only the page that pairs a phone; everything else opens over https.",
+    )

@@ -28,7 +28,7 @@ from flask_limiter.util import get_remote_address
 
 from .. import autobackup, faults, passcode
 from ..db import get_db
-from ..forms.auth import HouseholdForm, PasscodeForm, SignInForm, SignOutForm
+from ..forms.auth import EveryPhonePairedForm, HouseholdForm, PasscodeForm, SignInForm, SignOutForm
 from ..services import guesses as household_guesses
 
 bp = Blueprint("auth", __name__)
@@ -46,6 +46,13 @@ PUBLIC = frozenset(
         "share.follow",
         "evenings.follow",
         "evenings.follow_table",
+        # making a phone secure (views/trust.py): the household root is no secret, and a
+        # phone must pair before it signs in over https
+        "trust.index",
+        "trust.certificate",
+        "trust.profile",
+        "trust.check",
+        "trust.later",
     }
 )
 
@@ -269,7 +276,20 @@ def _settings_page(form, stored):
         disks=_disks(backups),
         automatic=current_app.config["BACKUPS_AUTOMATIC"],
         household=household_proven(),
+        https=_https_settings(),
     )
+
+
+def _https_settings():
+    """The https section of the settings page: the port (None: not served) and the
+    "every phone here is paired" form, filled as the setting is."""
+    from . import trust  # trust's views are built on this module's
+
+    return {
+        "port": trust.https_port(),
+        "secure": request.is_secure,
+        "form": EveryPhonePairedForm(formdata=None, paired=trust.every_phone_paired()),
+    }
 
 
 def _disks(backups):

@@ -21,7 +21,7 @@ from ..db import get_db
 from ..forms.games import ActionForm
 from ..security import LOCAL_HOSTS, machine_names
 from ..services import Conflict, NotFound, game_model, games
-from . import found
+from . import found, trust
 
 bp = Blueprint("share", __name__)
 
@@ -83,15 +83,20 @@ def share_url(token, endpoint="share.follow", argument="token"):
     address phones reach it at instead:
     ``SHARE_ADDRESS`` as the server set it (``serve.share_address``: None when it
     listens on loopback only, so the link stays as opened), else the first LAN
-    address."""
+    address. Opened over https, the link is still an http one (a guest's phone trusts
+    no household certificate), unless every phone here is paired (views/trust.py)."""
     url = url_for(endpoint, **{argument: token}, _external=True)
     parts = urlsplit(url)
     config = current_app.config
     reached = config["SHARE_ADDRESS"] if "SHARE_ADDRESS" in config else next(iter(machine_names()[0]), None)
-    if parts.hostname in LOCAL_HOSTS and reached and reached in (config.get("TRUSTED_HOSTS") or ()):
-        netloc = reached + (f":{parts.port}" if parts.port else "")
-        url = urlunsplit(parts._replace(netloc=netloc))
-    return url
+    host, port = parts.hostname, parts.port
+    if parts.scheme == "https" and config.get("HTTP_PORT") and not trust.every_phone_paired():
+        parts, port = parts._replace(scheme="http"), config["HTTP_PORT"]
+    if host in LOCAL_HOSTS and reached and reached in (config.get("TRUSTED_HOSTS") or ()):
+        host = reached
+    if (host, port) != (parts.hostname, parts.port):
+        parts = parts._replace(netloc=host + (f":{port}" if port else ""))
+    return urlunsplit(parts)
 
 
 def qr_svg(text):

@@ -17,8 +17,14 @@ from ..helpers import csrf_token, text
 SECRET = "Marmalade-42"
 
 # Open without signing in: the sign-in page, what it and an installed app
-# need, and share links. Every other endpoint of app.url_map needs sign-in.
+# need, share links, and making a phone secure (the household root is no secret).
+# Every other endpoint of app.url_map needs sign-in.
 PUBLIC = {
+    "trust.index",
+    "trust.certificate",
+    "trust.profile",
+    "trust.check",
+    "trust.later",
     "auth.sign_in",
     "static",
     "webapp.manifest",

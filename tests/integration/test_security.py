@@ -150,7 +150,7 @@ def test_csrf_checks_the_referer_over_https_and_the_policy_sends_it_same_origin(
     """Flask-WTF refuses a post over https without a same-origin Referer; the
     Referrer-Policy (same-origin) is what lets a browser send that one."""
     base = "https://localhost"
-    token = csrf_token(client, "/settings")
+    token = csrf_token(client, "/settings", base_url=base)
     data = {"csrf_token": token, "new": "ab", "confirm": "ab", "action": "save"}
     refused = client.post("/settings", base_url=base, data=data)
     assert refused.status_code == 400 and "form came from elsewhere" in text(refused)
