@@ -51,6 +51,8 @@ CERTIFICATE_CHECK_SECONDS = 3600
 def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
     """The lines that tell the family which address to open."""
     lines = [f"Scorekeeper is running. On this computer: http://localhost:{port}/"]
+    if https_port:
+        lines[0] += f" (https on port {https_port}, for phones made secure)"
     if host in ("0.0.0.0", ""):
         for address in addresses or ["<this computer's address>"]:
             lines.append(f"On a phone on the same Wi-Fi, open: http://{address}:{port}/")

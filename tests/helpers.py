@@ -89,8 +89,9 @@ def csrf_token(client, url, **options):
 
 @contextlib.contextmanager
 def served(instance, database):
-    """`make run`'s server (waitress) in its own process, on a free loopback port: yields
-    (process, port); stopped with SIGTERM, as a service manager stops it, on the way out
+    """`make run`'s server (waitress, and cheroot for https) in its own process, on free
+    loopback ports: yields (process, http port), the https port as ``process.https_port``;
+    stopped with SIGTERM, as a service manager stops it, on the way out
     (its exit status is then ``process.returncode``)."""
     env = {
         **os.environ,
@@ -111,8 +112,10 @@ def served(instance, database):
     try:
         # the address is printed once the port is bound: no waiting, no retries
         first_line = server.stdout.readline()
-        assert "On this computer: http://localhost:" in first_line, first_line
-        yield server, int(first_line.rsplit(":", 1)[1].strip("/\n"))
+        found = re.search(r"On this computer: http://localhost:(\d+)/(?: \(https on port (\d+))?", first_line)
+        assert found, first_line
+        server.https_port = int(found[2]) if found[2] else None
+        yield server, int(found[1])
     finally:
         server.terminate()
         server.wait(timeout=10)

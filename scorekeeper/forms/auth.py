@@ -6,7 +6,7 @@ HTML, the browser's cache and its history).
 """
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, PasswordField, StringField
+from wtforms import HiddenField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired
 
 from .. import passcode
@@ -107,7 +107,12 @@ class HouseholdForm(FlaskForm):
 class EveryPhonePairedForm(FlaskForm):
     """The household's "every phone here is paired" setting (views/trust.py)."""
 
-    paired = BooleanField(
-        "Every phone here is paired",
-        description="Then http opens only the page that pairs a phone; everything else opens over https.",
+    paired = RadioField(
+        "Phones over http",
+        choices=[
+            SelectChoice("no", "Some phones are not made secure yet: http opens the whole app"),
+            SelectChoice("yes", "Every phone here is made secure: http opens only the page that does it"),
+        ],
+        default="no",
+        validators=[InputRequired("Choose one.")],
     )

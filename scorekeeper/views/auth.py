@@ -288,7 +288,7 @@ def _https_settings():
     return {
         "port": trust.https_port(),
         "secure": request.is_secure,
-        "form": EveryPhonePairedForm(formdata=None, paired=trust.every_phone_paired()),
+        "form": EveryPhonePairedForm(formdata=None, paired="yes" if trust.every_phone_paired() else "no"),
     }
 
 

@@ -129,15 +129,21 @@ def browser_path():
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """One Chromium for the whole run (of each test process)."""
+def playwright_driver():
+    """Playwright, started once for the run (of each test process): every browser a test
+    launches comes from it (a second one in the same process is refused)."""
     from playwright.sync_api import sync_playwright
 
-    path = browser_path()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """One Chromium for the whole run (of each test process)."""
+    browser = playwright_driver.chromium.launch(executable_path=str(browser_path()), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

@@ -150,6 +150,10 @@ def test_csrf_checks_the_referer_over_https_and_the_policy_sends_it_same_origin(
     """Flask-WTF refuses a post over https without a same-origin Referer; the
     Referrer-Policy (same-origin) is what lets a browser send that one."""
     base = "https://localhost"
+    # over https the phone has a session of its own: it gives the household code there too
+    token = csrf_token(client, "/household", base_url=base)
+    code = {"csrf_token": token, "code": passcode.household_code(app.instance_path)}
+    client.post("/household", base_url=base, data=code, headers={"Referer": base + "/household"})
     token = csrf_token(client, "/settings", base_url=base)
     data = {"csrf_token": token, "new": "ab", "confirm": "ab", "action": "save"}
     refused = client.post("/settings", base_url=base, data=data)

@@ -1,10 +1,15 @@
-"""The server `make run` starts: waitress, the address to open, real HTTP."""
+"""The server `make run` starts: waitress, cheroot for https, the address to open, real
+HTTP and TLS."""
 
 import io
+import socket
+import ssl
 import urllib.request
 
+import pytest
 import segno
 
+from scorekeeper import certificates
 from scorekeeper.db import connect, transaction
 from scorekeeper.network import usable_addresses
 from scorekeeper.scoring import RULESETS
@@ -53,6 +58,66 @@ def test_each_address_a_phone_opens_is_also_a_qr_code_to_scan():
     # served on loopback only, or no address known: nothing to scan
     assert qr_codes("127.0.0.1", 5000, ["10.0.0.5"]) == ""
     assert qr_codes("0.0.0.0", 5000, []) == ""
+    # with https, its address beside the http one
+    assert "Scan to open https://10.0.0.5:5443/\n" in qr_codes("0.0.0.0", 5000, ["10.0.0.5"], 5443)
+
+
+def test_the_address_lines_say_where_https_is_and_the_fingerprint_a_phone_shows():
+    lines = where_to_open("0.0.0.0", 5000, ["192.168.1.20"], 5443, "7F 3A 19 C2")
+    assert lines[0].endswith("http://localhost:5000/ (https on port 5443, for phones made secure)")
+    assert any(
+        "http://192.168.1.20:5000/trust" in line and "https://192.168.1.20:5443/" in line for line in lines
+    )
+    assert any("fingerprint starts 7F 3A 19 C2" in line for line in lines)
+
+
+NAME = f"{socket.gethostname()}.local"
+
+
+def https_get(port, root, path="/rules", timeout=5):
+    """GET ``path`` over TLS at the computer's name (on loopback), trusting the household
+    root alone, as a paired phone does (None: the system's roots, as a phone not paired):
+    (status line, body)."""
+    context = ssl.create_default_context(cafile=str(root) if root else None)
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=timeout) as raw,
+        context.wrap_socket(raw, server_hostname=NAME) as tls,
+    ):
+        tls.sendall(f"GET {path} HTTP/1.1\r\nHost: {NAME}:{port}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := tls.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n", 1)[0].decode(), body
+
+
+def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest_sends(tmp_path):
+    """`make run` makes the household certificates and serves the app over https beside
+    http. A connection that never shakes hands (a guest's port scan) holds up no one
+    (cheroot's own adapter made every handshake in its accepting thread, for 10 s each);
+    plain http sent to the https port is dropped, and https goes on."""
+    instance = tmp_path / "instance"
+    migrate(tmp_path / "family.db")
+    with served(instance, tmp_path / "family.db") as (server, _):
+        root = instance / certificates.FOLDER / certificates.ROOT_CERT
+        assert server.https_port and root.exists()
+        status, body = https_get(server.https_port, root)
+        assert status == "HTTP/1.1 200 OK" and b"Rules" in body
+
+        with socket.create_connection(("127.0.0.1", server.https_port)) as idle:
+            # answered within a timeout half the server's own, while the idle one waits
+            status, _ = https_get(server.https_port, root, timeout=5)
+            assert status == "HTTP/1.1 200 OK"
+            assert idle.fileno() >= 0
+
+        with socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as plain:
+            plain.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert b"200 OK" not in plain.recv(4096)
+        assert https_get(server.https_port, root)[0] == "HTTP/1.1 200 OK"
+
+        # a phone that trusts no household root refuses the certificate
+        with pytest.raises(ssl.SSLCertVerificationError):
+            https_get(server.https_port, None)
 
 
 def test_share_links_name_the_address_phones_reach_the_server_at():

@@ -1,0 +1,242 @@
+"""https at home, as a family's phone meets it: by the computer's name over the Wi-Fi
+(`<hostname>.local`, mapped to loopback with Chromium's --host-resolver-rules; never
+localhost or 127.0.0.1, where the browser allows more, and never with certificate errors
+ignored). A phone that trusts the household root is a Chromium whose NSS database (in a
+HOME of its own, made with certutil) holds it; a phone that does not is the suite's
+usual Chromium.
+
+The household certificates are made once for the module (`make run` makes them once for
+the family); each test copies them into its own app's instance folder.
+"""
+
+import datetime
+import shutil
+import socket
+import subprocess
+import threading
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from scorekeeper import certificates
+from scorekeeper.scoring import TeamRound
+from scorekeeper.serve import https_server
+
+from .conftest import CHROMIUM_ARGS, PHONE, WAIT_MS, browser_path
+
+NAME = f"{socket.gethostname()}.local"
+TEAMS = (("Reds", ["Ann", "Bo"]), ("Blues", ["Cy", "Di"]))
+ROUND = [TeamRound(melded_points=300, books={"clean": 1}), TeamRound(melded_points=150)]
+
+
+class HttpsServer:
+    """The app over https as `make run` serves it (serve.https_server: cheroot, the
+    household certificate) on a free loopback port, until ``stop()``."""
+
+    def __init__(self, app, status):
+        self.server = https_server(app, "127.0.0.1", 0, status)
+        self.port = self.server.bind_addr[1]
+        self.thread = threading.Thread(target=self.server.serve, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        """Stop answering: the listening socket and every idle connection closed."""
+        self.server.stop()
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the https server did not stop in 10 s"
+
+
+@pytest.fixture(scope="module")
+def household(tmp_path_factory):
+    """The household certificates, made once: (instance folder holding them, status)."""
+    instance = tmp_path_factory.mktemp("household")
+    covered = certificates.this_computer()
+    assert NAME in covered.names
+    made = certificates.ensure(str(instance), covered, socket.gethostname())
+    return instance, made
+
+
+@pytest.fixture(scope="module")
+def trusting_browser(playwright_driver, household, tmp_path_factory):
+    """A Chromium whose own certificate store (NSS, in a HOME of its own) trusts the
+    household root, as a phone does once it is paired."""
+    instance, _ = household
+    home = tmp_path_factory.mktemp("phone-home")
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    certutil = shutil.which("certutil")
+    assert certutil, "certutil is missing: `make test` installs libnss3-tools (scripts/system-packages)"
+    subprocess.run([certutil, "-N", "-d", f"sql:{nssdb}", "--empty-password"], check=True, timeout=30)
+    root = instance / certificates.FOLDER / certificates.ROOT_CERT
+    subprocess.run(
+        [certutil, "-A", "-d", f"sql:{nssdb}", "-n", "Scorekeeper household", "-t", "C,,", "-i", str(root)],
+        check=True,
+        timeout=30,
+    )
+    browser = playwright_driver.chromium.launch(
+        executable_path=str(browser_path()),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1, MAP example.com 127.0.0.1"],
+        env={"HOME": str(home)},
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="module")
+def untrusting_browser(playwright_driver, tmp_path_factory):
+    """A Chromium that reaches the computer by its name and trusts no household root."""
+    home = tmp_path_factory.mktemp("stranger-home")
+    browser = playwright_driver.chromium.launch(
+        executable_path=str(browser_path()),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+        env={"HOME": str(home)},
+    )
+    yield browser
+    browser.close()
+
+
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS)
+    context.set_default_navigation_timeout(WAIT_MS)
+    return context, context.new_page()
+
+
+@pytest.fixture
+def served(app, household, live_server):
+    """The app over http (the suite's live server) and over https (make run's), at the
+    computer's name: (http base, https base, the https server)."""
+    instance, _ = household
+    shutil.copytree(
+        instance / certificates.FOLDER, certificates.folder_of(app.instance_path), dirs_exist_ok=True
+    )
+    secure = HttpsServer(app, certificates.load(app.instance_path))
+    http_port = int(live_server.rsplit(":", 1)[1])
+    app.config.update(HTTPS_PORT=secure.port, HTTP_PORT=http_port)
+    try:
+        yield f"http://{NAME}:{http_port}", f"https://{NAME}:{secure.port}", secure
+    finally:
+        secure.stop()
+
+
+# what a page can use, as the phone sees it
+GIVEN = """() => ({
+  secure: window.isSecureContext,
+  serviceWorker: "serviceWorker" in navigator,
+  wakeLock: "wakeLock" in navigator,
+})"""
+
+HOLD_WAKE_LOCK = """if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) =>
+    request(type).then((lock) => { window.wakeLock = lock; return lock; });
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_over_https_at_its_name_a_paired_phone_gets_the_offline_page_and_the_screen_kept_awake(
+    served, trusting_browser, make_game
+):
+    """isSecureContext, the service worker and its offline page with the server stopped,
+    and a wake lock held on the round screen: at https://<hostname>.local, with the
+    household root trusted. (Several seconds: a browser of its own, two servers.)"""
+    _, https, secure = served
+    game = make_game("roth", [ROUND], teams=TEAMS)
+    context, page = phone(trusting_browser)
+    # a phone grants a page the screen wake lock unasked; the headless browser, only when told
+    context.grant_permissions(["screen-wake-lock"], origin=https)
+    try:
+        page.add_init_script(HOLD_WAKE_LOCK)
+        page.goto(https + "/")
+        assert page.evaluate(GIVEN) == {"secure": True, "serviceWorker": True, "wakeLock": True}
+        expect(page.locator(".trust-offer")).to_have_count(0)  # nothing to offer over https
+        scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+        assert scope == https + "/"
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+        page.goto(f"{https}/games/{game.id}/rounds/new")
+        page.wait_for_function("() => window.wakeLock && window.wakeLock.released === false")
+        assert page.evaluate("window.wakeLock.type") == "screen"
+
+        secure.stop()
+        page.goto(f"{https}/games/{game.id}")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Can't reach Scorekeeper")
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(60)
+def test_over_http_at_its_name_a_phone_gets_none_of_it_and_is_offered_trust(served, untrusting_browser):
+    """Over http at the computer's name, what a phone that is not paired gets: no secure
+    context, no service worker, no wake lock, and the offer to make the phone secure,
+    whose page checks from the phone whether https answers (it does not: no root)."""
+    http, https, _ = served
+    context, page = phone(untrusting_browser)
+    try:
+        page.goto(http + "/")
+        assert page.evaluate(GIVEN) == {"secure": False, "serviceWorker": False, "wakeLock": False}
+        page.get_by_role("link", name="Make this phone secure").click()
+        expect(page).to_have_url(http + "/trust")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Make this phone secure")
+        expect(page.locator(".trust-state")).to_contain_text("Not trusted on this phone yet")
+        expect(page.get_by_role("link", name="Download the certificate")).to_be_visible()
+        # the live check asked https and failed: the button to open it stays hidden
+        expect(page.get_by_role("link", name="Open the secure app")).to_be_hidden()
+        # offered once: the next page does not offer it again
+        page.goto(http + "/rules")
+        expect(page.locator(".trust-offer")).to_have_count(0)
+        with pytest.raises(PlaywrightError, match="ERR_CERT_AUTHORITY_INVALID"):
+            page.goto(https + "/")
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_trust_page_turns_into_open_the_secure_app_once_the_phone_trusts_the_root(
+    served, trusting_browser
+):
+    http, https, _ = served
+    context, page = phone(trusting_browser)
+    try:
+        page.goto(http + "/trust")
+        expect(page.locator(".trust-state")).to_have_text("This phone trusts the household certificate.")
+        page.get_by_role("link", name="Open the secure app").click()
+        expect(page).to_have_url(https + "/")
+        assert page.evaluate("window.isSecureContext")
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_household_root_cannot_vouch_for_another_name(app, household, trusting_browser, tmp_path):
+    """A certificate for example.com signed with the household root's own key, served to a
+    phone that trusts the root: refused, by the name constraints the phone enforces."""
+    instance, made = household
+    folder = instance / certificates.FOLDER
+    from cryptography.hazmat.primitives import serialization
+
+    root_key = serialization.load_pem_private_key((folder / certificates.ROOT_KEY).read_bytes(), None)
+    stolen = certificates.Covered(("example.com",), ())
+    now = datetime.datetime.now(datetime.UTC)
+    forged, key = certificates.issue_server(made.status.root, root_key, stolen, now)
+    forged_dir = tmp_path / "forged"
+    forged_dir.mkdir()
+    (forged_dir / certificates.SERVER_CERT).write_bytes(
+        forged.public_bytes(serialization.Encoding.PEM)
+        + made.status.root.public_bytes(serialization.Encoding.PEM)
+    )
+    (forged_dir / certificates.SERVER_KEY).write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    status = certificates.Status(made.status.root, forged, str(forged_dir))
+    server = HttpsServer(app, status)
+    context, page = phone(trusting_browser)
+    try:
+        with pytest.raises(PlaywrightError, match="ERR_CERT_INVALID"):
+            page.goto(f"https://example.com:{server.port}/")
+    finally:
+        context.close()
+        server.stop()
