@@ -9,6 +9,7 @@ import http.client
 import os
 import re
 import shutil
+import ssl
 import statistics
 import subprocess
 import sys
@@ -130,11 +131,16 @@ def demo_database(folder, games, environ):
 # --- the app served by waitress, in its own process ----------------------------------------
 
 
+#: the https port of each server started by ``server`` (its http port the key)
+HTTPS_PORTS = {}
+
+
 @contextlib.contextmanager
 def server(instance, database, extra_env=None, script=None):
     """`python -m scorekeeper.serve` on a free loopback port (what `make run` starts),
     or ``script``, which serves it the same way (bench/floor_app.py); yields (port,
-    seconds from start until it answered)."""
+    seconds from start until it answered). Its https port (a free one too) is
+    ``HTTPS_PORTS[port]``; the household root it made, in ``instance``."""
     env = {
         **os.environ,
         "SCOREKEEPER_INSTANCE_PATH": instance,
@@ -144,17 +150,19 @@ def server(instance, database, extra_env=None, script=None):
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, *([script] if script else ["-m", "scorekeeper.serve"])]
-        + ["--host", "127.0.0.1", "--port", "0"],
+        + ["--host", "127.0.0.1", "--port", "0", "--https-port", "0"],
         env=env,
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
         line = process.stdout.readline()
-        match = re.search(r"localhost:(\d+)/", line)
+        match = re.search(r"localhost:(\d+)/(?: \(https on port (\d+))?", line)
         if not match:
             raise RuntimeError(f"the server did not start: {line!r}")
-        yield int(match[1]), time.perf_counter() - start
+        port = int(match[1])
+        HTTPS_PORTS[port] = int(match[2]) if match[2] else None
+        yield port, time.perf_counter() - start
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -164,8 +172,18 @@ def server(instance, database, extra_env=None, script=None):
 class Client:
     """One keep-alive connection, as a phone holds one, with its cookies."""
 
-    def __init__(self, port, gzip=True):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    def __init__(self, port, gzip=True, root=None):
+        """:param root: the household root's file: the connection is https, trusting it
+        alone (the name checked is the computer's, which the root vouches for; here the
+        server is reached at 127.0.0.1, so the chain is checked and the name is not)."""
+        if root:
+            context = ssl.create_default_context(cafile=root)
+            context.check_hostname = False
+            self.connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=60, context=context)
+            self.origin = f"https://127.0.0.1:{port}"
+        else:
+            self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            self.origin = None
         self.cookies = {}
         self.gzip = gzip
 
@@ -179,6 +197,8 @@ class Client:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+            if self.origin:  # Flask-WTF asks a same-origin Referer of every post over https
+                sent.setdefault("Referer", self.origin + path)
         self.connection.request(method, path, body=body, headers=sent)
         response = self.connection.getresponse()
         data = response.read()

@@ -24,6 +24,7 @@ from scorekeeper.scoring import TeamRound
 from scorekeeper.serve import https_server
 
 from .conftest import CHROMIUM_ARGS, PHONE, WAIT_MS, browser_path
+from .looks import fits_the_phone, readable
 
 NAME = f"{socket.gethostname()}.local"
 TEAMS = (("Reds", ["Ann", "Bo"]), ("Blues", ["Cy", "Di"]))
@@ -240,3 +241,43 @@ def test_the_household_root_cannot_vouch_for_another_name(app, household, trusti
     finally:
         context.close()
         server.stop()
+
+
+AGENTS = {
+    "iphone": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Safari/604.1",
+    "android": "Mozilla/5.0 (Linux; Android 15; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile",
+}
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("kind", AGENTS)
+def test_the_offer_the_trust_page_and_the_setting_read_whole_on_every_phone(
+    served, untrusting_browser, screenshot, kind, javascript
+):
+    """At 320, 360 and 412 px, as an iPhone and as an Android phone, with and without
+    JavaScript: the offer on the home page, the trust page with every fold open, and the
+    settings page's secure connection: every word whole, nothing cut off, every control
+    44 px. (Several pages at three widths each.)"""
+    http, *_ = served
+    context = untrusting_browser.new_context(
+        viewport={"width": 320, "height": 740}, user_agent=AGENTS[kind], java_script_enabled=javascript
+    )
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    try:
+        for path in ("/", "/trust", "/settings"):
+            page.goto(http + path)
+            expect(page.get_by_role("heading", level=1)).to_be_visible()
+            if path == "/":
+                expect(page.locator(".trust-offer")).to_be_visible()
+            page.locator("details").evaluate_all("(folds) => folds.forEach((d) => { d.open = true })")
+            for width in (320, 360, 412):
+                page.set_viewport_size({"width": width, "height": 740})
+                assert readable(page.locator("body")) > 10, path
+                fits_the_phone(page)
+            if javascript:
+                page.set_viewport_size({"width": 360, "height": 740})
+                screenshot(page, f"https-{kind}-{path.strip('/') or 'home'}")
+    finally:
+        context.close()
