@@ -147,23 +147,30 @@ def told_of(made, port):
     ]
 
 
+def renew_certificates(app, adapter, port, covered, now_covered):
+    """One look at the certificates (``keep_certificates``): this computer's names and
+    addresses are now ``now_covered`` (they were ``covered``); the Host check answers the
+    new ones, and a certificate issued again is served from the next handshake. Returns
+    what the certificates now cover."""
+    if now_covered != covered:
+        names = served_as(now_covered.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
+        app.config["TRUSTED_HOSTS"] = names
+    made = certificates.ensure(app.instance_path, now_covered, socket.gethostname())
+    if made.new_server:
+        adapter.reload(made.status)
+        print(f"{datetime.datetime.now():%Y-%m-%d %H:%M} https certificate issued again.", flush=True)
+    for line in told_of(made, port):
+        print(line, flush=True)
+    return now_covered
+
+
 def keep_certificates(app, adapter, port, stop):
     """Until ``stop`` is set, look every hour: a certificate near its end is issued again,
     and so is one for new addresses (which the Host check then answers too)."""
     covered = covered_now(app)
     while not stop.wait(CERTIFICATE_CHECK_SECONDS):
         try:
-            now_covered = covered_now(app)
-            if now_covered != covered:
-                names = served_as(now_covered.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
-                app.config["TRUSTED_HOSTS"] = names
-                covered = now_covered
-            made = certificates.ensure(app.instance_path, covered, socket.gethostname())
-            if made.new_server:
-                adapter.reload(made.status)
-                print(f"{datetime.datetime.now():%Y-%m-%d %H:%M} https certificate issued again.", flush=True)
-            for line in told_of(made, port):
-                print(line, flush=True)
+            covered = renew_certificates(app, adapter, port, covered, covered_now(app))
         except (OSError, ValueError, ssl.SSLError) as error:  # a full disk: the old one serves on
             print(f"The https certificate could not be renewed: {error}", file=sys.stderr, flush=True)
 

@@ -2,12 +2,14 @@
 HTTP and TLS."""
 
 import io
+import os
 import socket
 import ssl
 import urllib.request
 
 import pytest
 import segno
+from cryptography.hazmat.primitives.serialization import Encoding
 
 from scorekeeper import certificates
 from scorekeeper.db import connect, transaction
@@ -171,3 +173,50 @@ def test_the_server_refuses_a_body_past_the_largest_import_before_reading_it(tmp
         assert response.status == 413
         conn.close()
         assert LARGEST_BODY < 70 * 2**20
+
+
+def handshake(adapter, status):
+    """A TLS handshake with the https server's context (``adapter``), as a phone trusting
+    the household root makes it: the certificate the server showed (DER)."""
+    import threading
+
+    phone = ssl.create_default_context(cafile=os.path.join(status.folder, certificates.ROOT_CERT))
+    server_end, phone_end = socket.socketpair()
+    with server_end, phone_end:
+        server = threading.Thread(
+            target=lambda: adapter.context.wrap_socket(server_end, server_side=True).close(), daemon=True
+        )
+        server.start()
+        with phone.wrap_socket(phone_end, server_hostname=NAME) as tls:
+            shown = tls.getpeercert(binary_form=True)
+        server.join(10)
+    return shown
+
+
+def test_the_running_server_renews_its_certificate_and_follows_a_new_address(app, capsys):
+    """What `make run` does every hour (serve.renew_certificates): a server certificate
+    near its end is issued again and served from the next handshake, under the same root;
+    a new address is answered by the Host check, and a root that cannot vouch for it is
+    made again, with what the family must do said."""
+    import datetime
+
+    from scorekeeper.serve import HandshakeInWorker, renew_certificates
+
+    home = certificates.Covered((NAME,), ("192.0.2.2",))
+    long_ago = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=380)
+    old = certificates.ensure(app.instance_path, home, "vm", long_ago).status
+    adapter = HandshakeInWorker(old.server_cert_path, old.server_key_path)
+
+    assert renew_certificates(app, adapter, 5000, home, home) == home
+    renewed = certificates.load(app.instance_path)
+    assert renewed.root == old.root and renewed.server != old.server
+    assert "https certificate issued again" in capsys.readouterr().out
+    # the adapter's context now holds the new certificate: the next handshake gets it
+    assert handshake(adapter, renewed) == renewed.server.public_bytes(Encoding.DER)
+
+    moved = certificates.Covered((NAME,), ("10.0.0.7",))
+    assert renew_certificates(app, adapter, 5000, home, moved) == moved
+    assert "10.0.0.7" in app.config["TRUSTED_HOSTS"]
+    said = capsys.readouterr().out
+    assert "The household certificate is new" in said and "http://10.0.0.7:5000/trust" in said
+    assert certificates.load(app.instance_path).root != old.root
