@@ -249,19 +249,22 @@ def main(argv=None, make_app=create_app):
     # that what waits for it (a change's backup, autobackup.flush) is done
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     stop = threading.Event()
-    if secure:
-        threading.Thread(target=secure.serve, name="https", daemon=True).start()
-        threading.Thread(
-            target=keep_certificates,
-            args=(app, secure.ssl_adapter, server.effective_port, stop),
-            name="certificates",
-            daemon=True,
-        ).start()
+    # the https server's threads start inside the try: a stop asked for as they start still
+    # stops them (cheroot keeps a thread that is no daemon, which held the process alive)
     try:
+        if secure:
+            threading.Thread(target=secure.serve, name="https", daemon=True).start()
+            threading.Thread(
+                target=keep_certificates,
+                args=(app, secure.ssl_adapter, server.effective_port, stop),
+                name="certificates",
+                daemon=True,
+            ).start()
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # asked twice: the first stop goes on
         stop.set()
         if secure:
             secure.stop()
