@@ -58,6 +58,17 @@ def household(tmp_path_factory):
     return instance, made
 
 
+def at_the_name(driver, home, *also):
+    """A Chromium with a HOME (and so a certificate store) of its own, that reaches this
+    computer by its name (and ``also`` these names) on loopback, as a phone by the Wi-Fi."""
+    rules = ", ".join(f"MAP {name} 127.0.0.1" for name in (NAME, *also))
+    return driver.chromium.launch(
+        executable_path=str(browser_path()),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"],
+        env={"HOME": str(home)},
+    )
+
+
 @pytest.fixture(scope="module")
 def trusting_browser(playwright_driver, household, tmp_path_factory):
     """A Chromium whose own certificate store (NSS, in a HOME of its own) trusts the
@@ -75,11 +86,7 @@ def trusting_browser(playwright_driver, household, tmp_path_factory):
         check=True,
         timeout=30,
     )
-    browser = playwright_driver.chromium.launch(
-        executable_path=str(browser_path()),
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1, MAP example.com 127.0.0.1"],
-        env={"HOME": str(home)},
-    )
+    browser = at_the_name(playwright_driver, home, "example.com")
     yield browser
     browser.close()
 
@@ -87,12 +94,7 @@ def trusting_browser(playwright_driver, household, tmp_path_factory):
 @pytest.fixture(scope="module")
 def untrusting_browser(playwright_driver, tmp_path_factory):
     """A Chromium that reaches the computer by its name and trusts no household root."""
-    home = tmp_path_factory.mktemp("stranger-home")
-    browser = playwright_driver.chromium.launch(
-        executable_path=str(browser_path()),
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
-        env={"HOME": str(home)},
-    )
+    browser = at_the_name(playwright_driver, tmp_path_factory.mktemp("stranger-home"))
     yield browser
     browser.close()
 
@@ -155,6 +157,10 @@ def test_over_https_at_its_name_a_paired_phone_gets_the_offline_page_and_the_scr
         scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
         assert scope == https + "/"
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        # installable, says Chromium (but for this test's private window): the install prompt
+        cdp = context.new_cdp_session(page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert {error["errorId"] for error in errors} <= {"in-incognito"}, errors
 
         page.goto(f"{https}/games/{game.id}/rounds/new")
         page.wait_for_function("() => window.wakeLock && window.wakeLock.released === false")
