@@ -79,12 +79,13 @@ def trusting_browser(playwright_driver, household, tmp_path_factory):
     nssdb.mkdir(parents=True)
     certutil = shutil.which("certutil")
     assert certutil, "certutil is missing: `make test` installs libnss3-tools (scripts/system-packages)"
-    subprocess.run([certutil, "-N", "-d", f"sql:{nssdb}", "--empty-password"], check=True, timeout=30)
+    # stdin closed: certutil asks for a password again and again on a terminal it cannot read
+    quiet = {"check": True, "timeout": 30, "stdin": subprocess.DEVNULL}
+    subprocess.run([certutil, "-N", "-d", f"sql:{nssdb}", "--empty-password"], **quiet)
     root = instance / certificates.FOLDER / certificates.ROOT_CERT
     subprocess.run(
         [certutil, "-A", "-d", f"sql:{nssdb}", "-n", "Scorekeeper household", "-t", "C,,", "-i", str(root)],
-        check=True,
-        timeout=30,
+        **quiet,
     )
     browser = at_the_name(playwright_driver, home, "example.com")
     yield browser
