@@ -146,7 +146,11 @@ def test_every_phone_paired_sends_http_to_https_but_the_trust_page(app, served, 
     for path in ("/trust", "/trust/scorekeeper-household.crt", "/static/style.css"):
         assert client.get(path, base_url=HTTP).status_code == 200, path
     assert client.get(f"/games/{game.id}", base_url=HTTPS).status_code == 200
-    # the Host check holds on both ports
+    # the headers hold on both ports, and the Host check
+    secure_page = client.get(f"/games/{game.id}", base_url=HTTPS)
+    assert secure_page.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in secure_page.headers["Content-Security-Policy"]
+    assert "Strict-Transport-Security" not in secure_page.headers  # phones not paired keep http
     assert client.get("/", base_url="https://evil.example:5443").status_code == 400
     assert client.get("/", base_url="http://evil.example:5000").status_code == 400
 
