@@ -21,6 +21,7 @@ owner-only; the keys never leave it.
 import dataclasses
 import datetime
 import hashlib
+import inspect
 import ipaddress
 import os
 import plistlib
@@ -218,17 +219,7 @@ def _name(common_name):
 
 def _key_usage(*allowed):
     """A key usage extension allowing ``allowed`` (its field names) and nothing else."""
-    fields = [
-        "digital_signature",
-        "content_commitment",
-        "key_encipherment",
-        "data_encipherment",
-        "key_agreement",
-        "key_cert_sign",
-        "crl_sign",
-        "encipher_only",
-        "decipher_only",
-    ]
+    fields = inspect.signature(x509.KeyUsage).parameters  # its nine flags, by name
     return x509.KeyUsage(**{name: name in allowed for name in fields})
 
 
