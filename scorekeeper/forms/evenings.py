@@ -32,7 +32,7 @@ class CheckboxList(SelectMultipleField):
 
 
 class EveningForm(FlaskForm):
-    present = CheckboxList("Who is here", choices=[], validate_choice=False)
+    present = CheckboxList("Players the app knows: tick those here", choices=[], validate_choice=False)
     newcomers = FieldList(
         StringField("New name", validators=[Optional()]), min_entries=NEW_NAMES, max_entries=NEW_NAMES
     )
