@@ -118,8 +118,15 @@ def served(instance, database):
         yield server, int(found[1])
     finally:
         server.terminate()
-        server.wait(timeout=10)
-        server.stdout.close()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # failed, and killed: a server left running would slow every test after it
+            server.kill()
+            server.wait(timeout=10)
+            raise
+        finally:
+            server.stdout.close()
 
 
 def at_home(client, app):
