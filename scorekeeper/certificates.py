@@ -49,6 +49,8 @@ ROOT_DAYS = 10 * 365
 ALL_IPV6 = ipaddress.ip_network("::/0")
 ALL_IPV4 = ipaddress.ip_network("0.0.0.0/0")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+#: the one name permitted where none of a kind is (RFC 2606: reserved, never anyone's)
+NOWHERE = "invalid"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +76,8 @@ class Covered:
             try:
                 address = ipaddress.ip_address(host)
             except ValueError:
-                if host and host.lower() not in LOOPBACK:
+                # a one-word name is left out, as the host name is (it would permit a TLD)
+                if host and host.lower() not in LOOPBACK and "." in host.strip("."):
                     names.append(host)
                 continue
             if address.version == 4 and not address.is_loopback:
@@ -141,35 +144,6 @@ def this_computer(extra=()):
     return Covered.of_machine(socket.gethostname(), lan_addresses(), extra)
 
 
-def describe(status, covered, now):
-    """(ok, text) of the certificates for ``doctor``: what they cover, the days left,
-    the name constraints, and whether this computer's addresses are among them."""
-    if status is None:
-        return True, "no household certificate yet: `make run` makes it as it starts (or `flask … https`)"
-    permitted = status.permitted
-    if permitted is None:
-        return False, (
-            f"the household root in {status.folder} has no name constraints: run `flask … https --new-root`"
-        )
-    names = ", ".join(status.covered.names + status.covered.addresses)
-    days = status.days_left(now)
-    text = (
-        f"covers {names}; {days} days left; the root can vouch for this computer only; "
-        f"fingerprint {status.fingerprint}"
-    )
-    if days < 0:
-        return False, f"{text}: it ran out. Restart `make run`, which issues it again."
-    if days < RENEW_DAYS:
-        return False, f"{text}: restart `make run` (or `flask … https`) to issue it again."
-    missing = [item for item in covered.names + covered.addresses if item not in names.split(", ")]
-    if missing:
-        return False, (
-            f"{text}; this computer is now also {', '.join(missing)}, which it does not cover: restart "
-            "`make run` (a new root if need be: each phone then pairs again at /trust)."
-        )
-    return True, text
-
-
 def folder_of(instance_path):
     return os.path.join(instance_path, FOLDER)
 
@@ -189,7 +163,9 @@ def permitted_by(root):
     except x509.ExtensionNotFound:
         return None
     subtrees = constraints.permitted_subtrees or ()
-    names = tuple(entry.value for entry in subtrees if isinstance(entry, x509.DNSName))
+    names = tuple(
+        entry.value for entry in subtrees if isinstance(entry, x509.DNSName) and entry.value != NOWHERE
+    )
     addresses = tuple(
         str(entry.value.network_address)
         for entry in subtrees
@@ -200,8 +176,11 @@ def permitted_by(root):
 
 def constraints_for(covered):
     """The root's name constraints: exactly ``covered``'s names and addresses."""
-    permitted = [x509.DNSName(name) for name in covered.names]
+    # a kind of name with nothing permitted would be unconstrained (RFC 5280): each kind a
+    # root could vouch for gets at least a name of the reserved ".invalid", which no one has
+    permitted = [x509.DNSName(name) for name in covered.names or (NOWHERE,)]
     permitted += [x509.IPAddress(ipaddress.ip_network(f"{address}/32")) for address in covered.addresses]
+    permitted.append(x509.RFC822Name(NOWHERE))  # no one's email
     excluded = [x509.IPAddress(ALL_IPV6)]
     if not covered.addresses:  # no IP subtree permitted would leave every address open
         excluded.append(x509.IPAddress(ALL_IPV4))
@@ -238,6 +217,8 @@ def make_root(covered, hostname, now):
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(_key_usage("key_cert_sign", "crl_sign"), critical=True)
         .add_extension(constraints_for(covered), critical=True)
+        # for websites alone: not for email, nor code signing, whatever a stolen key signs
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )
@@ -248,6 +229,8 @@ def issue_server(root, root_key, covered, now, names=None):
     """A server certificate under ``root`` for ``covered`` (or ``names``, a ``Covered``
     the tests use to ask for one the root must not vouch for): (certificate, key)."""
     names = names or covered
+    if not names.names and not names.addresses:
+        raise ValueError("this computer has no name or address a phone could open it at")
     key = ec.generate_private_key(ec.SECP256R1())
     alternatives = [x509.DNSName(name) for name in names.names]
     alternatives += [x509.IPAddress(ipaddress.ip_address(address)) for address in names.addresses]
@@ -291,19 +274,22 @@ def load(instance_path):
     """The certificates on disk as a ``Status``, or None when there are none yet (or
     they cannot be read: ``ensure`` makes them again)."""
     folder = folder_of(instance_path)
+    root, server = _read(folder, ROOT_CERT), _read(folder, SERVER_CERT)
+    return Status(root, server, folder) if root and server else None
+
+
+def _read(folder, name):
+    """The first certificate in a PEM file, or None (missing, unreadable, not PEM)."""
     try:
-        with open(os.path.join(folder, ROOT_CERT), "rb") as file:
-            root = x509.load_pem_x509_certificate(file.read())
-        with open(os.path.join(folder, SERVER_CERT), "rb") as file:
-            server = x509.load_pem_x509_certificates(file.read())[0]
-    except (OSError, ValueError):
+        with open(os.path.join(folder, name), "rb") as file:
+            return x509.load_pem_x509_certificates(file.read())[0]
+    except (OSError, ValueError, IndexError):
         return None
-    return Status(root, server, folder)
 
 
-def _load_root_key(folder):
+def _read_key(folder, name):
     try:
-        with open(os.path.join(folder, ROOT_KEY), "rb") as file:
+        with open(os.path.join(folder, name), "rb") as file:
             return serialization.load_pem_private_key(file.read(), password=None)
     except (OSError, ValueError, TypeError):
         return None
@@ -312,16 +298,19 @@ def _load_root_key(folder):
 def ensure(instance_path, covered, hostname, now=None, new_root=False):
     """Make the certificates that are missing, out of date or short of ``covered``; a
     ``Made``. A root that permits all of ``covered`` is kept (the phones keep trusting
-    it); otherwise, or with ``new_root``, a new root is made."""
+    it); otherwise, or with ``new_root``, a new root is made. The root and the server
+    certificate are read apart: a lost server certificate or key is issued again, under
+    the same root."""
     now = now or datetime.datetime.now(datetime.UTC)
     folder = folder_of(instance_path)
     private_folder(folder)
-    status = load(instance_path)
-    root_key = _load_root_key(folder)
-    root = status.root if status else None
+    root, root_key = _read(folder, ROOT_CERT), _read_key(folder, ROOT_KEY)
+    server, server_key = _read(folder, SERVER_CERT), _read_key(folder, SERVER_KEY)
     why = ""
-    if root is None or root_key is None:
+    if root is None and root_key is None and not os.path.exists(os.path.join(folder, ROOT_CERT)):
         why = "there was none"
+    elif root is None or root_key is None:
+        why = "the old one could not be read"
     elif new_root:
         why = "a new one was asked for"
     elif root.not_valid_after_utc - now < datetime.timedelta(days=SERVER_DAYS):
@@ -337,14 +326,16 @@ def ensure(instance_path, covered, hostname, now=None, new_root=False):
         root, root_key = make_root(covered, hostname, now)
         _write(os.path.join(folder, ROOT_KEY), _key_pem(root_key))
         _write(os.path.join(folder, ROOT_CERT), _pem(root))
+    names = server and server.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     renew = (
         made_root
-        or status is None
-        or status.server.issuer != root.subject
-        or status.server.not_valid_after_utc - now < datetime.timedelta(days=RENEW_DAYS)
-        or set(status.covered.names) != set(covered.names)
-        or set(status.covered.addresses) != set(covered.addresses)
-        or not os.path.exists(os.path.join(folder, SERVER_KEY))
+        or server is None
+        or server_key is None
+        or server_key.public_key() != server.public_key()  # a write cut short between the two
+        or server.issuer != root.subject
+        or server.not_valid_after_utc - now < datetime.timedelta(days=RENEW_DAYS)
+        or set(names.get_values_for_type(x509.DNSName)) != set(covered.names)
+        or {str(ip) for ip in names.get_values_for_type(x509.IPAddress)} != set(covered.addresses)
     )
     if renew:
         server, key = issue_server(root, root_key, covered, now)

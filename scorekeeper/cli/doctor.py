@@ -126,6 +126,35 @@ def check_household(instance):
     )
 
 
+def check_https(status, covered, now):
+    """(ok, text) of the certificates for ``doctor``: what they cover, the days left,
+    the name constraints, and whether this computer's addresses are among them."""
+    if status is None:
+        return True, "no household certificate yet: `make run` makes it as it starts (or `flask … https`)"
+    permitted = status.permitted
+    if permitted is None:
+        return False, (
+            f"the household root in {status.folder} has no name constraints: run `flask … https --new-root`"
+        )
+    names = ", ".join(status.covered.names + status.covered.addresses)
+    days = status.days_left(now)
+    text = (
+        f"covers {names}; {days} days left; the root can vouch for this computer only; "
+        f"fingerprint {status.fingerprint}"
+    )
+    if days < 0:
+        return False, f"{text}: it ran out. Restart `make run`, which issues it again."
+    if days < certificates.RENEW_DAYS:
+        return False, f"{text}: restart `make run` (or `flask … https`) to issue it again."
+    missing = [item for item in covered.names + covered.addresses if item not in names.split(", ")]
+    if missing:
+        return False, (
+            f"{text}; this computer is now also {', '.join(missing)}, which it does not cover: restart "
+            "`make run` (a new root if need be: each phone then pairs again at /trust)."
+        )
+    return True, text
+
+
 def check_port(host, port):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -168,7 +197,7 @@ def doctor_command(host, port):
     lines.append(("secret key", *check_secret_key(app.instance_path)))
     lines.append(("household", *check_household(app.instance_path)))
     covered = certificates.this_computer(app.config["EXTRA_HOSTS"])
-    lines.append(("https", *certificates.describe(certificates.load(app.instance_path), covered, now)))
+    lines.append(("https", *check_https(certificates.load(app.instance_path), covered, now)))
     lines.append(("port", *check_port(host, port)))
     for name, ok, text in lines:
         click.echo(f"{'ok ' if ok else 'FIX'}  {name}: {text}")

@@ -60,6 +60,7 @@ def test_the_root_permits_this_computer_alone_and_the_server_certificate_is_for_
     assert set(constraints.value.permitted_subtrees) == {
         x509.DNSName("vm.local"),
         x509.IPAddress(ipaddress.ip_network("192.168.1.20/32")),
+        x509.RFC822Name("invalid"),  # no one's email
     }
     assert set(constraints.value.excluded_subtrees) == {x509.IPAddress(ipaddress.ip_network("::/0"))}
     assert root.extensions.get_extension_for_class(x509.BasicConstraints).value.path_length == 0
@@ -153,11 +154,63 @@ def test_a_phone_installs_the_root_as_der_or_as_a_profile_with_the_same_fingerpr
 
 
 def test_doctor_says_what_they_cover_and_what_to_do(tmp_path):
-    assert certificates.describe(None, HOME, NOW)[0]
+    from scorekeeper.cli.doctor import check_https
+
+    assert check_https(None, HOME, NOW)[0]
     status = certificates.ensure(str(tmp_path), HOME, "vm", NOW).status
-    ok, text = certificates.describe(status, HOME, NOW)
+    ok, text = check_https(status, HOME, NOW)
     assert ok and "vm.local, 192.168.1.20" in text and "397 days left" in text and status.fingerprint in text
-    ok, text = certificates.describe(status, Covered(("vm.local",), ("10.0.0.7",)), NOW)
+    ok, text = check_https(status, Covered(("vm.local",), ("10.0.0.7",)), NOW)
     assert not ok and "10.0.0.7" in text and "restart" in text
-    ok, text = certificates.describe(status, HOME, NOW + datetime.timedelta(days=380))
+    ok, text = check_https(status, HOME, NOW + datetime.timedelta(days=380))
     assert not ok and "issue it again" in text
+
+
+def test_a_kind_of_name_with_nothing_of_this_computers_permits_nothing(tmp_path):
+    """A computer called localhost with no other name (or a one-word name in EXTRA_HOSTS,
+    left out as a TLD would be): no DNS name of its own, yet no website's name passes."""
+    covered = Covered.of_machine("localhost", ["192.168.1.20"], ["cards", "scores.home.arpa."])
+    assert covered.names == ("scores.home.arpa",)
+    only_address = Covered((), ("192.168.1.20",))
+    made = certificates.ensure(str(tmp_path), only_address, "localhost", NOW)
+    verify(made.status, "192.168.1.20")
+    for name in ("www.example.com", "bank.cards"):
+        with pytest.raises(verification.VerificationError):
+            verify(forged(made.status, str(tmp_path), Covered((name,), ())), name)
+    # nor anyone's email, and the root is for serving websites alone
+    constraints = made.status.root.extensions.get_extension_for_class(x509.NameConstraints).value
+    assert x509.RFC822Name("invalid") in constraints.permitted_subtrees
+    usage = made.status.root.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+    assert list(usage) == [ExtendedKeyUsageOID.SERVER_AUTH]
+    assert made.status.permitted == only_address  # the placeholder is no name of this computer
+
+
+def test_nothing_to_cover_is_said_not_signed(tmp_path):
+    with pytest.raises(ValueError, match="no name or address"):
+        certificates.ensure(str(tmp_path), Covered((), ()), "localhost", NOW)
+
+
+def test_a_lost_or_broken_server_certificate_or_key_is_issued_again_under_the_same_root(tmp_path):
+    instance = str(tmp_path)
+    first = certificates.ensure(instance, HOME, "vm", NOW).status
+    folder = certificates.folder_of(instance)
+    with open(os.path.join(folder, certificates.SERVER_CERT), "w") as file:
+        file.write("garbage")
+    mended = certificates.ensure(instance, HOME, "vm", NOW)
+    assert mended.new_server and not mended.new_root and mended.status.root == first.root
+    # a key written and its certificate not (a write cut short): a matching pair again
+    other = certificates.ensure(str(tmp_path / "other"), HOME, "vm", NOW)
+    with open(
+        os.path.join(certificates.folder_of(str(tmp_path / "other")), certificates.SERVER_KEY), "rb"
+    ) as src:
+        key = src.read()
+    with open(os.path.join(folder, certificates.SERVER_KEY), "wb") as file:
+        file.write(key)
+    again = certificates.ensure(instance, HOME, "vm", NOW)
+    assert again.new_server and not again.new_root and again.status.server != other.status.server
+    verify(again.status, "vm.local")
+    # a root that cannot be read is made again, and said so
+    with open(os.path.join(folder, certificates.ROOT_CERT), "w") as file:
+        file.write("garbage")
+    remade = certificates.ensure(instance, HOME, "vm", NOW)
+    assert remade.new_root and remade.why == "the old one could not be read"
