@@ -27,6 +27,7 @@ import segno
 from cheroot import errors as cheroot_errors
 from cheroot import wsgi
 from cheroot.ssl.builtin import BuiltinSSLAdapter
+from cryptography import x509
 from waitress import create_server
 
 from . import certificates, create_app, passcode
@@ -43,7 +44,12 @@ LARGEST_BODY = MAX_IMPORT_SIZE + 1024 * 1024
 
 
 #: TLS handshakes and requests of the https server, at once (each a thread and its connection)
-HTTPS_THREADS = 8
+HTTPS_THREADS = 16
+#: the longest a TLS handshake may take: a phone on the Wi-Fi needs a fraction of a second, and
+#: a connection that sends nothing holds a thread no longer than this
+HANDSHAKE_SECONDS = 3
+#: the largest request line and headers over https (waitress's own bound over http)
+LARGEST_HEADERS = 256 * 1024
 #: how often the running server looks at its certificates and this computer's addresses
 CERTIFICATE_CHECK_SECONDS = 3600
 
@@ -89,10 +95,13 @@ class _HandshakeOnFirstRead(ssl.SSLSocket):
 
     def recv_into(self, buffer, nbytes=0, flags=0):
         if not self._shaken:
+            timeout = self.gettimeout()
+            self.settimeout(HANDSHAKE_SECONDS)
             try:
                 self.do_handshake()
             except OSError as error:  # ssl.SSLError, a reset, a timeout
                 raise cheroot_errors.FatalSSLAlert(*error.args) from error
+            self.settimeout(timeout)
             self._shaken = True
         return super().recv_into(buffer, nbytes, flags)
 
@@ -103,21 +112,35 @@ class HandshakeInWorker(BuiltinSSLAdapter):
     cheroot's own adapter makes each handshake in the thread that accepts every
     connection (cherrypy/cheroot#748, open): one connection that sends nothing (a guest's
     port scan, a phone walking out of the Wi-Fi) held up every other phone's https for the
-    10 s timeout. Here it waits for the connection's first read, in its own worker thread.
+    10 s timeout. Here it waits for the connection's first read, in its own worker thread,
+    for at most ``HANDSHAKE_SECONDS``: a guest opening as many silent connections as there
+    are threads still holds https up, but for that long, not 10 s.
     """
 
     def __init__(self, certificate, private_key):
         super().__init__(certificate, private_key)
         self.context.sslsocket_class = _HandshakeOnFirstRead
+        self.serving = _read_certificate(certificate)
 
     def wrap(self, sock):
         connection = self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
         return connection, {"wsgi.url_scheme": "https", "HTTPS": "on"}
 
     def reload(self, status):
-        """Serve a certificate issued again (renewed, or for new addresses) from the next
-        handshake on; the connections already open keep theirs."""
-        self.context.load_cert_chain(status.server_cert_path, status.server_key_path)
+        """Serve a certificate issued again (renewed, for new addresses, or made by
+        `flask … https`) from the next handshake on; the connections already open keep
+        theirs. A new context, swapped in whole: OpenSSL's own may not change under a
+        handshake (loading into it as phones connected crashed the process)."""
+        context = ssl.create_default_context(purpose=ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(status.server_cert_path, status.server_key_path)
+        context.sslsocket_class = _HandshakeOnFirstRead
+        self.context = context
+        self.serving = status.server
+
+
+def _read_certificate(path):
+    with open(path, "rb") as file:
+        return x509.load_pem_x509_certificates(file.read())[0]
 
 
 def https_server(app, host, port, status):
@@ -126,6 +149,7 @@ def https_server(app, host, port, status):
     server = wsgi.Server((host, port), app, numthreads=HTTPS_THREADS, server_name=socket.gethostname())
     server.ssl_adapter = HandshakeInWorker(status.server_cert_path, status.server_key_path)
     server.max_request_body_size = LARGEST_BODY
+    server.max_request_header_size = LARGEST_HEADERS  # cheroot's default: no bound at all
     server.prepare()  # binds the port: the address printed is already answering
     return server
 
@@ -148,20 +172,26 @@ def told_of(made, port):
 
 
 def renew_certificates(app, adapter, port, covered, now_covered):
-    """One look at the certificates (``keep_certificates``): this computer's names and
-    addresses are now ``now_covered`` (they were ``covered``); the Host check answers the
-    new ones, and a certificate issued again is served from the next handshake. Returns
-    what the certificates now cover."""
-    if now_covered != covered:
-        names = served_as(now_covered.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
-        app.config["TRUSTED_HOSTS"] = names
-    made = certificates.ensure(app.instance_path, now_covered, socket.gethostname())
-    if made.new_server:
+    """One look at the certificates (``keep_certificates``): this computer was ``covered``
+    and is now read as ``now_covered``. Names and addresses are only ever added while it
+    runs (a reading taken as the Wi-Fi drops for a moment would otherwise shut every phone
+    out until the next look; one gone is let go at the next start): the Host check answers
+    the new ones, and a certificate issued again, here or by `flask … https`, is served
+    from the next handshake. Returns what the certificates now cover."""
+    wanted = certificates.Covered(
+        tuple(dict.fromkeys(covered.names + now_covered.names)),
+        tuple(dict.fromkeys(covered.addresses + now_covered.addresses)),
+    )
+    if wanted != covered:
+        names = served_as(wanted.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
+        app.config["TRUSTED_HOSTS"] = list(dict.fromkeys([*app.config["TRUSTED_HOSTS"], *names]))
+    made = certificates.ensure(app.instance_path, wanted, socket.gethostname())
+    if made.status.server != adapter.serving:
         adapter.reload(made.status)
         print(f"{datetime.datetime.now():%Y-%m-%d %H:%M} https certificate issued again.", flush=True)
     for line in told_of(made, port):
         print(line, flush=True)
-    return now_covered
+    return wanted
 
 
 def keep_certificates(app, adapter, port, stop):
@@ -183,6 +213,25 @@ def share_address(host, addresses):
     if host in ("0.0.0.0", "", "::"):
         return addresses[0] if addresses else None
     return None if host in ("localhost", "::1") or host.startswith("127.") else host
+
+
+def _say_where(app, args, port, addresses, made, said):
+    """Print the addresses to open (and their QR codes), the fingerprint, the household code."""
+    https_port = app.config.get("HTTPS_PORT")
+    fingerprint = made.status.fingerprint if made and https_port else None
+    for line in where_to_open(args.host, port, addresses, https_port, fingerprint) + said:
+        print(line, flush=True)
+    if passcode.stored_hash(app.instance_path) is None:
+        # proves a phone is held at home: the first passcode, an import, the whole history
+        print(
+            f"Household code: {passcode.household_code(app.instance_path)} (a phone asks for it before"
+            " the first passcode, an import, or a download of the whole history)",
+            flush=True,
+        )
+    codes = qr_codes(args.host, port, addresses, https_port)
+    with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
+        codes.encode(sys.stdout.encoding or "ascii")
+        print(codes, end="", flush=True)
 
 
 def main(argv=None, make_app=create_app):
@@ -225,33 +274,14 @@ def main(argv=None, make_app=create_app):
         else:
             app.config["HTTPS_PORT"] = secure.bind_addr[1]
             said += told_of(made, server.effective_port)
-    lines = where_to_open(
-        args.host,
-        server.effective_port,
-        addresses,
-        app.config.get("HTTPS_PORT"),
-        made.status.fingerprint if made else None,
-    )
-    for line in lines + said:
-        print(line, flush=True)
-    if passcode.stored_hash(app.instance_path) is None:
-        # proves a phone is held at home: the first passcode, an import, the whole history
-        print(
-            f"Household code: {passcode.household_code(app.instance_path)} (a phone asks for it before"
-            " the first passcode, an import, or a download of the whole history)",
-            flush=True,
-        )
-    codes = qr_codes(args.host, server.effective_port, addresses, app.config.get("HTTPS_PORT"))
-    with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
-        codes.encode(sys.stdout.encoding or "ascii")
-        print(codes, end="", flush=True)
-    # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
-    # that what waits for it (a change's backup, autobackup.flush) is done
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     stop = threading.Event()
-    # the https server's threads start inside the try: a stop asked for as they start still
-    # stops them (cheroot keeps a thread that is no daemon, which held the process alive)
+    # from here every way out stops the https server: cheroot's threads are no daemons, and
+    # the process would wait for them for ever (a failed print, Ctrl+C as it starts)
     try:
+        _say_where(app, args, server.effective_port, addresses, made, said)
+        # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
+        # that what waits for it (a change's backup, autobackup.flush) is done
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         if secure:
             threading.Thread(target=secure.serve, name="https", daemon=True).start()
             threading.Thread(

@@ -13,7 +13,7 @@ answers ``/trust`` alone and sends everything else to the same address over http
 """
 
 import os
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 
@@ -45,11 +45,16 @@ def https_port():
 
 
 def secure_url(path="/"):
-    """``path`` at the address this phone used, over https (None without https)."""
-    port = https_port()
-    if not port:
+    """``path`` over https at the address this phone used, when the certificate names it
+    (not localhost, nor a bare host name), else at the first the certificate names; None
+    without https or a certificate."""
+    port, status = https_port(), _status()
+    if not port or status is None:
         return None
-    host = urlsplit(f"//{request.host}").hostname or "localhost"
+    named = status.covered.names + status.covered.addresses
+    host = urlsplit(f"//{request.host}").hostname
+    if host not in named:
+        host = (status.covered.addresses or named)[0]
     return f"https://{host}:{port}{path}"
 
 
@@ -159,14 +164,21 @@ def every_phone():
 
 
 def _send_to_https():
-    """With every phone paired, an http request for anything but ``/trust`` goes to https."""
+    """With every phone paired, an http request for anything but ``/trust`` goes to https,
+    at the same address: an address the certificate does not name (the computer's own
+    localhost) stays on http, where the browser trusts it anyway."""
     if request.is_secure or not https_port() or request.endpoint in OVER_HTTP:
         return None
     if not every_phone_paired():
         return None
-    target = secure_url(request.full_path.rstrip("?"))
+    status = _status()
+    host = urlsplit(f"//{request.host}").hostname
+    if status is None or host not in status.covered.names + status.covered.addresses:
+        return None
+    # the address as sent, still quoted (a decoded path could hold a newline or a '#')
+    target = urlsplit(request.url)._replace(scheme="https", netloc=f"{host}:{https_port()}")
     # a form sent over http is sent again to https as it was (307); a page is just opened there
-    return redirect(target, 302 if request.method in ("GET", "HEAD") else 307)
+    return redirect(urlunsplit(target), 302 if request.method in ("GET", "HEAD") else 307)
 
 
 def trust_offer():

@@ -117,6 +117,17 @@ def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest
             assert b"200 OK" not in plain.recv(4096)
         assert https_get(server.https_port, root)[0] == "HTTP/1.1 200 OK"
 
+        # headers past waitress's own bound are refused, not read into memory (cheroot: none)
+        context = ssl.create_default_context(cafile=str(root))
+        with (
+            socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname=NAME) as tls,
+        ):
+            tls.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 400_000 + b"\r\n\r\n")
+            answer = tls.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 4") and b" 200 " not in answer, answer[:80]
+        assert https_get(server.https_port, root)[0] == "HTTP/1.1 200 OK"
+
         # a phone that trusts no household root refuses the certificate
         with pytest.raises(ssl.SSLCertVerificationError):
             https_get(server.https_port, None)
@@ -215,8 +226,43 @@ def test_the_running_server_renews_its_certificate_and_follows_a_new_address(app
     assert handshake(adapter, renewed) == renewed.server.public_bytes(Encoding.DER)
 
     moved = certificates.Covered((NAME,), ("10.0.0.7",))
-    assert renew_certificates(app, adapter, 5000, home, moved) == moved
-    assert "10.0.0.7" in app.config["TRUSTED_HOSTS"]
+    both = certificates.Covered((NAME,), ("192.0.2.2", "10.0.0.7"))
+    assert renew_certificates(app, adapter, 5000, home, moved) == both
+    assert {"10.0.0.7", "192.0.2.2"} <= set(app.config["TRUSTED_HOSTS"])
     said = capsys.readouterr().out
-    assert "The household certificate is new" in said and "http://10.0.0.7:5000/trust" in said
+    assert "The household certificate is new" in said and "http://192.0.2.2:5000/trust" in said
     assert certificates.load(app.instance_path).root != old.root
+    assert handshake(adapter, certificates.load(app.instance_path)) is not None
+
+    # a reading taken as the Wi-Fi drops for a moment shuts no phone out
+    assert renew_certificates(app, adapter, 5000, both, certificates.Covered((NAME,), ())) == both
+    assert {"10.0.0.7", "192.0.2.2"} <= set(app.config["TRUSTED_HOSTS"])
+
+    # a new root made by `flask … https --new-root` while it runs: served from the next look
+    made = certificates.ensure(app.instance_path, both, "vm", new_root=True)
+    renew_certificates(app, adapter, 5000, both, both)
+    assert handshake(adapter, made.status) == made.status.server.public_bytes(Encoding.DER)
+
+
+def test_a_server_that_cannot_say_where_it_is_stops_whole(tmp_path):
+    """Its output closed before it prints (a pipe whose reader is gone): it fails, and
+    exits, https server and all (cheroot's threads are no daemons: it once waited for
+    them for ever)."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
+    env["SCOREKEEPER_DATABASE"] = str(tmp_path / "family.db")
+    migrate(tmp_path / "family.db")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"]
+        + ["--https-port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    server.stdout.close()  # the reader is gone: its first print fails
+    try:
+        assert server.wait(timeout=30) != 0
+    finally:
+        server.kill()

@@ -145,6 +145,11 @@ def test_every_phone_paired_sends_http_to_https_but_the_trust_page(app, served, 
     assert posted.status_code == 307 and posted.location == f"{HTTPS}/games/new"
     for path in ("/trust", "/trust/scorekeeper-household.crt", "/static/style.css"):
         assert client.get(path, base_url=HTTP).status_code == 200, path
+    # the address sent as it came, quoted: no newline into a header, no '#' out of the path
+    odd = client.get("/x%0aY/a%23b?c=1", base_url=HTTP)
+    assert odd.status_code == 302 and odd.location == f"{HTTPS}/x%0AY/a%23b?c=1"
+    # the computer itself, at an address the certificate does not name, stays on http
+    assert client.get(f"/games/{game.id}", base_url="http://localhost:5000").status_code == 200
     assert client.get(f"/games/{game.id}", base_url=HTTPS).status_code == 200
     # the headers hold on both ports, and the Host check
     secure_page = client.get(f"/games/{game.id}", base_url=HTTPS)
