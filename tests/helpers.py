@@ -87,12 +87,9 @@ def csrf_token(client, url, **options):
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url, **options)))[1]
 
 
-@contextlib.contextmanager
-def served(instance, database):
-    """`make run`'s server (waitress, and cheroot for https) in its own process, on free
-    loopback ports: yields (process, http port), the https port as ``process.https_port``;
-    stopped with SIGTERM, as a service manager stops it, on the way out
-    (its exit status is then ``process.returncode``)."""
+def start_server(instance, database, **popen):
+    """`make run`'s server (waitress, and cheroot for https) started in its own process on
+    free loopback ports, for ``instance`` and ``database``; ``popen``: subprocess.Popen's."""
     env = {
         **os.environ,
         "SCOREKEEPER_INSTANCE_PATH": str(instance),
@@ -101,14 +98,16 @@ def served(instance, database):
     }
     for name in ("SCOREKEEPER_BACKUP_DIR", "BACKUP_DIR"):
         env.pop(name, None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"]
-        + ["--https-port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    command = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"]
+    return subprocess.Popen([*command, "--https-port", "0"], env=env, **popen)
+
+
+@contextlib.contextmanager
+def served(instance, database):
+    """`make run`'s server (``start_server``): yields (process, http port), the https port
+    as ``process.https_port``; stopped with SIGTERM, as a service manager stops it, on the
+    way out (its exit status is then ``process.returncode``)."""
+    server = start_server(instance, database, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         # the address is printed once the port is bound: no waiting, no retries
         first_line = server.stdout.readline()

@@ -19,7 +19,7 @@ from scorekeeper.serve import qr_codes, share_address, where_to_open
 from scorekeeper.services import games
 from scorekeeper.services.schema import migrate
 
-from ..helpers import served
+from ..helpers import served, start_server
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
@@ -249,17 +249,10 @@ def test_a_server_that_cannot_say_where_it_is_stops_whole(tmp_path):
     exits, https server and all (cheroot's threads are no daemons: it once waited for
     them for ever)."""
     import subprocess
-    import sys
 
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
-    env["SCOREKEEPER_DATABASE"] = str(tmp_path / "family.db")
     migrate(tmp_path / "family.db")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"]
-        + ["--https-port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+    server = start_server(
+        tmp_path / "instance", tmp_path / "family.db", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
     server.stdout.close()  # the reader is gone: its first print fails
     try:
