@@ -48,7 +48,7 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import assets, autobackup, catch_up, cli, db, formatting, security, views
+    from . import assets, autobackup, background, catch_up, cli, db, formatting, security, views
     from .forms import attributes, markup
     from .views import (
         auth,
@@ -71,6 +71,7 @@ def create_app(test_config=None):
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     trust.init_app(app)  # then, with every phone paired, http is sent to https
+    background.init_app(app)  # the requests being answered, counted: work after them waits
     db.init_app(app)
     catch_up.init_app(app)  # the ratings after a change to an old game, without holding the lock
     autobackup.init_app(app)  # a request that changed something is backed up after it

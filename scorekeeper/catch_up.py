@@ -6,9 +6,10 @@ the history behind it. Once it commits, the connection hands the catch-up on
 (``db.after_commit``): the replay from the mark to the newest game, in short
 transactions of ``ratings.STEP_GAMES`` games (``ratings.catch_up``), which let
 a waiting phone's change go first between two (``db.let_writers_in``), and,
-in the app, any request being answered (a page a family opens meanwhile): the
-worker waits for a moment with none, up to ``GIVE_WAY`` (50 ms), so that a
-steady stream of requests slows the catch-up down but never stops it.
+in the app, any request being answered (a page a family opens meanwhile; the app's
+one count, ``background.answering``): the worker waits for a moment with none, up
+to ``GIVE_WAY`` (50 ms), so that a steady stream of requests slows the catch-up
+down but never stops it.
 
 - **In the app** (``RATINGS_IN_BACKGROUND``, on but off under TESTING unless a
   test turns it on): one daemon thread per app, alive while there is catching
@@ -29,6 +30,7 @@ import logging
 import sqlite3
 import threading
 
+from .background import Answering, answering
 from .db import connect, let_writers_in
 from .services import ratings
 
@@ -43,14 +45,14 @@ GIVE_WAY = 0.05
 class CatchUp:
     """The background catch-up of one database's ratings (see the module)."""
 
-    def __init__(self, database):
+    def __init__(self, database, requests=None):
         self.database = database
+        self.requests = requests or Answering()  # the app's count of requests being answered
         self._cond = threading.Condition()
         self._pending = False  # a change since the worker last looked at the mark
         self._thread = None
         self._idle = threading.Event()  # nothing to catch up, as far as the worker knows
         self._idle.set()
-        self._answering = 0  # requests the app is answering now
 
     def changed(self):
         """A change moved the mark (or one was found): catch up in the background."""
@@ -61,21 +63,10 @@ class CatchUp:
                 self._thread = threading.Thread(target=self._run, name="scorekeeper-ratings", daemon=True)
                 self._thread.start()
 
-    def request_started(self):
-        with self._cond:
-            self._answering += 1
-
-    def request_ended(self):
-        with self._cond:
-            self._answering -= 1
-            if not self._answering:
-                self._cond.notify_all()
-
     def _give_way(self):
         """Between two catch-up transactions: the phones first."""
         let_writers_in()
-        with self._cond:
-            self._cond.wait_for(lambda: not self._answering, GIVE_WAY)
+        self.requests.wait_for_none(GIVE_WAY)
 
     def wait(self, timeout=60):
         """Block until the worker has nothing left to do; return whether that happened
@@ -129,7 +120,8 @@ def for_app(app):
     with _made:
         worker = app.extensions.get("scorekeeper.catch_up")
         if worker is None:
-            worker = app.extensions["scorekeeper.catch_up"] = CatchUp(app.config["DATABASE"])
+            worker = CatchUp(app.config["DATABASE"], answering(app))
+            app.extensions["scorekeeper.catch_up"] = worker
         return worker
 
 
@@ -151,16 +143,3 @@ def init_app(app):
             (getattr(db, "catch_up_later", None) or (lambda: ratings.catch_up(db)))()
 
     app.extensions.setdefault("scorekeeper.db_opened", []).append(opened)
-
-    answer = app.wsgi_app
-
-    def counted(environ, start_response):
-        """Every request, counted while it is answered: the worker gives way to them."""
-        worker = for_app(app)
-        worker.request_started()
-        try:
-            return answer(environ, start_response)
-        finally:
-            worker.request_ended()
-
-    app.wsgi_app = counted

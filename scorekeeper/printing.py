@@ -16,6 +16,7 @@ import queue
 import threading
 import time
 
+from .background import answering
 from .sheets import game_pdf, game_sheet_html, render_uncached
 
 _jobs: queue.Queue = queue.Queue()
@@ -26,43 +27,24 @@ _latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest
 IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
 LONGEST_WAIT = 5.0  # a sheet waits at most this long for the app to be quiet
 
-# Requests being answered, and when the last one ended: a sheet printed in the
-# background waits until the app is quiet, so that it never slows a request
-# down (a render holds Python for a tenth of a second or more at a time).
-_requests = {"answering": 0, "ended": 0.0}
-_requests_lock = threading.Lock()
 # set each time the worker holds a sheet back for a request being answered: its own word,
 # which a test waits on instead of a clock
 held_back = threading.Event()
 
 
-def _request_started():
-    from flask import g
-
-    g.sheets_counted = True
-    with _requests_lock:
-        _requests["answering"] += 1
-
-
-def _request_ended(_error=None):
-    from flask import g
-
-    counted = g.pop("sheets_counted", False)  # an earlier hook may have answered first
-    with _requests_lock:
-        _requests["answering"] -= int(counted)
-        _requests["ended"] = time.monotonic()
-
-
-def _wait_until_quiet(quiet, deadline):
-    """Sleep until no request has been answered for ``quiet`` seconds (or until ``deadline``)."""
+def _wait_until_quiet(app, quiet, deadline):
+    """Sleep until the app has answered no request for ``quiet`` seconds (or until
+    ``deadline``): a sheet printed in the background never slows a request down (a render
+    holds Python for a tenth of a second or more at a time). The count is the app's one
+    (``background.answering``)."""
+    requests = answering(app)
     while True:
         now = time.monotonic()
-        with _requests_lock:
-            answering, ended = _requests["answering"], _requests["ended"]
-        left = quiet - (now - ended) if not answering else quiet
+        count, since = requests.now()
+        left = quiet - since if not count else quiet
         if left <= 0 or now >= deadline:
             return
-        if answering:
+        if count:
             held_back.set()
         time.sleep(min(left, deadline - now))
 
@@ -149,7 +131,7 @@ def render_later(app, game):
 
     def job():
         time.sleep(max(0.0, start - time.monotonic()))
-        _wait_until_quiet(delay, start + LONGEST_WAIT)
+        _wait_until_quiet(app, delay, start + LONGEST_WAIT)
         if _latest.get(game.uid, -1) > game.revision:
             return  # changed again since: that change's job prints it
         with app.app_context():
@@ -182,8 +164,6 @@ def init_app(app):
     app.config.setdefault("SHEETS_BACKGROUND_DELAY", 0.3)
     if not app.config["SHEETS_IN_BACKGROUND"]:
         return
-    app.before_request(_request_started)
-    app.teardown_request(_request_ended)
     import click
 
     if click.get_current_context(silent=True) is None:
