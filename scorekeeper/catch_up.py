@@ -12,8 +12,9 @@ to ``GIVE_WAY`` (50 ms), so that a steady stream of requests slows the catch-up
 down but never stops it.
 
 - **In the app** (``RATINGS_IN_BACKGROUND``, on but off under TESTING unless a
-  test turns it on): one daemon thread per app, alive while there is catching
-  up to do, as the automatic backups run. The change's response does not wait
+  test turns it on): one worker per app (``background.Worker``: a daemon thread
+  alive while there is catching up to do; a catch-up that fails is logged, and
+  the next change tries again). The change's response does not wait
   for it; until it is done, the pages that show ratings show them as they
   stood before the changed game and say "Ratings updating…".
 - **Elsewhere** (the CLI, the services called directly, the app under TESTING):
@@ -26,15 +27,12 @@ one as it starts).
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import threading
 
-from .background import Answering, answering
+from .background import Answering, Worker, answering
 from .db import connect, let_writers_in
 from .services import ratings
-
-log = logging.getLogger(__name__)
 
 # seconds: the longest the worker waits for a moment with no request, between two of its
 # transactions (15 to 40 ms each); under a steady stream of requests it then takes about a
@@ -43,25 +41,18 @@ GIVE_WAY = 0.05
 
 
 class CatchUp:
-    """The background catch-up of one database's ratings (see the module)."""
+    """The background catch-up of one database's ratings (see the module), on its own
+    worker (``background.Worker``)."""
 
     def __init__(self, database, requests=None):
         self.database = database
         self.requests = requests or Answering()  # the app's count of requests being answered
-        self._cond = threading.Condition()
-        self._pending = False  # a change since the worker last looked at the mark
-        self._thread = None
-        self._idle = threading.Event()  # nothing to catch up, as far as the worker knows
-        self._idle.set()
+        self.worker = Worker("scorekeeper-ratings")
 
     def changed(self):
-        """A change moved the mark (or one was found): catch up in the background."""
-        with self._cond:
-            self._pending = True
-            self._idle.clear()
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="scorekeeper-ratings", daemon=True)
-                self._thread.start()
+        """A change moved the mark (or one was found): catch up in the background (once
+        more, if a catch-up is under way: the change may be behind where it has got to)."""
+        self.worker.submit(self._catch_up, once=True)
 
     def _give_way(self):
         """Between two catch-up transactions: the phones first."""
@@ -71,34 +62,14 @@ class CatchUp:
     def wait(self, timeout=60):
         """Block until the worker has nothing left to do; return whether that happened
         within ``timeout`` seconds (the tests wait on it, never on a clock)."""
-        return self._idle.wait(timeout)
+        return self.worker.wait(timeout)
 
-    def _run(self):
-        db = None
+    def _catch_up(self):
+        db = connect(self.database)
         try:
-            while self._take():
-                if db is None:
-                    db = connect(self.database)
-                ratings.catch_up(db, turns=self._give_way)
-        except Exception:  # a thread has no one to tell: the next change tries again
-            log.exception("the ratings' catch-up stopped")
-            with self._cond:
-                self._pending = False
-                self._thread = None
-                self._idle.set()
+            ratings.catch_up(db, turns=self._give_way)
         finally:
-            if db is not None:
-                db.close()
-
-    def _take(self):
-        """Whether a change came since the last look (and the thread goes on)."""
-        with self._cond:
-            if self._pending:
-                self._pending = False
-                return True
-            self._thread = None
-            self._idle.set()
-            return False
+            db.close()
 
 
 def behind_since(db):

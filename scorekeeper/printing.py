@@ -4,27 +4,24 @@ With SHEETS_IN_BACKGROUND (on unless TESTING), the app imports WeasyPrint
 and renders a small page with the sheets' fonts as it starts (about a
 second the first "Print" no longer waits for), and each change to a game
 queues its sheet (``render_later``), so that "Print" finds it in the cache
-(``sheets.game_pdf``). One daemon thread does the work, a job at a time,
-once the app is quiet, and ends when idle; a job for a game changed again
+(``sheets.game_pdf``). One worker (``background.Worker``) does the work, a job
+at a time, once the app is quiet, and ends when idle; a job for a game changed again
 since is skipped. ``wait_for_background`` lets a test wait.
 """
 
 from __future__ import annotations
 
-import logging
-import queue
 import threading
 import time
 
-from .background import answering
+from .background import Worker, answering
 from .sheets import game_pdf, game_sheet_html, render_uncached
 
-_jobs: queue.Queue = queue.Queue()
-_worker = None
-_worker_lock = threading.Lock()
 _latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest revision queued
+_warm_lock = threading.Lock()
 
 IDLE_SECONDS = 30  # the worker thread ends after this long with nothing to do
+_worker = Worker("scorekeeper-sheets", IDLE_SECONDS)
 LONGEST_WAIT = 5.0  # a sheet waits at most this long for the app to be quiet
 
 # set each time the worker holds a sheet back for a request being answered: its own word,
@@ -47,34 +44,6 @@ def _wait_until_quiet(app, quiet, deadline):
         if count:
             held_back.set()
         time.sleep(min(left, deadline - now))
-
-
-def _work():
-    global _worker
-    while True:
-        try:
-            job = _jobs.get(timeout=IDLE_SECONDS)
-        except queue.Empty:
-            with _worker_lock:
-                if _jobs.empty():
-                    _worker = None
-                    return
-            continue
-        try:
-            job()
-        except Exception:  # a sheet that fails here fails again, visibly, when asked for
-            logging.getLogger(__name__).exception("background sheet failed")
-        finally:
-            _jobs.task_done()
-
-
-def _submit(job):
-    global _worker
-    with _worker_lock:
-        _jobs.put(job)
-        if _worker is None:
-            _worker = threading.Thread(target=_work, name="scorekeeper-sheets", daemon=True)
-            _worker.start()
 
 
 def _sample_game(teams):
@@ -137,12 +106,12 @@ def render_later(app, game):
         with app.app_context():
             game_pdf(game, app.config["PAPER"])
 
-    _submit(job)
+    _worker.submit(job)
 
 
 def wait_for_background():
     """Return once every queued sheet (and the warm-up) is done."""
-    _jobs.join()
+    _worker.wait()
 
 
 _warmed = []
@@ -150,11 +119,11 @@ _warmed = []
 
 def warm_up(app):
     """Get WeasyPrint ready in the background, once per process."""
-    with _worker_lock:
+    with _warm_lock:
         if _warmed:
             return
         _warmed.append(True)
-    _submit(lambda: _warm_up(app))
+    _worker.submit(lambda: _warm_up(app))
 
 
 def init_app(app):

@@ -22,3 +22,38 @@ def test_a_request_answered_by_an_earlier_hook_is_not_counted_off_twice(app, cli
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
     assert client.get("/rules").status_code == 200
     assert background.answering(app).now()[0] == 0
+
+
+def test_a_worker_runs_its_jobs_in_turn_once_each_past_a_failure_and_ends_when_idle(caplog):
+    import threading
+
+    worker = background.Worker("test-worker", idle=0.05)
+    gate, done = threading.Event(), []
+
+    def blocked():
+        gate.wait(10)
+        done.append("blocked")
+
+    def fails():
+        raise RuntimeError("a sheet that cannot be laid out")
+
+    def step():
+        done.append("step")
+
+    worker.submit(blocked)
+    worker.submit(step, once=True)
+    worker.submit(step, once=True)  # the same job waits already: not queued twice
+    worker.submit(fails)
+    worker.submit(lambda: done.append("after"))
+    assert not worker.wait(0.05)  # the first job is held: the rest wait their turn
+    gate.set()
+    assert worker.wait(10)
+    assert done == ["blocked", "step", "after"]
+    assert "test-worker: a job failed" in caplog.text
+    # idle: its thread ended; the next job starts one again
+    thread = worker._thread
+    if thread is not None:
+        thread.join(10)
+    assert worker._thread is None
+    worker.submit(step)
+    assert worker.wait(10) and done[-1] == "step"
