@@ -85,9 +85,30 @@ class Covered:
         names = tuple(dict.fromkeys(name.lower().rstrip(".") for name in names))
         return cls(names, tuple(dict.fromkeys(addresses)))
 
+    @property
+    def hosts(self):
+        """The names, then the addresses: every host a phone may open this at."""
+        return self.names + self.addresses
+
     def within(self, other):
         """Whether everything this covers, ``other`` covers too."""
         return set(self.names) <= set(other.names) and set(self.addresses) <= set(other.addresses)
+
+    def union(self, other):
+        """What this and ``other`` cover, this one's first, without repeats."""
+        return Covered(
+            tuple(dict.fromkeys(self.names + other.names)),
+            tuple(dict.fromkeys(self.addresses + other.addresses)),
+        )
+
+
+def covered_by(certificate):
+    """The names and addresses a server certificate names (its subject alternative names)."""
+    sans = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    return Covered(
+        tuple(sans.get_values_for_type(x509.DNSName)),
+        tuple(str(ip) for ip in sans.get_values_for_type(x509.IPAddress)),
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,11 +131,7 @@ class Status:
     @property
     def covered(self):
         """What the server certificate names."""
-        sans = self.server.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
-        return Covered(
-            tuple(sans.get_values_for_type(x509.DNSName)),
-            tuple(str(ip) for ip in sans.get_values_for_type(x509.IPAddress)),
-        )
+        return covered_by(self.server)
 
     def days_left(self, now):
         return (self.server.not_valid_after_utc - now).days
@@ -326,7 +343,6 @@ def ensure(instance_path, covered, hostname, now=None, new_root=False):
         root, root_key = make_root(covered, hostname, now)
         _write(os.path.join(folder, ROOT_KEY), _key_pem(root_key))
         _write(os.path.join(folder, ROOT_CERT), _pem(root))
-    names = server and server.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     renew = (
         made_root
         or server is None
@@ -334,8 +350,7 @@ def ensure(instance_path, covered, hostname, now=None, new_root=False):
         or server_key.public_key() != server.public_key()  # a write cut short between the two
         or server.issuer != root.subject
         or server.not_valid_after_utc - now < datetime.timedelta(days=RENEW_DAYS)
-        or set(names.get_values_for_type(x509.DNSName)) != set(covered.names)
-        or {str(ip) for ip in names.get_values_for_type(x509.IPAddress)} != set(covered.addresses)
+        or set(covered_by(server).hosts) != set(covered.hosts)
     )
     if renew:
         server, key = issue_server(root, root_key, covered, now)

@@ -178,10 +178,7 @@ def renew_certificates(app, adapter, port, covered, now_covered):
     out until the next look; one gone is let go at the next start): the Host check answers
     the new ones, and a certificate issued again, here or by `flask … https`, is served
     from the next handshake. Returns what the certificates now cover."""
-    wanted = certificates.Covered(
-        tuple(dict.fromkeys(covered.names + now_covered.names)),
-        tuple(dict.fromkeys(covered.addresses + now_covered.addresses)),
-    )
+    wanted = covered.union(now_covered)
     if wanted != covered:
         names = served_as(wanted.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
         app.config["TRUSTED_HOSTS"] = list(dict.fromkeys([*app.config["TRUSTED_HOSTS"], *names]))

@@ -136,7 +136,8 @@ def check_https(status, covered, now):
         return False, (
             f"the household root in {status.folder} has no name constraints: run `flask … https --new-root`"
         )
-    names = ", ".join(status.covered.names + status.covered.addresses)
+    hosts = status.covered.hosts
+    names = ", ".join(hosts)
     days = status.days_left(now)
     text = (
         f"covers {names}; {days} days left; the root can vouch for this computer only; "
@@ -146,7 +147,7 @@ def check_https(status, covered, now):
         return False, f"{text}: it ran out. Restart `make run`, which issues it again."
     if days < certificates.RENEW_DAYS:
         return False, f"{text}: restart `make run` (or `flask … https`) to issue it again."
-    missing = [item for item in covered.names + covered.addresses if item not in names.split(", ")]
+    missing = [host for host in covered.hosts if host not in hosts]
     if missing:
         return False, (
             f"{text}; this computer is now also {', '.join(missing)}, which it does not cover: restart "

@@ -80,7 +80,7 @@ def https_command(new_root):
         click.echo("The certificates were up to date.")
     now = datetime.datetime.now(datetime.UTC)
     click.echo(f"Fingerprint (SHA-256) starts: {status.fingerprint}")
-    click.echo(f"Covers: {', '.join(status.covered.names + status.covered.addresses)}")
+    click.echo(f"Covers: {', '.join(status.covered.hosts)}")
     click.echo(f"Valid for {status.days_left(now)} more days (issued again by itself before it ends)")
     click.echo(f"Kept in {status.folder} (owner-only)")
 

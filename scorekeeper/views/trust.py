@@ -44,17 +44,20 @@ def https_port():
     return current_app.config.get("HTTPS_PORT")
 
 
-def secure_url(path="/"):
+def _host():
+    """The host this phone asked for, without its port."""
+    return urlsplit(f"//{request.host}").hostname
+
+
+def secure_url(status, path="/"):
     """``path`` over https at the address this phone used, when the certificate names it
     (not localhost, nor a bare host name), else at the first the certificate names; None
     without https or a certificate."""
-    port, status = https_port(), _status()
+    port = https_port()
     if not port or status is None:
         return None
-    named = status.covered.names + status.covered.addresses
-    host = urlsplit(f"//{request.host}").hostname
-    if host not in named:
-        host = (status.covered.addresses or named)[0]
+    named = status.covered.hosts
+    host = _host() if _host() in named else (status.covered.addresses or named)[0]
     return f"https://{host}:{port}{path}"
 
 
@@ -64,7 +67,7 @@ def every_phone_paired():
 
 def device():
     """ "iphone", "android" or "computer", from the browser's own description (an iPad
-    that says it is a Mac is told apart in the page, by its touch screen)."""
+    that says it is a Mac finds its steps under "Another kind of phone or computer")."""
     agent = request.user_agent.string
     if any(word in agent for word in ("iPhone", "iPad", "iPod")):
         return "iphone"
@@ -82,16 +85,15 @@ def _remember_offered(response):
 def index():
     """The steps to trust the household root on this phone, and the check that it did."""
     status = _status()
-    if https_port():
-        # the live check asks https from this http page (static/app.js)
-        g.connect_also = secure_url("")
+    # the live check asks https from this http page (static/app.js); None without https
+    g.connect_also = secure_url(status, "")
     page = render_template(
         "trust/index.html",
         status=status,
         device=device(),
         secure=request.is_secure,
-        secure_url=secure_url(),
-        check_url=secure_url(url_for("trust.check")),
+        secure_url=secure_url(status),
+        check_url=secure_url(status, url_for("trust.check")),
         hostname=_hostname(status),
     )
     return _remember_offered(Response(page))
@@ -171,9 +173,8 @@ def _send_to_https():
         return None
     if not every_phone_paired():
         return None
-    status = _status()
-    host = urlsplit(f"//{request.host}").hostname
-    if status is None or host not in status.covered.names + status.covered.addresses:
+    status, host = _status(), _host()
+    if status is None or host not in status.covered.hosts:
         return None
     # the address as sent, still quoted (a decoded path could hold a newline or a '#')
     target = urlsplit(request.url)._replace(scheme="https", netloc=f"{host}:{https_port()}")
@@ -182,8 +183,8 @@ def _send_to_https():
 
 
 def trust_offer():
-    """Whether this page offers to make the phone secure: over http, with https served and
-    the household root made, to a phone that has not seen the offer."""
+    """Whether this page offers to make the phone secure: over http, with https served,
+    to a phone that has not seen the offer."""
     return bool(
         not request.is_secure
         and https_port()
