@@ -1,8 +1,8 @@
 """Automatic backups: a checked copy of the database after a change, kept in buckets.
 
 After a response whose request committed a change, the app tells its
-``AutoBackup`` (``changed``). One daemon thread per app, alive only while a
-change is not yet in a backup, decides when to copy:
+``AutoBackup`` (``changed``). Its worker (``background.Worker``: one thread per app,
+alive while a change is not yet in a backup) decides when to copy:
 
 - at once when the folder holds no backup yet, or when a game has ended
   since the newest backup (the games' ``finished_at`` marker differs);
@@ -41,7 +41,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import backup, faults
+from . import background, backup, faults
 from .private import private_folder
 
 log = logging.getLogger(__name__)
@@ -197,64 +197,38 @@ class AutoBackup:
         self.clock = clock
         self.last_error = None  # (UTC time, message) of the last failed attempt, until one succeeds
         self.no_room = False  # that attempt was skipped for want of room (NoRoom)
-        self._cond = threading.Condition()
         self._pending = False  # a change not yet in a backup
-        self._generation = 0  # counts calls to changed(): a sleeping worker sees a new one
-        self._thread = None
-        self._settled = threading.Event()  # nothing due now: the worker sleeps or has ended
-        self._settled.set()
+        self._worker = background.Worker("scorekeeper-backups")
         self._marker = None  # the finished-games marker of the newest backup
         self._making = threading.Lock()  # one copy at a time (the worker, or flush as the app stops)
 
     def changed(self):
         """A change was committed: back it up now or when due, in the background."""
-        with self._cond:
-            self._pending = True
-            self._generation += 1
-            self._settled.clear()
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="scorekeeper-backups", daemon=True)
-                self._thread.start()
-            self._cond.notify_all()
+        self._pending = True
+        self._worker.submit(self._look, once=True)
 
     def wake(self):
         """Look at the clock again now (a test that moved its clock; the worker looks
         by itself every ``RECHECK`` seconds)."""
-        with self._cond:
-            if self._thread is not None:
-                self._generation += 1
-                self._settled.clear()
-                self._cond.notify_all()
+        self._worker.wake()
 
     def stop(self):
         """End the worker without a copy (a test's app goes away; the app itself uses
-        ``flush`` as it stops)."""
-        with self._cond:
-            self._pending = False
-            self._generation += 1
-            if self._thread is not None:
-                self._settled.clear()  # set again as the worker ends
-            self._cond.notify_all()
+        ``flush`` as it stops); whether it ended."""
+        self._pending = False
+        return self._worker.stop()
 
     def wait(self, timeout=10):
-        """Block until nothing is due now (the worker made its copy, or sleeps until
+        """Block until nothing is due now (the worker made its copy, or waits until
         the next is due); return whether that happened within ``timeout`` seconds."""
-        return self._settled.wait(timeout)
+        return self._worker.wait(timeout)
 
-    def _run(self):
-        while True:
-            with self._cond:
-                if not self._pending:
-                    self._thread = None
-                    self._settled.set()
-                    return
-                generation = self._generation
-            wait = self._step()
-            with self._cond:
-                if wait is None or generation != self._generation:
-                    continue  # made (or failed) a copy, or a change came meanwhile: look again
-                self._settled.set()
-                self._cond.wait(min(wait, RECHECK))
+    def _look(self):
+        """The worker's job: a copy if one is due, else the seconds until it looks again."""
+        if not self._pending:
+            return None
+        wait = self._step()
+        return None if wait is None else min(wait, RECHECK)
 
     def _step(self):
         """Make a copy if one is due; else return the seconds until it is."""
@@ -264,8 +238,7 @@ class AutoBackup:
             return self._failed(error)
         if due is not None:
             return max(due, 0.01)
-        with self._cond:
-            self._pending = False  # a change from now on is not in this copy: it marks again
+        self._pending = False  # a change from now on is not in this copy: it marks again
         try:
             self.make()
         except (OSError, ValueError, sqlite3.Error) as error:
@@ -278,8 +251,7 @@ class AutoBackup:
         self.last_error = (self.clock(), said)
         self.no_room = isinstance(error, NoRoom)
         log.warning("automatic backup into %s failed: %s", self.folder, error)
-        with self._cond:
-            self._pending = False
+        self._pending = False
         return None
 
     def _due(self):
@@ -327,8 +299,8 @@ class AutoBackup:
         """As the app stops: let a copy under way finish, then copy a change still
         waiting for its hour, now."""
         self.wait(FLUSH_WAIT)
-        with self._cond:
-            pending, self._pending = self._pending, False
+        self._worker.stop()
+        pending, self._pending = self._pending, False
         if pending:
             try:
                 self.make()

@@ -3,8 +3,10 @@ answering now, and the one kind of worker thread that does the work.
 
 Sheets printed in the background (``printing.py``) wait for a quiet moment; the ratings'
 catch-up (``catch_up.py``) waits, between two of its transactions, for a moment with no
-request (up to its ``GIVE_WAY``). Both read this count, and both run on a ``Worker``
-(issue 45: one counter and one worker class, not one of each per kind of work).
+request (up to its ``GIVE_WAY``). Both read this count. They, the automatic backups
+(``autobackup.py``, a job that waits for its hour) and the server's hourly look at its
+certificates (``serve.keep_certificates``) each run on a ``Worker`` (issue 45: one counter
+and one worker class, not one of each per kind of work).
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def init_app(app):
 class Worker:
     """One kind of work done after the answer: its jobs run one at a time on one daemon
     thread, started when a job comes and ended after ``idle`` seconds with none. A job
+    that returns a number of seconds runs again after that long (or sooner, when it is
+    submitted again or the worker is woken): how the backups wait for their hour. A job
     that fails is logged and the next goes on (a thread has no one else to tell);
     ``wait`` is how a test, or anything that must see the work done, waits for it."""
 
@@ -85,38 +89,95 @@ class Worker:
         self._cond = threading.Condition()
         self._jobs = collections.deque()
         self._unfinished = 0  # queued or running
+        self._later = {}  # job: time.monotonic() when it runs again
         self._thread = None
+        self._stopping = False  # stop() asked: end the thread rather than wait, idle
 
-    def submit(self, job, *, once=False):
+    def submit(self, job, *, once=False, after=None):
         """Queue ``job`` (a function of no argument); with ``once``, not when the same job
-        waits already (one that is running may be queued again: it looks afresh)."""
+        waits already (one that is running may be queued again: it looks afresh); with
+        ``after``, to run that many seconds from now."""
         with self._cond:
-            if once and job in self._jobs:
+            if after is None:
+                self._queue(job, once)
                 return
-            self._jobs.append(job)
-            self._unfinished += 1
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-                self._thread.start()
+            self._stopping = False
+            self._later[job] = time.monotonic() + after
+            self._start()
             self._cond.notify_all()
 
+    def _start(self):
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+            self._thread.start()
+
+    def _queue(self, job, once):
+        self._stopping = False
+        self._later.pop(job, None)  # it runs now rather than later
+        if once and job in self._jobs:
+            return
+        self._jobs.append(job)
+        self._unfinished += 1
+        self._start()
+        self._cond.notify_all()
+
+    def wake(self):
+        """Run now the jobs waiting to run again later (a test that moved its clock)."""
+        with self._cond:
+            for job in list(self._later):
+                self._queue(job, once=True)
+
+    def stop(self, timeout=10):
+        """Drop the jobs queued or waiting to run later, and end the thread once a job
+        running now is done; whether it ended within ``timeout`` seconds."""
+        with self._cond:
+            self._unfinished -= len(self._jobs)
+            self._jobs.clear()
+            self._later.clear()
+            self._stopping = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
     def wait(self, timeout=None):
-        """Until every job queued so far is done; whether that happened within ``timeout``."""
+        """Until every job queued so far is done (a job waiting to run later is not
+        queued); whether that happened within ``timeout`` seconds."""
         with self._cond:
             return self._cond.wait_for(lambda: not self._unfinished, timeout)
 
-    def _run(self):
-        while True:
-            with self._cond:
-                if not self._cond.wait_for(lambda: self._jobs, self.idle):
+    def _next(self):
+        """The next job to run, waiting for it; None when idle (the thread then ends)."""
+        with self._cond:
+            while not self._jobs:
+                now = time.monotonic()
+                due = [job for job, when in self._later.items() if when <= now]
+                for job in due:
+                    self._queue(job, once=True)
+                if self._jobs:
+                    break
+                soonest = min(self._later.values(), default=None)
+                if soonest is None and self._stopping:
+                    self._thread = None
+                    return None
+                timed_out = not self._cond.wait(self.idle if soonest is None else soonest - now)
+                if timed_out and soonest is None and not self._jobs:
                     self._thread = None  # idle: the next job starts a thread again
-                    return
-                job = self._jobs.popleft()
+                    return None
+            return self._jobs.popleft()
+
+    def _run(self):
+        while (job := self._next()) is not None:
+            again = None
             try:
-                job()
+                again = job()
             except Exception:
                 logging.getLogger(__name__).exception("%s: a job failed", self.name)
             finally:
                 with self._cond:
+                    if isinstance(again, int | float) and job not in self._jobs:
+                        self._later[job] = time.monotonic() + max(again, 0)
                     self._unfinished -= 1
                     self._cond.notify_all()

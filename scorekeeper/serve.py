@@ -30,7 +30,7 @@ from cheroot.ssl.builtin import BuiltinSSLAdapter
 from cryptography import x509
 from waitress import create_server
 
-from . import certificates, create_app, passcode
+from . import background, certificates, create_app, passcode
 from .db import get_db
 from .faults import Fault
 from .forms.exchange import MAX_IMPORT_SIZE
@@ -191,15 +191,23 @@ def renew_certificates(app, adapter, port, covered, now_covered):
     return wanted
 
 
-def keep_certificates(app, adapter, port, stop):
-    """Until ``stop`` is set, look every hour: a certificate near its end is issued again,
-    and so is one for new addresses (which the Host check then answers too)."""
+def keep_certificates(app, adapter, port):
+    """Look every hour, on a worker of its own (stopped as the server stops): a certificate
+    near its end is issued again, and so is one for new addresses (which the Host check
+    then answers too)."""
     covered = covered_now(app)
-    while not stop.wait(CERTIFICATE_CHECK_SECONDS):
+
+    def look():
+        nonlocal covered
         try:
             covered = renew_certificates(app, adapter, port, covered, covered_now(app))
         except (OSError, ValueError, ssl.SSLError) as error:  # a full disk: the old one serves on
             print(f"The https certificate could not be renewed: {error}", file=sys.stderr, flush=True)
+        return CERTIFICATE_CHECK_SECONDS
+
+    worker = background.Worker("certificates")
+    worker.submit(look, after=CERTIFICATE_CHECK_SECONDS)
+    return worker
 
 
 def share_address(host, addresses):
@@ -271,7 +279,7 @@ def main(argv=None, make_app=create_app):
         else:
             app.config["HTTPS_PORT"] = secure.bind_addr[1]
             said += told_of(made, server.effective_port)
-    stop = threading.Event()
+    keeper = None
     # from here every way out stops the https server: cheroot's threads are no daemons, and
     # the process would wait for them for ever (a failed print, Ctrl+C as it starts)
     try:
@@ -281,18 +289,14 @@ def main(argv=None, make_app=create_app):
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         if secure:
             threading.Thread(target=secure.serve, name="https", daemon=True).start()
-            threading.Thread(
-                target=keep_certificates,
-                args=(app, secure.ssl_adapter, server.effective_port, stop),
-                name="certificates",
-                daemon=True,
-            ).start()
+            keeper = keep_certificates(app, secure.ssl_adapter, server.effective_port)
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # asked twice: the first stop goes on
-        stop.set()
+        if keeper:
+            keeper.stop()
         if secure:
             secure.stop()
         server.close()

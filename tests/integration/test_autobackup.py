@@ -50,8 +50,7 @@ def family(tmp_path, monkeypatch):
     auto = autobackup.for_app(app)
     auto.clock = clock = Clock()
     yield app, FlaskPhone(app), auto, clock
-    auto.stop()
-    assert auto.wait() and auto._thread is None, "the worker did not end"
+    assert auto.stop() and auto.wait(), "the worker did not end"
 
 
 def rows(path, sql):

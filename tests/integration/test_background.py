@@ -57,3 +57,33 @@ def test_a_worker_runs_its_jobs_in_turn_once_each_past_a_failure_and_ends_when_i
     assert worker._thread is None
     worker.submit(step)
     assert worker.wait(10) and done[-1] == "step"
+
+
+def test_a_job_that_asks_to_run_again_later_does_so_sooner_when_woken_or_submitted_and_stop_ends_it():
+    """How the backups wait for their hour: the job returns the seconds until it looks again."""
+    import threading
+
+    worker = background.Worker("test-again", idle=60)
+    runs = []
+    ran = threading.Semaphore(0)
+
+    def look():
+        runs.append(len(runs))
+        ran.release()
+        return 0.01 if len(runs) < 3 else 3600  # soon twice, then an hour away
+
+    worker.submit(look, once=True)
+    for _ in range(3):  # the first run, then twice again by itself
+        assert ran.acquire(timeout=10)
+    assert worker.wait(10)  # a job waiting for its hour is not unfinished work
+    assert not ran.acquire(timeout=0.05) and len(runs) == 3
+    worker.wake()  # a test moved its clock: the job looks now
+    assert ran.acquire(timeout=10) and worker.wait(10)
+    worker.submit(look, once=True)  # a change: the job looks now, not in an hour
+    assert ran.acquire(timeout=10) and worker.wait(10)
+    assert len(runs) == 5
+    thread = worker._thread
+    assert thread is not None and thread.is_alive()  # it waits for the hour, not idle
+    assert worker.stop(10) and not thread.is_alive() and worker._thread is None
+    worker.wake()  # nothing waits to run later any more
+    assert not ran.acquire(timeout=0.05)
