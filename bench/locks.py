@@ -20,6 +20,11 @@ At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10
   turns; the figure is the slowest Save of each kind, against the quiet median.
 - **The history pages while the ratings catch up**: the players, a player, the records, this
   year and the busiest evening, asked in turn by that phone until the catch-up is done.
+- **A writer outside the app while it catches up** (issue 45): the oldest game reopened, then
+  ended again, on the app's own server; meanwhile another process asks for the write lock
+  every 2 to 10 ms as the command line would (SQLite's busy handler) and reports its
+  longest wait (the goal: 200 ms), and a third watches every 1 ms how long the lock stays
+  taken (the longest catch-up transaction).
 - **A second phone's Save during a long import** (issue 42): phone A imports an export of
   BENCH_IMPORT_GAMES (8,000) demo games through /import on the app's own server, while
   phone B saves round after round of its game (each checked first, untimed); B's slowest
@@ -254,6 +259,85 @@ def second_phone(path, work, games_count):
     return quiet, busy, catching, during
 
 
+# Two probes in other processes while the app's server catches the ratings up (issue 45):
+# "writer" asks for the write lock as the command line's import or restore would (SQLite's
+# busy handler, timeout 60 s), every 2 to 10 ms, and reports the longest it waited; "holder"
+# asks every 1 ms without the busy handler and reports the longest the lock stayed taken
+# (the longest catch-up transaction, seen from outside, give or take 1 ms).
+OUTSIDE = """
+import os, random, sqlite3, sys, time
+kind, path, stop = sys.argv[1:4]
+conn = sqlite3.connect(path, timeout=60 if kind == "writer" else 0, isolation_level=None)
+random.seed(45)
+print("asking", flush=True)
+longest, taken_since, asked = 0.0, None, 0
+while not os.path.exists(stop):
+    start = time.perf_counter()
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError:  # only the holder: the lock is taken
+        taken_since = start if taken_since is None else taken_since
+        time.sleep(0.001)
+        continue
+    conn.execute("ROLLBACK")
+    asked += 1
+    if kind == "writer":
+        longest = max(longest, time.perf_counter() - start)
+        time.sleep(random.uniform(0.002, 0.010))
+    else:
+        if taken_since is not None:
+            longest = max(longest, start - taken_since)
+        taken_since = None
+        time.sleep(0.001)
+print(f"{longest * 1000:.1f} {asked}")
+"""
+
+
+def outside_writer(path, work, games_count):
+    """[(what, the writer's longest wait in ms, the longest transaction in ms, seconds)]: the
+    oldest game reopened, then ended again, on the app's own server, each caught up by its
+    worker while two probes in other processes ask for the write lock."""
+    instance = os.path.join(work, f"instance-outside-{games_count}")
+    os.makedirs(instance, exist_ok=True)
+    with open(os.path.join(instance, "config.py"), "w") as config:
+        config.write("BACKUPS_AUTOMATIC = False\n")  # measured here is the catch-up
+    oldest = (
+        sqlite3.connect(path)
+        .execute("SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY created_at, id LIMIT 1")
+        .fetchone()[0]
+    )
+    reader = sqlite3.connect(path)
+    found = []
+    with common.server(instance, path) as (port, _):
+        phone = common.Client(port)
+        for action in ("reopen", "end"):
+            stop = os.path.join(work, "stop-outside")
+            if os.path.exists(stop):
+                os.remove(stop)
+            command = [sys.executable, "-c", OUTSIDE]
+            probes = [
+                subprocess.Popen([*command, kind, path, stop], stdout=subprocess.PIPE, text=True)
+                for kind in ("writer", "holder")
+            ]
+            for probe in probes:
+                assert probe.stdout.readline().strip() == "asking"
+            page = phone.get(f"/games/{oldest}" if action == "reopen" else f"/games/{oldest}/end")
+            started = time.perf_counter()
+            status, _, data, _ = phone.request(
+                "POST", f"/games/{oldest}/{action}", body=_encoded(common.form_values(page))
+            )
+            assert status == 303, (action, status, data[:300])
+            while reader.execute("SELECT 1 FROM ratings_behind").fetchone():
+                time.sleep(0.05)  # the bench's own reading, not a probe's
+            seconds = time.perf_counter() - started
+            open(stop, "w").close()
+            (waited, _), (held, _) = (probe.communicate(timeout=60)[0].split() for probe in probes)
+            found.append((action, float(waited), float(held), seconds))
+        phone.close()
+    reader.close()
+    return found
+
+
 IMPORT_GAMES = int(os.environ.get("BENCH_IMPORT_GAMES", "8000"))
 
 
@@ -347,7 +431,9 @@ def _encoded(values):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--only", default="changes,phone,import", help="changes, phone, import (all by default)"
+        "--only",
+        default="changes,phone,outside,import",
+        help="changes, phone, outside, import (all by default)",
     )
     sections = parser.parse_args().only.split(",")
     sizes = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000").split(",")]
@@ -358,7 +444,7 @@ def main():
             "     whole catch-up"
         )
     with common.folder("scorekeeper-locks-") as work:
-        phones = []
+        phones, outside = [], []
         for games_count in sizes:
             source, _ = common.demo_database(work, games_count, dict(os.environ))
             path = os.path.join(work, f"locks-{games_count}.db")
@@ -371,6 +457,22 @@ def main():
                     if os.path.exists(path + suffix):
                         os.remove(path + suffix)
                 phones.append((games_count, *second_phone(path, work, games_count)))
+            if "outside" in sections:
+                shutil.copy(source, path)
+                for suffix in ("-wal", "-shm"):
+                    if os.path.exists(path + suffix):
+                        os.remove(path + suffix)
+                outside += [(games_count, *found) for found in outside_writer(path, work, games_count)]
+        if outside:
+            print()
+            print("a writer outside the app (another process, as the command line's import) while the")
+            print("app's server catches the ratings up after the oldest game was reopened, then ended")
+            print("games   change     writer's longest wait   longest catch-up transaction   catch-up took")
+            for games_count, action, waited, held, seconds in outside:
+                print(
+                    f"{games_count:6}   {action:8}   {waited:14.1f} ms   {held:23.1f} ms"
+                    f"   {seconds:10.2f} s   {'≤ 200 ms' if waited <= 200 else 'OVER 200 ms'}"
+                )
         if "import" in sections:
             quiet, during, seconds, status = during_import(work)
             print()

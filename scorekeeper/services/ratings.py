@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 import math
 import sqlite3
+import time
 from dataclasses import dataclass
 from functools import cache
 
@@ -230,10 +231,18 @@ def _rate(db, rows, mark=None):
 
 # --- keeping them up to date --------------------------------------------------------------
 
-# One catch-up transaction replays at most this many games (about 0.2 ms each) or removes
-# this many rows a change left behind, so that it holds the write lock some 10 to 20 ms
-STEP_GAMES = 50
-STEP_ROWS = 1000
+# One catch-up transaction works for about STEP_SECONDS (measured, whatever a game costs on
+# this computer), a chunk at a time: CHUNK_GAMES games replayed (about 0.2 ms each) or
+# CHUNK_ROWS rows a change left behind removed; the first chunk is always done. Between two
+# transactions the write lock is left free for GAP_SECONDS at least: another process's
+# writer (the command line's import or restore, a second copy of the app) waits on SQLite's
+# busy handler, which looks again after 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50 and then
+# every 100 ms; a gap shorter than its 25 ms steps could be missed again and again (it
+# waited over a second at 10,000 games before), one of 25 ms is met within some 130 ms.
+STEP_SECONDS = 0.02
+GAP_SECONDS = 0.025
+CHUNK_GAMES = 10
+CHUNK_ROWS = 200
 
 
 def behind(db):
@@ -260,55 +269,63 @@ def changed(db, key):
         hooks["ratings"] = getattr(db, "catch_up_later", None) or (lambda: catch_up(db))
 
 
-def step(db):
-    """One short transaction of the catch-up; return whether more is left.
+def step(db, budget=None, clock=time.perf_counter):
+    """One short transaction of the catch-up, of about ``budget`` seconds (``STEP_SECONDS``;
+    0: one chunk); return whether more is left.
 
     Below the mark every kept row is up to date. A change that moved the mark back left
-    rows at and after it: they go first, ``STEP_ROWS`` at a time. Then the next
-    ``STEP_GAMES`` games from the mark are replayed, each player starting from their
-    latest row, and the mark moves past them (removed after the last game). A crash
-    between two steps leaves a mark the next catch-up starts from."""
+    rows at and after it: they go first, ``CHUNK_ROWS`` at a time. Then the games from the
+    mark are replayed, ``CHUNK_GAMES`` at a time, each player starting from their latest
+    row, and the mark moves past them (removed after the last game). A crash between two
+    steps leaves a mark the next catch-up starts from."""
+    budget = STEP_SECONDS if budget is None else budget
+    start = clock()
     with transaction(db):
         key = behind(db)
         if key is None:
             return False
         where, params = _after(key)
-        removed = 0
         for table in ("player_ratings", "pair_games"):
-            removed += db.execute(
+            while db.execute(
                 f"""DELETE FROM {table} WHERE rowid IN
                     (SELECT rowid FROM {table} WHERE {where} LIMIT ?)""",
-                [*params, STEP_ROWS - removed],
-            ).rowcount
-            if removed >= STEP_ROWS:
+                [*params, CHUNK_ROWS],
+            ).rowcount == CHUNK_ROWS:
+                if clock() - start >= budget:
+                    return True  # more rows may be left: the next step goes on
+        while True:
+            chunk, params = _after(key)
+            upcoming = db.execute(
+                f"""SELECT DISTINCT played_at, game_id FROM player_games
+                    WHERE counted_at IS NOT NULL AND {chunk} ORDER BY played_at, game_id LIMIT ?""",
+                [*params, CHUNK_GAMES + 1],
+            ).fetchall()
+            end = tuple(upcoming[CHUNK_GAMES]) if len(upcoming) > CHUNK_GAMES else None
+            if end is not None:
+                chunk += " AND (played_at, game_id) < (?, ?)"
+                params += list(end)
+            _rate(db, db.execute(_PLAYED.format(where=chunk), params).fetchall(), key)
+            if end is None:
+                db.execute("DELETE FROM ratings_behind")
+                return False
+            key = end
+            if clock() - start >= budget:
+                db.execute("UPDATE ratings_behind SET played_at = ?, game_id = ?", list(end))
                 return True
-        chunk, params = _after(key)
-        upcoming = db.execute(
-            f"""SELECT DISTINCT played_at, game_id FROM player_games
-                WHERE counted_at IS NOT NULL AND {chunk} ORDER BY played_at, game_id LIMIT ?""",
-            [*params, STEP_GAMES + 1],
-        ).fetchall()
-        end = tuple(upcoming[STEP_GAMES]) if len(upcoming) > STEP_GAMES else None
-        if end is not None:
-            chunk += " AND (played_at, game_id) < (?, ?)"
-            params += list(end)
-        _rate(db, db.execute(_PLAYED.format(where=chunk), params).fetchall(), key)
-        if end is None:
-            db.execute("DELETE FROM ratings_behind")
-            return False
-        db.execute("UPDATE ratings_behind SET played_at = ?, game_id = ?", list(end))
-        return True
 
 
-def catch_up(db, *, turns=None):
+def catch_up(db, *, turns=None, budget=None, clock=time.monotonic, sleep=time.sleep):
     """Replay from the mark to the newest game, one short transaction at a time; between
-    two, ``turns`` (the app's ``db.let_writers_in``) lets a waiting phone's change go first.
-    A fault of the storage leaves the mark for the next catch-up, and is logged: the change
-    that asked for it is saved."""
+    two (of ``budget`` seconds each, as ``step``), ``turns`` (the app's ``db.let_writers_in``)
+    lets a waiting phone's change go first, and the write lock is left free for ``GAP_SECONDS`` at least (another process's
+    writer). A fault of the storage leaves the mark for the next catch-up, and is logged:
+    the change that asked for it is saved."""
     turns = turns or let_writers_in
     try:
-        while step(db):
+        while step(db, budget):
+            committed = clock()
             turns()
+            sleep(max(0.0, GAP_SECONDS - (clock() - committed)))
     except (Fault, sqlite3.Error) as error:
         log.warning("the ratings could not be brought up to date yet: %s", error)
 

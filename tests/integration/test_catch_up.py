@@ -82,7 +82,7 @@ def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30
             game = game_model.load_game(db, first)
             ended = work_of(db, lambda: games.end_game(db, game.id, game.revision))
             steps = 0
-            while ratings.step(db):
+            while ratings.step(db, budget=0):  # one chunk a transaction: counted, not timed
                 steps += 1
             return reopened, ended, steps
 
@@ -188,5 +188,61 @@ def test_a_server_killed_while_catching_up_finishes_after_its_next_start(history
             while ratings.behind(db) is not None:  # the new server catches up by itself
                 time.sleep(0.01)  # waits on the app (the test's time limit bounds it)
         assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
+
+
+class Clock:
+    """A clock the test moves: ``tick`` seconds pass at each reading."""
+
+    def __init__(self, tick):
+        self.now, self.tick = 0.0, tick
+
+    def __call__(self):
+        self.now += self.tick
+        return self.now
+
+
+def test_a_catch_up_transaction_is_sized_by_time_and_leaves_the_lock_free_between_two(history, tmp_path):
+    """A step replays chunks until its budget is spent (whatever a game costs on this
+    computer), and the catch-up leaves the write lock free for ``GAP_SECONDS`` between two
+    steps, so that another process's writer, polling on SQLite's busy handler, gets in (how
+    long it waits is bench/locks.py's figure)."""
+    db = connect(str(copy_of(history, tmp_path)))
+    try:
+        game = game_model.load_game(db, oldest(db))
+        work_of(db, lambda: games.reopen_game(db, game.id, game.revision))
+        start = ratings.behind(db)
+        # a clock past the budget at its first look: one chunk a step; the rows the reopening
+        # left behind go first (the mark stays), then each step replays one chunk of games
+        late = Clock(0.05)
+        stale = sum(
+            db.execute(
+                f"SELECT count(*) FROM {table} WHERE (played_at, game_id) >= (?, ?)", list(start)
+            ).fetchone()[0]
+            for table in ("player_ratings", "pair_games")
+        )
+        removing = 0
+        while ratings.step(db, budget=0.02, clock=late) and ratings.behind(db) == start:
+            removing += 1
+        assert stale // ratings.CHUNK_ROWS - 1 <= removing <= stale // ratings.CHUNK_ROWS + 2
+        moved = db.execute(
+            "SELECT count(DISTINCT game_id) FROM player_games WHERE counted_at IS NOT NULL "
+            "AND (played_at, game_id) >= (?, ?) AND (played_at, game_id) < (?, ?)",
+            [*start, *ratings.behind(db)],
+        ).fetchone()[0]
+        assert moved == ratings.CHUNK_GAMES
+        # a clock that stands still: the budget is never spent, the whole catch-up in one
+        assert not ratings.step(db, budget=0.02, clock=Clock(0))
+        assert ratings.behind(db) is None and kept(db) == rebuilt(db)
+
+        game = game_model.load_game(db, game.id)  # reopened: ended again, it counts again
+        work_of(db, lambda: games.end_game(db, game.id, game.revision))
+        slept, turned = [], []
+        ratings.catch_up(db, turns=lambda: turned.append(1), budget=0, sleep=slept.append)
+        assert ratings.behind(db) is None and kept(db) == rebuilt(db)
+        # a gap after each step but the last (one chunk each, budget 0)
+        assert len(slept) == len(turned) > 300 // ratings.CHUNK_GAMES - 2
+        assert all(0 <= gap <= ratings.GAP_SECONDS for gap in slept)
     finally:
         db.close()

@@ -347,14 +347,14 @@ def test_changes_catch_ups_and_crashes_in_any_order_show_a_whole_state_and_end_a
     template, tmp_path_factory, later_steps
 ):
     """The app's way: the change only moves the mark back; catching up happens later, a few
-    short transactions at a time (two games, three rows each here), and may be cut off by a
+    short transactions at a time (one chunk each: two games, three rows here), and may be cut off by a
     crash at any point. At every moment the rows a page reads are exactly a rebuild's rows
     of the games before the mark; once caught up, everything equals a rebuild."""
     path = tmp_path_factory.mktemp("example") / "ratings.db"
     shutil.copy(template, path)
     db = connect(path)
     db.catch_up_later = lambda: None  # the worker's part, done here by the steps
-    small = {"STEP_GAMES": 2, "STEP_ROWS": 3}
+    small = {"CHUNK_GAMES": 2, "CHUNK_ROWS": 3}
     saved = {name: getattr(ratings, name) for name in small}
     try:
         for name, value in small.items():
@@ -365,7 +365,7 @@ def test_changes_catch_ups_and_crashes_in_any_order_show_a_whole_state_and_end_a
                 change(db, made, step[1])
             elif step[0] == "catch up":
                 for _ in range(step[1]):
-                    ratings.step(db)
+                    ratings.step(db, budget=0)  # one chunk each
             else:
                 db.close()
                 db = interrupted(path)
@@ -380,7 +380,7 @@ def test_changes_catch_ups_and_crashes_in_any_order_show_a_whole_state_and_end_a
             assert got == expected
             if mark is not None and len(before(ratings_rows, mark, (2, 1))) < len(ratings_rows):
                 event("a page read the games before the mark while the rest were behind")
-        ratings.catch_up(db, turns=lambda: None)
+        ratings.catch_up(db, turns=lambda: None, sleep=lambda _: None)
         assert ratings.behind(db) is None
         assert kept(db) == rebuilt(db)
     finally:
