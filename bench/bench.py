@@ -77,9 +77,9 @@ SAVE_TEAMS = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]), ("", ["Eve", "Flo"]), (""
 
 def prepare_save_games(database, count):
     """``count`` 4-team games with 3 rounds each, so that every timed save is a round 4."""
-    from scorekeeper.db import connect
     from scorekeeper.scoring import RULESETS, TeamRound
     from scorekeeper.services import games
+    from scorekeeper.storage.db import connect
 
     db = connect(database)
     ids = []
@@ -359,9 +359,9 @@ def _assets(page):
 
 
 def prepare_two_team_game(database):
-    from scorekeeper.db import connect
     from scorekeeper.scoring import RULESETS
     from scorekeeper.services import games
+    from scorekeeper.storage.db import connect
 
     db = connect(database)
     try:
@@ -416,11 +416,12 @@ def sheets(table, work):
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = os.path.join(work, "instance-sheets")
     from weasyprint import HTML
 
-    from scorekeeper import create_app, sheets
-    from scorekeeper.db import connect
+    from scorekeeper import create_app
+    from scorekeeper.printing import sheets
     from scorekeeper.scoring import RULESETS, TeamRound
     from scorekeeper.services import games
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
 
     path = os.path.join(work, "sheets.db")
     migrate(path)

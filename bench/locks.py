@@ -177,7 +177,7 @@ def changes(db):
 
 
 def each_change(path, work, games_count):
-    from scorekeeper.db import connect
+    from scorekeeper.storage.db import connect
 
     db = connect(path)
     db.catch_up_later = lambda: None  # the catch-up is timed apart, after the change
@@ -348,9 +348,9 @@ def during_import(work):
     import uuid
 
     from bench import checked_form, prepare_save_games  # bench/bench.py
-    from scorekeeper.db import connect
     from scorekeeper.exchange import jsonfile
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
 
     source, _ = common.demo_database(work, IMPORT_GAMES, dict(os.environ))
     db = connect(source)

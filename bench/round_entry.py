@@ -157,10 +157,10 @@ def main():
     from werkzeug.serving import make_server
 
     from scorekeeper import create_app
-    from scorekeeper.db import connect
     from scorekeeper.scoring import RULESETS, TeamRound
     from scorekeeper.services import games
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
 
     database = os.path.join(folder, "bench.db")
     migrate(database)

@@ -76,9 +76,9 @@ def main():
             assert posted.status_code == 303
             timed("nothing get", lambda r=posted: client.get(r.headers["Location"]))
 
-        from scorekeeper.db import connect
         from scorekeeper.scoring import TeamRound
         from scorekeeper.services import game_model, rounds
+        from scorekeeper.storage.db import connect
 
         db = connect(path)
         alone, shown = [], []

@@ -7,8 +7,8 @@ import secrets
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from .private import private_folder
-from .resources import resource_folder
+from .storage.private import private_folder
+from .web.resources import resource_folder
 
 csrf = CSRFProtect()
 
@@ -48,8 +48,11 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
 
-    from . import assets, autobackup, background, catch_up, cli, db, formatting, security, views
+    from . import background, cli, views
+    from .exchange import autobackup
     from .forms import attributes, markup
+    from .services import catch_up
+    from .storage import db
     from .views import (
         auth,
         backups,
@@ -68,6 +71,7 @@ def create_app(test_config=None):
         trust,
         webapp,
     )
+    from .web import assets, formatting, security
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     trust.init_app(app)  # then, with every phone paired, http is sent to https

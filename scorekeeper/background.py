@@ -1,10 +1,10 @@
 """Work done after the answer: the one count, for the whole app, of the requests it is
 answering now, and the one kind of worker thread that does the work.
 
-Sheets printed in the background (``printing.py``) wait for a quiet moment; the ratings'
-catch-up (``catch_up.py``) waits, between two of its transactions, for a moment with no
+Sheets printed in the background (``printing/ahead.py``) wait for a quiet moment; the ratings'
+catch-up (``services/catch_up.py``) waits, between two of its transactions, for a moment with no
 request (up to its ``GIVE_WAY``). Both read this count. They, the automatic backups
-(``autobackup.py``, a job that waits for its hour) and the server's hourly look at its
+(``exchange/autobackup.py``, a job that waits for its hour) and the server's hourly look at its
 certificates (``serve.keep_certificates``) each run on a ``Worker`` (issue 45: one counter
 and one worker class, not one of each per kind of work).
 """

@@ -7,7 +7,7 @@ two servers on two ports (docs/HTTPS.md says why these two):
 
 - **http** by waitress, as always: every phone opens the app there, paired or not;
 - **https** by cheroot (CherryPy's WSGI server, which speaks TLS with Python's own ssl
-  module) with the household certificate (``certificates.py``), for the phones that trust
+  module) with the household certificate (``web/certificates.py``), for the phones that trust
   it: the offline page, the installed app, the screen kept awake, the passcode private.
 """
 
@@ -30,12 +30,13 @@ from cheroot.ssl.builtin import BuiltinSSLAdapter
 from cryptography import x509
 from waitress import create_server
 
-from . import background, certificates, create_app, passcode
-from .db import get_db
-from .faults import Fault
+from . import background, create_app
 from .forms.exchange import MAX_IMPORT_SIZE
-from .network import lan_addresses
-from .security import served_as
+from .storage.db import get_db
+from .storage.faults import Fault
+from .web import certificates, passcode
+from .web.network import lan_addresses
+from .web.security import served_as
 
 #: seconds a thread runs before another waiting for the interpreter's lock gets it
 SWITCH_INTERVAL = 0.0005
@@ -255,7 +256,7 @@ def main(argv=None, make_app=create_app):
     # at the default 5 ms, 46 ms at 0.5 ms (bench/locks.py, issue 42).
     sys.setswitchinterval(SWITCH_INTERVAL)
     with app.app_context(), contextlib.suppress(Fault, sqlite3.Error):
-        # finishes, in the background, a ratings' catch-up a crash cut short (catch_up.py); a
+        # finishes, in the background, a ratings' catch-up a crash cut short (services/catch_up.py); a
         # database that cannot be opened now is said by the first page asked for
         get_db()
     # Bodies bounded by the server itself, before anything is buffered: the largest a phone

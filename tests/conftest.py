@@ -7,9 +7,9 @@ from jinja2 import BytecodeCache
 from werkzeug.routing import Rule
 
 from scorekeeper import create_app
-from scorekeeper.db import connect, transaction
 from scorekeeper.scoring import RULESETS
 from scorekeeper.services import game_model, games
+from scorekeeper.storage.db import connect, transaction
 
 from . import fuzzstats
 from .helpers import DEEP, at_home

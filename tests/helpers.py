@@ -132,7 +132,7 @@ def at_home(client, app):
     """Give the household code on this phone (a Flask test client), as a phone held at
     home does when no passcode is set: importing, downloading the whole history and setting
     the first passcode then open to it (views/auth.py ``household_required``)."""
-    from scorekeeper import passcode
+    from scorekeeper.web import passcode
 
     if passcode.stored_hash(app.instance_path) is not None:
         return client  # a passcode is set: signing in is what proves it

@@ -4,7 +4,7 @@ Shared by the fuzz, race, round-trip and restore tests. Everything here
 goes through HTTP (the Flask test client, or http.client against a real
 server on loopback) or reads the SQLite file read-only with the stdlib:
 no scorekeeper module is imported beyond ``create_app``,
-``scorekeeper.services.schema.migrate`` and ``scorekeeper.passcode`` (the household
+``scorekeeper.services.schema.migrate`` and ``scorekeeper.web.passcode`` (the household
 code), so the app's internals can be rewritten freely.
 
 - ``parse_forms`` finds every <form> on a page with html.parser: all
@@ -364,7 +364,7 @@ class FlaskPhone(Phone):
         self.client = app.test_client()
         self.sent = 0
         if at_home:
-            from scorekeeper import passcode
+            from scorekeeper.web import passcode
 
             if passcode.stored_hash(app.instance_path) is None:
                 self.give_household_code(passcode.household_code(app.instance_path))

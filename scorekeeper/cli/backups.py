@@ -7,7 +7,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, backup
+from ..exchange import autobackup, backup
 from .common import Progress, database, quiet_option, stoppable
 
 
@@ -41,7 +41,7 @@ def backups_command():
     found = autobackup.list_backups(auto.folder)
     click.echo(f"Backups in {auto.folder}:" if found else f"No automatic backup in {auto.folder} yet.")
     for item in found:
-        count = autobackup.count_games(item.path)
+        count = backup.count_games(item.path)
         click.echo(
             f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
             + (f"{count:,} game{'' if count == 1 else 's'}" if count is not None else "unreadable")

@@ -7,7 +7,7 @@ import sys
 import click
 from flask import current_app
 
-from ..db import connect
+from ..storage.db import connect
 
 
 def database():

@@ -11,12 +11,11 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, backup, demo
-from ..exchange import csvfile, importer, jsonfile
-from ..private import make_private
+from ..exchange import autobackup, backup, csvfile, demo, importer, jsonfile
 from ..scoring import RuleSet
 from ..services import games, rulesets
 from ..services.schema import migrate
+from ..storage.private import make_private
 from .common import Progress, connection, database, games_count, quiet_option, stoppable
 
 
@@ -25,11 +24,11 @@ from .common import Progress, connection, database, games_count, quiet_option, s
 def init_db_command():
     """Create the database or bring it up to date (safe to run again)."""
     handler = logging.StreamHandler()  # what a migration has to say (a renamed player)
-    logging.getLogger("scorekeeper.migrations").addHandler(handler)
+    logging.getLogger("scorekeeper.storage.migrations").addHandler(handler)
     try:
         applied = migrate(database())
     finally:
-        logging.getLogger("scorekeeper.migrations").removeHandler(handler)
+        logging.getLogger("scorekeeper.storage.migrations").removeHandler(handler)
     with connection() as db:
         importer.resume(db, _pause)  # an import the last stop cut off: undone, or finished
     # files made before they were kept private (and a backups folder of years): owner-only now

@@ -17,8 +17,10 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, backup, certificates, faults, passcode
-from ..migrations import migrations
+from ..exchange import autobackup, backup
+from ..storage import faults
+from ..storage.migrations import migrations
+from ..web import certificates, passcode
 from .common import database
 
 
@@ -31,7 +33,7 @@ def check_database(path):
     except ValueError as error:
         return False, f"{error}. Restore the latest backup (README: “Backing up”)."
     pending = len(migrations._migrations) - len(applied)  # sqlite-utils has no public list of them
-    games = autobackup.count_games(path) or 0
+    games = backup.count_games(path) or 0
     text = f"{path} opens and passes integrity_check; {games:,} games"
     if pending > 0:
         return False, f"{text}, but {pending} update(s) of its layout wait: run `make run` once."
@@ -79,11 +81,11 @@ def check_backups(auto, now, automatic):
             return False, f"{status['problem']} Free some space on it, or point BACKUP_DIR at a bigger disk."
         return False, f"{status['problem']} Point BACKUP_DIR at a folder this computer can write to."
     if not latest:
-        if autobackup.count_games(auto.database):
+        if backup.count_games(auto.database):
             return False, f"none in {auto.folder}, yet there are games: change something in the app."
         return True, f"none yet in {auto.folder}: the first is made after the first change in the app"
     newest = latest[0]
-    space, needed = faults.space(auto.folder, *auto.floor), autobackup.copy_size(auto.database)
+    space, needed = faults.space(auto.folder, *auto.floor), backup.copy_size(auto.database)
     if space is not None and space.free - needed < space.floor:
         return False, (
             f"the next copy will not fit: {auto.folder}'s disk has {faults.size_text(space.free)} free, "

@@ -10,8 +10,10 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import autobackup, certificates, passcode, service
+from ..exchange import autobackup
 from ..services import guesses
+from ..web import certificates, passcode
+from . import service
 from .common import connection, database
 
 

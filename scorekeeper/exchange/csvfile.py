@@ -12,10 +12,10 @@ import io
 import json
 import re
 
-from ..db import snapshot
-from ..formatting import day
 from ..scoring import ENTRY_FIELDS
 from ..services.game_model import load_game
+from ..storage.db import snapshot
+from ..web.formatting import day
 from .jsonfile import game_ids
 
 # Cells a spreadsheet would run as a formula start with one of these.

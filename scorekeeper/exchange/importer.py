@@ -30,13 +30,14 @@ import json
 from dataclasses import dataclass, field
 
 from .. import scoring
-from ..db import let_writers_in, snapshot, transaction
 from ..names import clean_name, name_key
 from ..scoring import RULESETS, RuleSet
 from ..services import changes, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
+from ..storage.db import let_writers_in, snapshot, transaction
 from . import stamp_now
-from .checking import check_history, read_history
+from .checking import check_history
+from .reading import read_history
 
 __all__ = ["ImportSummary", "check_history", "import_history", "read_history", "resume", "write_checked"]
 

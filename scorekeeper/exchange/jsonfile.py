@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from ..db import snapshot
 from ..scoring import RULESETS, RuleSet
 from ..services.game_model import load_game
+from ..storage.db import snapshot
 from . import FORMAT, VERSION, stamp_now
 
 

@@ -1,5 +1,8 @@
 """A spreadsheet of past games (CSV), read whole before anything is written.
 
+Over 400 lines: both spreadsheet layouts and the message naming each bad line are read in
+one pass over the file, and share their readings.
+
 Two layouts, each a row per team (docs/export-format.md, "A spreadsheet of past games"):
 
 - **scores**: ``date``, ``game`` (a label shared by the rows of one game), ``players``

@@ -9,7 +9,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired
 
-from .. import passcode
+from ..web import passcode
 
 
 class SignInForm(FlaskForm):

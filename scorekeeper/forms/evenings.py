@@ -17,8 +17,8 @@ from wtforms import (
 from wtforms.validators import NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .. import seating
 from ..names import clean_name, name_key, name_problem
+from ..services import seating
 from ..services.evening_tables import MODES
 
 NEW_NAMES = seating.MAX_PEOPLE  # blank fields for people not known yet (eight shown, the rest folded)

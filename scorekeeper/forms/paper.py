@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
 
-from ..blank_sheets import sheet_lines
+from ..printing.blank_sheets import sheet_lines
 from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
 from .fields import RevisionField, SignedNumberField, WholeNumberField

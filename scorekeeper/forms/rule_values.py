@@ -1,23 +1,27 @@
 """Reading a rule set back from the house-rules editor.
 
 ``rules_from_fields`` reads the fields back and lets the engine judge,
-putting each message next to the field it is about (``show_error``).
+putting each message next to the field it is about (``rule_errors.show_error``).
 Filling the fields from a rule set is ``rule_fill`` (``fields_from_rules``,
 importable from here too, where the views have always found it).
 """
 
 import functools
-import re
-
-from wtforms import FieldList, FormField
-from wtforms.form import BaseForm
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
 from ..scoring.words import DEFAULT, Words, check_words
+from .rule_errors import (
+    book_rows,
+    fields_with_errors,
+    has_errors,
+    is_blank,
+    refuse,
+    show_error,
+    unwrapped,
+)
 from .rule_fill import fields_from_rules
 from .rule_lists import (
-    book_kind,
     parse_books_by_round,
     parse_decks,
     parse_numbers,
@@ -27,38 +31,6 @@ from .rule_words import kinds_written, usual_kinds_written
 from .rules import CASE_KEYS, CASES, LOSE, SIGNED
 
 __all__ = ["fields_from_rules", "fields_with_errors", "rules_from_fields", "show_error", "words_typed"]
-
-# Where a list in an engine path ("going_out[2]") is shown as "Round 3";
-# by_score entries are pairs, so "Pair 2, minimum" says which number.
-_PAIR_PARTS = {"0": "score", "1": "minimum"}
-_DECK_PARTS = {"0": "players", "1": "decks"}
-# Engine paths shown by a field of another name (the rest keep the engine's name).
-_FIELD_NAMES = {
-    "meld_minimum": "meld_mode",
-    "meld_minimum.by_round": "meld_by_round",
-    "meld_minimum.by_score": "meld_by_score",
-    "end": "end_mode",
-    "end.rounds": "end_rounds",
-    "end.score": "end_score",
-    "red_threes_all": "red_threes_all_count",
-    "red_threes_all.count": "red_threes_all_count",
-    "red_threes_all.bonus": "red_threes_all",
-    "deal": "deal_decks",
-    "deal.decks": "deal_decks",
-    "deal.decks.per_player": "deal_decks",
-    "deal.decks.extra": "deal_decks",
-    "deal.hand": "deal_hand",
-    "deal.knee": "deal_knee",
-    "deal.foot": "deal_foot",
-    "deal.jokers": "deal_jokers",
-    "words": "words_game",
-    "words.game": "words_game",
-    "words.book": "words_book",
-    "words.books": "words_books",
-    "words.kinds": "book_clean",
-    "words.piles": "words_piles",
-}
-
 
 # --- reading them back ------------------------------------------------------------------
 
@@ -74,8 +46,8 @@ def rules_from_fields(fields) -> RuleSet | None:
     :param fields: a ``RulesFields`` (or a form subclassing it), or a
         ``FormField`` that embeds one.
     """
-    fields = _unwrapped(fields)
-    rows = _book_rows(fields)
+    fields = unwrapped(fields)
+    rows = book_rows(fields)
     words = _words(fields, rows)
     names = kinds_written(words, [kind for kind, _ in rows])
     said = words_typed(fields, DEFAULT)  # the messages say them too
@@ -104,7 +76,7 @@ def rules_from_fields(fields) -> RuleSet | None:
     }
     if words:  # none typed: no words in the file, as before words existed
         data["words"] = words
-    if _has_errors(fields):
+    if has_errors(fields):
         return None
     try:
         return RuleSet(**data)
@@ -116,14 +88,14 @@ def rules_from_fields(fields) -> RuleSet | None:
 def _named(field):
     # the engine would say so too, but only once every other value is right
     if not (field.data or "").strip():
-        _refuse(field, "Give these rules a name.")
+        refuse(field, "Give these rules a name.")
     return field.data
 
 
 def _required(field):
     """The field's number; a blank one (in use) gets a message."""
     if field.data is None and not field.errors:
-        _refuse(field, "Enter a number.")
+        refuse(field, "Enter a number.")
     return field.data
 
 
@@ -185,11 +157,11 @@ def _by_kind(field, rounds, names, words, rows, *, numbered=True):
         for written, count in counts.items():
             kind = names.get(written, written)
             if kind not in names.values() and kind != scoring.ANY_BOOK:
-                _refuse(field, _not_scored(written, number if numbered else None, words, rows))
+                refuse(field, _not_scored(written, number if numbered else None, words, rows))
                 return None
             if kind in one:
                 first = said[kind].replace("_", " ")
-                _refuse(
+                refuse(
                     field, f"{first} and {written.replace('_', ' ')} are the same kind: give it once a round."
                 )
                 return None
@@ -201,7 +173,7 @@ def _by_kind(field, rounds, names, words, rows, *, numbered=True):
 def _deal(fields):
     decks = _parsed(fields["deal_decks"], parse_decks)
     knee = _unused_if_blank(fields["deal_knee"])
-    given = [fields[name] for name in ("deal_hand", "deal_foot") if not _is_blank(fields[name])]
+    given = [fields[name] for name in ("deal_hand", "deal_foot") if not is_blank(fields[name])]
     if decks is None and not given and not knee:
         return None  # the house does not say
     return {
@@ -209,7 +181,7 @@ def _deal(fields):
         "hand": _required(fields["deal_hand"]),
         "knee": knee,
         "foot": _required(fields["deal_foot"]),
-        "jokers": 2 if _is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
+        "jokers": 2 if is_blank(fields["deal_jokers"]) else fields["deal_jokers"].data,
     }
 
 
@@ -218,12 +190,12 @@ def _words(fields, rows):
     words = {
         key: fields[f"words_{key}"].data.strip()
         for key in ("game", "book", "books")
-        if not _is_blank(fields[f"words_{key}"])
+        if not is_blank(fields[f"words_{key}"])
     }
-    kinds = {kind: row["called"].data.strip() for kind, row in rows if kind and not _is_blank(row["called"])}
+    kinds = {kind: row["called"].data.strip() for kind, row in rows if kind and not is_blank(row["called"])}
     if kinds:
         words["kinds"] = kinds
-    if not _is_blank(fields["words_piles"]):
+    if not is_blank(fields["words_piles"]):
         text = fields["words_piles"].data.replace(" and ", ",")
         words["piles"] = [pile.strip() for pile in text.split(",") if pile.strip()]
     return words
@@ -236,21 +208,12 @@ def words_typed(fields, otherwise: Words) -> Words:
     The editor speaks them: a page filled from a rule set says its words, a
     refused page the words typed, unless those are the mistake.
     """
-    fields = _unwrapped(fields)
-    rows = _book_rows(fields)
+    fields = unwrapped(fields)
+    rows = book_rows(fields)
     try:
         return Words.of(check_words(_words(fields, rows), [kind for kind, _ in rows if kind]))
     except ValueError:
         return otherwise
-
-
-def _book_rows(fields):
-    """(kind, row) for the clean and dirty books and each extra row with anything typed in it."""
-    rows = [("clean", fields["book_clean"]), ("dirty", fields["book_dirty"])]
-    for row in fields["extra_books"]:
-        if not all(_is_blank(f) for f in row):
-            rows.append((book_kind(row["kind"].data), row))
-    return rows
 
 
 def _books(rows, said):
@@ -258,9 +221,9 @@ def _books(rows, said):
     for kind, row in rows:
         value = _required(row["value"])
         if not kind:
-            _refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
+            refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
         elif kind in books:
-            _refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
+            refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
         else:
             books[kind] = value
     return books
@@ -287,11 +250,11 @@ def _books_to_go_out(fields, rows, names, said):
         return _by_kind(field, _parsed(field, _books_parser(said, rows)), names, said, rows)
     if mode != "same":
         return None
-    counts = {kind: row["to_go_out"].data for kind, row in rows if not _is_blank(row["to_go_out"])}
-    if not _is_blank(fields["books_any_to_go_out"]):
+    counts = {kind: row["to_go_out"].data for kind, row in rows if not is_blank(row["to_go_out"])}
+    if not is_blank(fields["books_any_to_go_out"]):
         counts[scoring.ANY_BOOK] = fields["books_any_to_go_out"].data
     if not counts:
-        _refuse(
+        refuse(
             fields["book_clean"]["to_go_out"],
             f"Enter the {said.books} needed to go out, or choose “No set number” below.",
         )
@@ -308,107 +271,5 @@ def _parsed(field, parse):
     try:
         return parse(field.data or "")
     except ValueError as error:
-        _refuse(field, str(error))
+        refuse(field, str(error))
         return None
-
-
-# --- messages next to their fields ------------------------------------------------------
-
-
-# "meld_minimum.by_score[1]: …": where an engine or storage message is about
-_PATH = re.compile(r"(?P<path>[a-z_][a-z0-9_]*(?:\[\d+\]|\.(?:(?!: )[^.\[\]])+)*): (?P<detail>.+)", re.S)
-
-
-def show_error(fields, message):
-    """Show an engine or storage message ("path: detail") next to the field its path names.
-
-    ``meld_minimum.by_score[1]: scores must rise (0 comes after 0)`` goes
-    under the by-score text as "Pair 2: scores must rise (0 comes after 0)."
-    A message about no path ("These house rules were changed on another
-    phone…"), or about a path no field shows, is a message for the whole form,
-    whole.
-    """
-    fields = _unwrapped(fields)
-    match = _PATH.fullmatch(message)
-    path, detail = (match["path"], match["detail"]) if match else ("", message)
-    where = _position(path)
-    text = f"{where}: {detail}" if where else detail
-    text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-    field = _field_at(fields, path) if path else None
-    if field is None:
-        fields.form_errors = [*fields.form_errors, text]
-    else:
-        _refuse(field, text)
-
-
-def _field_at(fields, path):
-    """The field that shows the value at an engine path, or None."""
-    # without list positions: "books_to_go_out[1].sevens" -> "books_to_go_out"
-    base = re.sub(r"\[.*", "", path)
-    root, _, key = base.partition(".")
-    case = base.rpartition(".")[2]
-    try:
-        if root in CASES and case in CASE_KEYS:
-            return fields[f"{root}_cases"][case]
-        if base in _FIELD_NAMES:
-            return fields[_FIELD_NAMES[base]]
-        if root == "books_to_go_out" and "[" in path:
-            return fields["books_by_round"]
-        if root == "card_values":
-            return fields["card_values"][key]
-        if base.startswith("words.kinds."):
-            return dict(_book_rows(fields))[base.removeprefix("words.kinds.")]["called"]
-        if root in ("books", "books_to_go_out"):
-            row = dict(_book_rows(fields))[key]
-            if root == "books_to_go_out":
-                return row["to_go_out"]
-            # the form's bounds on a bonus are the engine's, so the engine can
-            # only be refusing an extra kind's name
-            return row["kind"] if "kind" in row.form else row["value"]
-        return fields[root]
-    except KeyError:
-        return None
-
-
-def _position(path):
-    """Which entry of a typed list a path is about: "Round 3", "Pair 2, minimum", "Round 2, sevens"."""
-    match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?$", path)
-    if not match:
-        # the first meld's books typed on one line: which kind
-        return path.partition(".")[2] if path.startswith("first_meld_books.") else ""
-    pairs = ".by_score" in path or ".decks" in path
-    entry = "Pair" if pairs else "Round"
-    part = (_DECK_PARTS if ".decks" in path else _PAIR_PARTS).get(match[2])
-    parts = [f"{entry} {int(match[1]) + 1}", part, match[3]]
-    return ", ".join(part for part in parts if part)
-
-
-def fields_with_errors(fields):
-    """Every field showing a message, in page order, for a summary at the top of a long form."""
-    return [field for field in _leaves(_unwrapped(fields)) if field.errors]
-
-
-def _refuse(field, message):
-    field.errors = [*field.errors, message]
-
-
-def _has_errors(form):
-    return bool(form.form_errors) or any(field.errors for field in _leaves(form))
-
-
-def _leaves(field):
-    """The fields under a form, FormField or FieldList: the ones that carry messages."""
-    if isinstance(field, (BaseForm, FormField, FieldList)):
-        for sub in field:
-            yield from _leaves(sub)
-    else:
-        yield field
-
-
-def _unwrapped(fields):
-    return fields.form if isinstance(fields, FormField) else fields
-
-
-def _is_blank(field):
-    text = field.raw_data[0] if field.raw_data else field.data
-    return text is None or not str(text).strip()

@@ -13,10 +13,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from .. import seating
-from ..db import snapshot, transaction
 from ..names import name_key
-from . import Conflict, players, ratings
+from ..storage.db import snapshot, transaction
+from . import Conflict, players, ratings, seating
 from .changes import log_change, now
 from .evenings import evening
 from .game_model import load_game

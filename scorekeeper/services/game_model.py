@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .. import scoring
-from ..db import snapshot
 from ..recent import Recent
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
+from ..storage.db import snapshot
 from .players import Player
 
 _SELECT_ENTRIES = (

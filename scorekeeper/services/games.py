@@ -14,8 +14,8 @@ import dataclasses
 import secrets
 import uuid
 
-from ..db import transaction
 from ..names import clean_name, name_key
+from ..storage.db import transaction
 from . import Conflict, summaries
 from .changes import game_for_change, log_change, now, settled, store_totals, write_scores, write_totals
 from .evenings import clock, evening

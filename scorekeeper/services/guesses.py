@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 
-from ..db import transaction
+from ..storage.db import transaction
 
 FREE = {"household": 10, "address": 5}
 FIRST_WAIT = 2  # seconds, doubled with each further wrong guess

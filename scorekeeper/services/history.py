@@ -8,7 +8,7 @@ the engine, for at most ``PAGE_SIZE`` games.
 import datetime
 from dataclasses import dataclass
 
-from ..db import snapshot
+from ..storage.db import snapshot
 from .evenings import stored
 from .game_model import load_game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from ..db import transaction
 from ..names import MAX_NAME, clean_name, name_key, name_problem
+from ..storage.db import transaction
 from . import Conflict, NotFound
 
 

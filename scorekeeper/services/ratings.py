@@ -1,5 +1,9 @@
 """Fair ratings: each player's skill from every finished game, in the order played.
 
+Over 400 lines: the rows a replay writes, the catch-up that keeps them and the readers
+that take only the rows before the mark share one row layout and one mark; apart, each
+half would import the other's insides.
+
 The model is openskill's Plackett–Luce (Weng–Lin's Bayesian approximation,
 made for teams of changing partners and any number of teams; see
 docs/decisions.md). A player's rating is a belief ``mu ± sigma``; the
@@ -40,8 +44,8 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
-from ..db import let_writers_in, snapshot, transaction
-from ..faults import Fault
+from ..storage.db import let_writers_in, snapshot, transaction
+from ..storage.faults import Fault
 
 log = logging.getLogger(__name__)
 
@@ -286,11 +290,14 @@ def step(db, budget=None, clock=time.perf_counter):
             return False
         where, params = _after(key)
         for table in ("player_ratings", "pair_games"):
-            while db.execute(
-                f"""DELETE FROM {table} WHERE rowid IN
+            while (
+                db.execute(
+                    f"""DELETE FROM {table} WHERE rowid IN
                     (SELECT rowid FROM {table} WHERE {where} LIMIT ?)""",
-                [*params, CHUNK_ROWS],
-            ).rowcount == CHUNK_ROWS:
+                    [*params, CHUNK_ROWS],
+                ).rowcount
+                == CHUNK_ROWS
+            ):
                 if clock() - start >= budget:
                     return True  # more rows may be left: the next step goes on
         while True:
@@ -316,10 +323,11 @@ def step(db, budget=None, clock=time.perf_counter):
 
 def catch_up(db, *, turns=None, budget=None, clock=time.monotonic, sleep=time.sleep):
     """Replay from the mark to the newest game, one short transaction at a time; between
-    two (of ``budget`` seconds each, as ``step``), ``turns`` (the app's ``db.let_writers_in``)
-    lets a waiting phone's change go first, and the write lock is left free for ``GAP_SECONDS`` at least (another process's
-    writer). A fault of the storage leaves the mark for the next catch-up, and is logged:
-    the change that asked for it is saved."""
+    two (of ``budget`` seconds each, as ``step``), ``turns`` (the app's
+    ``db.let_writers_in``) lets a waiting phone's change go first, and the write lock is
+    left free for ``GAP_SECONDS`` at least (another process's writer). A fault of the
+    storage leaves the mark for the next catch-up, and is logged: the change that asked for
+    it is saved."""
     turns = turns or let_writers_in
     try:
         while step(db, budget):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 from .. import scoring
-from ..db import snapshot
+from ..storage.db import snapshot
 from . import ratings
 from .history import distinct_rules_names
 

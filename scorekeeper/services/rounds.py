@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..db import transaction
 from ..scoring import entry_fields
+from ..storage.db import transaction
 from . import Conflict, NotFound
 from .changes import INSERT_ENTRY, entry_rows, game_for_change, now, settled, write_scores
 from .game_model import Round, remembered, with_round

@@ -11,9 +11,9 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from ..db import transaction
 from ..names import name_key
 from ..scoring import RULESETS, RuleSet
+from ..storage.db import transaction
 from . import Conflict, NotFound
 
 _HOUSE_KEY = re.compile(r"house-([1-9][0-9]{0,17})")

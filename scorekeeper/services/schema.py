@@ -6,8 +6,8 @@ It lives here, not in ``db.py``, because making the summaries again is the
 services' work: ``db.py`` sits below the services and imports none of them.
 """
 
-from ..db import connect, transaction
-from ..migrations import REBUILDS_SUMMARIES, migrations
+from ..storage.db import connect, transaction
+from ..storage.migrations import REBUILDS_SUMMARIES, migrations
 from . import summaries
 from .evenings import evening
 

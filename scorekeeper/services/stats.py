@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..db import snapshot
+from ..storage.db import snapshot
 from . import ratings
 
 LEADERBOARD_SIZE = 10

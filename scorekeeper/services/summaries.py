@@ -1,4 +1,7 @@
 """Players' summaries: each player's record kept as rows, so their pages and the
+
+Over 400 lines: the summaries' deltas after a change and their rebuild in SQL must agree
+row for row, so they are kept side by side.
 leaderboard read a few rows instead of the whole archive.
 
 Two kinds of table (m008):

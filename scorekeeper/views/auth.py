@@ -26,10 +26,12 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from .. import autobackup, faults, passcode
-from ..db import get_db
+from ..exchange import autobackup
 from ..forms.auth import EveryPhonePairedForm, HouseholdForm, PasscodeForm, SignInForm, SignOutForm
 from ..services import guesses as household_guesses
+from ..storage import faults
+from ..storage.db import get_db
+from ..web import passcode
 
 bp = Blueprint("auth", __name__)
 

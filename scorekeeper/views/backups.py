@@ -2,7 +2,7 @@
 
 from flask import Blueprint, abort, current_app, send_file
 
-from .. import autobackup
+from ..exchange import autobackup
 from . import found
 from .auth import household_required
 

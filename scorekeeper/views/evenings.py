@@ -8,12 +8,12 @@ import re
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
-from .. import seating, sheets
-from ..db import get_db
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
-from ..services import Conflict, evening_tables, game_model, players, rulesets
+from ..printing import sheets
+from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
 from ..services.evening_tables import MODES, RANKING_RULE
+from ..storage.db import get_db
 from .share import followed, gone, qr_svg, share_url
 from .sheets import game_blank_html
 

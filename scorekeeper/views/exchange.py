@@ -9,11 +9,11 @@ import json
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
-from ..db import connect, get_db
 from ..exchange import collector_paused, csvfile, importer, jsonfile, pastgames
 from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, PastGamesForm
 from ..names import name_key
 from ..services import game_model, players, rulesets
+from ..storage.db import connect, get_db
 from . import found
 from .auth import household_required
 

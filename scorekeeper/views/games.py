@@ -8,13 +8,15 @@ import functools
 from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from wtforms import SelectChoice
 
-from .. import charts, printing, scoring
-from ..db import get_db
+from .. import scoring
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm, PlayedForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
 from ..forms.rule_words import speak
+from ..printing import ahead
 from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
+from ..storage.db import get_db
+from ..web import charts
 from . import found, posted_or_filled
 from .share import share_url
 
@@ -41,7 +43,7 @@ def to_game(game_id, anchor=None):
 def print_later(game):
     """Render the changed game's sheet in the background, so that "Print" finds it ready."""
     if game.revision:
-        printing.render_later(current_app._get_current_object(), game)
+        ahead.render_later(current_app._get_current_object(), game)
 
 
 def flash_refusal(refusal):

@@ -4,9 +4,9 @@ import math
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from ..db import get_db
 from ..forms.history import FilterForm
 from ..services import history, players
+from ..storage.db import get_db
 from . import page_number
 
 bp = Blueprint("history", __name__, url_prefix="/history")

@@ -7,9 +7,9 @@ from flask import Blueprint, current_app, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from .. import faults
-from ..db import forget_connection, get_db
 from ..services import game_model
+from ..storage import faults
+from ..storage.db import forget_connection, get_db
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from flask import Blueprint, flash, render_template, request
 
 from .. import scoring
-from ..db import get_db
 from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
+from ..storage.db import get_db
 from .games import REFUSED, flash_refusal, game_or_404, print_later, refuse_stale, to_game
 from .round_screen import signature
 

@@ -4,10 +4,10 @@ import datetime
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import catch_up, charts, formatting
-from ..db import get_db, snapshot
 from ..forms.players import RenameForm
-from ..services import Conflict, NotFound, evening_tables, players, ratings, stats
+from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats
+from ..storage.db import get_db, snapshot
+from ..web import charts, formatting
 from . import found, page_number, posted_or_filled
 
 # no url_prefix: /players.json sits beside /players

@@ -2,9 +2,9 @@
 
 from flask import Blueprint, abort, jsonify, render_template
 
-from .. import catch_up, charts
-from ..db import get_db, snapshot
-from ..services import records, years
+from ..services import catch_up, records, years
+from ..storage.db import get_db, snapshot
+from ..web import charts
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
 bp = Blueprint("records", __name__)

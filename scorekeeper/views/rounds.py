@@ -8,12 +8,12 @@ import functools
 
 from flask import Blueprint, current_app, flash, render_template, request, session
 
-from ..db import get_db
-from ..faults import Fault
 from ..forms.games import ActionForm
 from ..forms.rounds import entries_from, round_form
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
+from ..storage.db import get_db
+from ..storage.faults import Fault
 from . import found, posted_or_filled, round_screen
 from .games import SAVED, flash_refusal, game_or_404, print_later, to_game
 from .home import told

@@ -5,7 +5,6 @@ import dataclasses
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import scoring
-from ..db import get_db
 from ..forms.rule_values import (
     fields_from_rules,
     fields_with_errors,
@@ -16,6 +15,7 @@ from ..forms.rule_values import (
 from ..forms.rule_words import speak
 from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
 from ..services import Conflict, NotFound, rulesets
+from ..storage.db import get_db
 from . import found, posted_or_filled
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")

@@ -17,10 +17,10 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 
-from ..db import get_db
 from ..forms.games import ActionForm
-from ..security import LOCAL_HOSTS, machine_names
 from ..services import Conflict, NotFound, game_model, games
+from ..storage.db import get_db
+from ..web.security import LOCAL_HOSTS, machine_names
 from . import found, trust
 
 bp = Blueprint("share", __name__)

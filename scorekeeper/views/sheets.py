@@ -5,17 +5,18 @@ import re
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import blank_sheets, printing, scoring, sheets
-from ..db import get_db
+from .. import scoring
 from ..names import MAX_NAME, clean_name, name_problem
+from ..printing import ahead, blank_sheets, sheets
 from ..scoring import MAX_TEAMS, MIN_TEAMS
 from ..services import game_model, rulesets
+from ..storage.db import get_db
 from . import found
 from .share import qr_svg, share_url
 
 bp = Blueprint("sheets", __name__)
 # WeasyPrint warmed up, and sheets rendered after each change, in the background
-bp.record_once(lambda state: printing.init_app(state.app))
+bp.record_once(lambda state: ahead.init_app(state.app))
 
 
 def _paper():
@@ -58,7 +59,7 @@ def game(game_id):
 def game_pdf(game_id):
     """The game's score sheet as a PDF."""
     game, paper = _game(game_id), _paper()
-    # as the background job printed it after the change (printing.render_later)
+    # as the background job printed it after the change (ahead.render_later)
     pdf = sheets.game_pdf(game, paper)
     return pdf, _pdf_headers(f"hand-and-foot-game-{game.id}-{paper}.pdf")
 

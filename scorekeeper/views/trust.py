@@ -17,9 +17,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 
-from .. import certificates
 from ..forms.auth import EveryPhonePairedForm
-from ..private import write_whole
+from ..storage.private import write_whole
+from ..web import certificates
 from .auth import _local_path, household_required
 
 bp = Blueprint("trust", __name__)

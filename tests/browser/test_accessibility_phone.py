@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import passcode
 from scorekeeper.scoring import TeamRound
+from scorekeeper.web import passcode
 
 from .looks import fits_the_phone
 from .test_tables_phone import tappable

@@ -15,10 +15,10 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import demo
-from scorekeeper.db import connect
+from scorekeeper.exchange import demo
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games
+from scorekeeper.storage.db import connect
 
 from ..httpkit import migrated
 from .conftest import LiveServer

@@ -4,8 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
-from scorekeeper import catch_up
 from scorekeeper.scoring import RULESETS, TeamRound, standings
+from scorekeeper.services import catch_up
 
 from .looks import fits_the_phone, numbers_whole, readable
 

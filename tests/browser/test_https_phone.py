@@ -19,9 +19,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from scorekeeper import certificates
 from scorekeeper.scoring import TeamRound
 from scorekeeper.serve import https_server
+from scorekeeper.web import certificates
 
 from .conftest import CHROMIUM_ARGS, PHONE, WAIT_MS, browser_path
 from .looks import fits_the_phone, readable

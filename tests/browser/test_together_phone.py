@@ -9,8 +9,9 @@ import socket
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import autobackup, passcode
+from scorekeeper.exchange import autobackup
 from scorekeeper.scoring import TeamRound
+from scorekeeper.web import passcode
 
 from .conftest import LiveServer
 from .test_phone_pages import CONTROLS_JS, TAP

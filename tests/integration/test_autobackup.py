@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from scorekeeper import autobackup
+from scorekeeper.exchange import autobackup
 
 from ..helpers import served
 from ..httpkit import FlaskPhone, HttpPhone, end_game, make_app, reopen_game, save_round, start_game
@@ -184,7 +184,7 @@ def test_a_full_disk_costs_the_new_copy_never_an_old_one(family):
     assert len(before) > 4096
     script = f"""
 import datetime, resource, signal
-from scorekeeper import autobackup
+from scorekeeper.exchange import autobackup
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 later = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)

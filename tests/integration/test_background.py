@@ -1,7 +1,8 @@
 """The one count of the requests the app is answering (background.py): what the sheets
 printed in the background and the ratings' catch-up give way to."""
 
-from scorekeeper import background, catch_up
+from scorekeeper import background
+from scorekeeper.services import catch_up
 
 
 def test_the_app_counts_its_requests_once_for_every_worker(app):

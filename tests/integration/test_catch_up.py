@@ -15,9 +15,10 @@ import time
 
 import pytest
 
-from scorekeeper import catch_up, create_app, demo
-from scorekeeper.db import connect
-from scorekeeper.services import game_model, games, ratings
+from scorekeeper import create_app
+from scorekeeper.exchange import demo
+from scorekeeper.services import catch_up, game_model, games, ratings
+from scorekeeper.storage.db import connect
 
 from ..helpers import served, text
 from ..httpkit import HttpPhone, migrated

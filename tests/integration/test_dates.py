@@ -10,11 +10,11 @@ import time
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import game_model
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect
 
 from .test_history import listed
 

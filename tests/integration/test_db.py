@@ -5,11 +5,11 @@ import sqlite3
 import pytest
 from sqlite_utils import Database
 
-from scorekeeper.db import connect, get_db, transaction
-from scorekeeper.migrations import migrations
 from scorekeeper.scoring import ENTRY_FIELDS, RULESETS
 from scorekeeper.services import game_model, games, rulesets
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, get_db, transaction
+from scorekeeper.storage.migrations import migrations
 
 SCHEMA = {
     "house_rules": {
@@ -266,7 +266,7 @@ def test_names_that_now_clash_are_renamed_and_reported_never_merged(tmp_path, ca
             {"name": name, "rules": json.dumps({**rules, "name": name}), "created_at": "x", "updated_at": "x"}
         )
     db.close()
-    with caplog.at_level("WARNING", logger="scorekeeper.migrations"):
+    with caplog.at_level("WARNING", logger="scorekeeper.storage.migrations"):
         migrate(path)
     names = [row[0] for row in Database(path).execute("SELECT name FROM players ORDER BY id")]
     assert names == ["Émile", "émile (2)", "Straße", "STRASSE (2)"]

@@ -11,8 +11,7 @@ import threading
 
 import pytest
 
-from scorekeeper import seating
-from scorekeeper.services import evening_tables
+from scorekeeper.services import evening_tables, seating
 from tests.helpers import served
 from tests.httpkit import (
     FlaskPhone,
@@ -302,7 +301,7 @@ def test_six_tables_saving_at_once_lose_nothing(tmp_path):
 
 
 def test_the_evenings_share_link_opens_it_read_only_without_the_passcode_and_nothing_else(app, phone):
-    from scorekeeper import passcode
+    from scorekeeper.web import passcode
 
     night = start(phone, propose(phone, TWELVE[:8]))
     page = phone.get(f"/evenings/{night}").text

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from scorekeeper.db import connect
 from scorekeeper.exchange import VERSION, importer
 from scorekeeper.exchange.jsonfile import export_history
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, rulesets
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect
 
 from ..helpers import posted, text
 from .test_games import enter, fields, hidden, page_after, stored

@@ -14,14 +14,14 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
-from scorekeeper import backup, create_app
-from scorekeeper.db import connect
-from scorekeeper.exchange import csvfile, importer, jsonfile
-from scorekeeper.formatting import day
+from scorekeeper import create_app
+from scorekeeper.exchange import backup, csvfile, importer, jsonfile
 from scorekeeper.names import MAX_NAME
 from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
 from scorekeeper.services import game_model, games, players, rulesets
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect
+from scorekeeper.web.formatting import day
 
 from ..helpers import at_home, text
 
@@ -632,7 +632,7 @@ def test_restore_round_trip(app, db, tmp_path):
 def test_restore_applies_pending_migrations(app, tmp_path):
     old = tmp_path / "old.db"
     with closing(connect(old, create=True)) as database:
-        from scorekeeper.migrations import migrations
+        from scorekeeper.storage.migrations import migrations
 
         migrations.apply(database, stop_before="m003_game_uid_and_history_indexes")
         database["players"].insert({"name": "Ann", "created_at": "2024-01-01T00:00:00+00:00"})
@@ -783,8 +783,8 @@ def test_long_names_round_trip(db, other):
 
 
 def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path):
-    from scorekeeper.db import connect
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
 
     game_id = start(db, RULESETS["roth"], "roth", [("", ["Ann", "Bo"]), ("", ["Cy"])])
     games.add_round(

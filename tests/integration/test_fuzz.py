@@ -59,7 +59,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.passcode import set_passcode
+from scorekeeper.web.passcode import set_passcode
 
 from .. import fuzzstats
 from ..helpers import examples

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scorekeeper.db import transaction
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, players
+from scorekeeper.storage.db import transaction
 
 
 def test_the_same_revision_is_read_and_scored_once(db, make_game):

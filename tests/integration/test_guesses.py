@@ -14,9 +14,10 @@ import threading
 import pytest
 from werkzeug.datastructures import FileStorage
 
-from scorekeeper import create_app, passcode
-from scorekeeper.db import connect
+from scorekeeper import create_app
 from scorekeeper.services import guesses
+from scorekeeper.storage.db import connect
+from scorekeeper.web import passcode
 
 from ..helpers import at_home, csrf_token, text
 from .test_exchange import multipart, upload, valid_export

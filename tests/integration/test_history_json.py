@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from scorekeeper.db import transaction
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, players
+from scorekeeper.storage.db import transaction
 
 from ..helpers import text
 

@@ -380,7 +380,7 @@ def test_export_then_import_then_export_keeps_played_dates_and_scores_only_round
     assert one["rounds"][0]["entries"] == [{"paper_score": 1200}, {"paper_score": -35}]
     other = tmp_path / "other.db"
     migrate(other)
-    from scorekeeper.db import connect
+    from scorekeeper.storage.db import connect
 
     elsewhere = connect(other)
     importer.import_history(elsewhere, first)

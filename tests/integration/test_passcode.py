@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import certificates, passcode
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import evening_tables, rulesets
+from scorekeeper.web import certificates, passcode
 
 from ..helpers import csrf_token, text
 

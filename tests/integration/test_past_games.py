@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from scorekeeper.db import connect, transaction
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, transaction
 
 from ..helpers import at_home, posted, text
 

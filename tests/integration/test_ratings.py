@@ -9,11 +9,11 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorekeeper.db import connect, transaction
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, games, players, ratings, summaries
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, transaction
 
 from ..helpers import examples
 from .test_summaries import dump

@@ -250,7 +250,7 @@ def test_backup_into_a_read_only_directory_leaves_no_partial(live, tmp_path):
 
 KILL_HALF_WAY = textwrap.dedent("""
     import os, signal, sys
-    from scorekeeper.backup import backup_database
+    from scorekeeper.exchange.backup import backup_database
 
     def progress(status, remaining, total):
         if remaining <= total // 2:  # half the pages copied: the power goes
@@ -313,7 +313,7 @@ def test_every_file_the_app_writes_is_its_owners_alone(tmp_path, monkeypatch):
     restore keeps: 0600, in 0700 folders, under the usual umask (issue 43)."""
     import stat
 
-    from scorekeeper import autobackup
+    from scorekeeper.exchange import autobackup
 
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
     database = tmp_path / "instance" / "scorekeeper.db"
@@ -344,7 +344,7 @@ def test_init_db_makes_the_files_of_before_private(live, tmp_path):
     start (make run's init-db) makes them owner-only."""
     import stat
 
-    from scorekeeper import autobackup
+    from scorekeeper.exchange import autobackup
 
     app, _, database = live
     folder = autobackup.backup_folder(app)

@@ -6,10 +6,11 @@ import socket
 
 import pytest
 
-from scorekeeper import create_app, passcode
-from scorekeeper.network import lan_addresses
+from scorekeeper import create_app
 from scorekeeper.scoring import TeamRound
-from scorekeeper.security import served_as
+from scorekeeper.web import passcode
+from scorekeeper.web.network import lan_addresses
+from scorekeeper.web.security import served_as
 
 from ..helpers import csrf_token, text
 

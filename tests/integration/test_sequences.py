@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from scorekeeper import passcode
 from scorekeeper.exchange import importer
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import game_model, ratings, summaries
+from scorekeeper.web import passcode
 
 from ..helpers import at_home, posted, served, text
 from ..httpkit import (
@@ -280,7 +280,7 @@ def test_a_save_that_waits_past_the_busy_timeout_is_told_and_keeps_what_was_type
 ):
     """Another program holds the scores file longer than the app waits: the phone gets a
     page that says so with its round kept, and its next Save works once the file is free."""
-    from scorekeeper import db as database
+    from scorekeeper.storage import db as database
 
     monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)  # the app's connections, opened below
     game = make_game("tablet")

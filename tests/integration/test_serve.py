@@ -11,13 +11,13 @@ import pytest
 import segno
 from cryptography.hazmat.primitives.serialization import Encoding
 
-from scorekeeper import certificates
-from scorekeeper.db import connect, transaction
-from scorekeeper.network import usable_addresses
 from scorekeeper.scoring import RULESETS
 from scorekeeper.serve import qr_codes, share_address, where_to_open
 from scorekeeper.services import games
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, transaction
+from scorekeeper.web import certificates
+from scorekeeper.web.network import usable_addresses
 
 from ..helpers import served, start_server
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import service
+from scorekeeper.cli import service
 
 
 def a_service(tmp_path, *, system=False, **changes):

@@ -7,12 +7,12 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper import passcode
-from scorekeeper.formatting import books
 from scorekeeper.scoring import TeamRound
-from scorekeeper.security import machine_names
 from scorekeeper.services import Conflict, game_model, games
 from scorekeeper.views.share import qr_svg
+from scorekeeper.web import passcode
+from scorekeeper.web.formatting import books
+from scorekeeper.web.security import machine_names
 
 from ..helpers import csrf_token, text
 
@@ -196,8 +196,8 @@ def test_the_game_screen_shows_the_link_and_its_qr_code(client, game):
 def test_games_from_before_share_links_get_one(tmp_path):
     from sqlite_utils import Database
 
-    from scorekeeper.migrations import migrations
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.migrations import migrations
 
     path = tmp_path / "old.db"
     db = Database(path)

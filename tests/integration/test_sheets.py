@@ -10,9 +10,10 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper import blank_sheets, formatting, printing, sheets
+from scorekeeper.printing import ahead, blank_sheets, sheets
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games, players, rulesets
+from scorekeeper.web import formatting
 
 from ..helpers import PICTURES
 from ..unit.test_scoring import GAMES
@@ -462,13 +463,13 @@ def background_app(instance_path, tmp_path):
     app = create_app(
         {"TESTING": True, "DATABASE": str(database), "WTF_CSRF_ENABLED": False, "SHEETS_IN_BACKGROUND": True}
     )
-    printing.wait_for_background()  # the warm-up
+    ahead.wait_for_background()  # the warm-up
     yield app
-    printing.wait_for_background()
+    ahead.wait_for_background()
 
 
 def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(background_app):
-    from scorekeeper.db import connect
+    from scorekeeper.storage.db import connect
 
     from .test_games import enter
 
@@ -480,7 +481,7 @@ def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(backgrou
         db.close()
     for number, melded in ((1, 100), (2, 250)):
         enter(client, game.id, {"melded_points": melded}, {"melded_points": 50})
-        printing.wait_for_background()
+        ahead.wait_for_background()
         before = sheets.cache_info()
         data = pdf(client, f"/games/{game.id}/sheet.pdf")
         # "Print" takes the sheet the background rendered: a hit, no render
@@ -489,7 +490,7 @@ def test_a_saved_round_is_printed_in_the_background_so_print_is_instant(backgrou
 
 
 def test_the_background_skips_a_sheet_changed_again_since(background_app):
-    from scorekeeper.db import connect
+    from scorekeeper.storage.db import connect
 
     db = connect(background_app.config["DATABASE"])
     try:
@@ -501,16 +502,16 @@ def test_the_background_skips_a_sheet_changed_again_since(background_app):
     finally:
         db.close()
     before = sheets.cache_info()
-    printing.render_later(background_app, second)
-    printing.render_later(background_app, first)  # older than what is queued: skipped
-    printing.wait_for_background()
+    ahead.render_later(background_app, second)
+    ahead.render_later(background_app, first)  # older than what is queued: skipped
+    ahead.wait_for_background()
     assert sheets.cache_info()["renders"] == before["renders"] + 1
 
 
 def test_the_background_waits_while_a_request_is_answered(background_app):
     """A sheet printed in the background never competes with a page a phone waits for:
     it starts once the app has answered no request for SHEETS_BACKGROUND_DELAY."""
-    from scorekeeper.db import connect
+    from scorekeeper.storage.db import connect
 
     db = connect(background_app.config["DATABASE"])
     try:
@@ -520,18 +521,18 @@ def test_the_background_waits_while_a_request_is_answered(background_app):
         db.close()
     background_app.config["SHEETS_BACKGROUND_DELAY"] = 0.05
     before = sheets.cache_info()
-    printing.held_back.clear()
+    ahead.held_back.clear()
     with background_app.test_request_context(f"/games/{game.id}"):
         background_app.preprocess_request()  # a request being answered
-        printing.render_later(background_app, game)
-        assert printing.held_back.wait(10), "the worker never saw the request"  # its own word
+        ahead.render_later(background_app, game)
+        assert ahead.held_back.wait(10), "the worker never saw the request"  # its own word
         # and it still holds back a whole quiet period later (a worker that said so once and
         # went on printing would not say it again)
-        printing.held_back.clear()
-        assert printing.held_back.wait(10), "the worker stopped waiting while the request was answered"
+        ahead.held_back.clear()
+        assert ahead.held_back.wait(10), "the worker stopped waiting while the request was answered"
         assert sheets.cache_info() == before
         background_app.do_teardown_request()  # answered
-    printing.wait_for_background()
+    ahead.wait_for_background()
     printed = sheets.cache_info()  # rendered, or the same sheet found in the cache
     assert printed["renders"] + printed["hits"] == before["renders"] + before["hits"] + 1
 
@@ -540,8 +541,8 @@ def test_without_the_background_nothing_is_queued(make_game, app, client, db):
     assert app.config["SHEETS_IN_BACKGROUND"] is False  # TESTING turns it off
     game = make_game("tablet", [[TeamRound(melded_points=100), TeamRound()]])
     before = sheets.cache_info()
-    printing.render_later(app, game)
-    printing.wait_for_background()
+    ahead.render_later(app, game)
+    ahead.wait_for_background()
     assert sheets.cache_info() == before
 
 

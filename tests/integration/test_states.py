@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
 from scorekeeper.services import ratings, summaries
+from scorekeeper.storage.db import connect
 
 from ..helpers import DEEP
 from ..httpkit import (

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import autobackup, faults
+from scorekeeper.exchange import autobackup, backup
+from scorekeeper.storage import faults
 from tests.helpers import served
 from tests.httpkit import (
     FlaskPhone,
@@ -259,7 +260,7 @@ def test_backups_prune_the_oldest_then_skip_and_never_take_the_disks_last_tenth(
     assert floor == 4 * 1024 * 1024 // 10
     game = start_game(phone, "partnership")
     assert auto.wait() and len(autobackup.list_backups(disk)) == 1
-    size = autobackup.copy_size(auto.database)
+    size = backup.copy_size(auto.database)
     fillers, pruned, skipped = [], False, False
     for hour in range(1, 40):
         clock.now += datetime.timedelta(hours=1, seconds=1)

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from scorekeeper.db import transaction
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import Conflict, games, players, summaries
+from scorekeeper.storage.db import transaction
 
 TABLES = {
     "player_games": "player_id, game_id",
@@ -165,8 +165,8 @@ def test_import_demo_data_and_recompute_keep_the_summaries_in_step(runner, db, t
             db.execute(f"DELETE FROM {table}")
     assert runner.invoke(args=["recompute-scores"]).exit_code == 0
     assert dump(db) == kept  # recompute-scores rebuilds them
-    from scorekeeper.db import connect
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
 
     other_path = tmp_path / "other.db"
     migrate(other_path)
@@ -185,9 +185,9 @@ def test_import_demo_data_and_recompute_keep_the_summaries_in_step(runner, db, t
 
 def test_the_migration_summarises_games_already_played(tmp_path):
     """A database from before m008 gets its summaries from its stored scores and totals."""
-    from scorekeeper.db import connect
-    from scorekeeper.migrations import migrations
     from scorekeeper.services.schema import migrate
+    from scorekeeper.storage.db import connect
+    from scorekeeper.storage.migrations import migrations
 
     path = tmp_path / "old.db"
     db = connect(path, create=True)

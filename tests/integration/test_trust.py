@@ -10,7 +10,7 @@ import socket
 import pytest
 from cryptography import x509
 
-from scorekeeper import certificates, passcode
+from scorekeeper.web import certificates, passcode
 
 from ..helpers import csrf_token, text
 

@@ -4,8 +4,8 @@ import json
 import re
 import struct
 
-from scorekeeper import passcode
 from scorekeeper.scoring import TeamRound
+from scorekeeper.web import passcode
 
 from ..helpers import text
 

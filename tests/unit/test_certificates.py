@@ -1,4 +1,4 @@
-"""The household certificates (certificates.py): a root that can vouch for this computer
+"""The household certificates (web/certificates.py): a root that can vouch for this computer
 alone, and a server certificate kept up to date under it. Checked with cryptography's own
 verifier (strict, as a phone's), besides the browser test that a phone refuses the rest."""
 
@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.x509 import verification
 from cryptography.x509.oid import ExtendedKeyUsageOID
 
-from scorekeeper import certificates
-from scorekeeper.certificates import Covered
+from scorekeeper.web import certificates
+from scorekeeper.web.certificates import Covered
 
 NOW = datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC)
 HOME = Covered(("vm.local",), ("192.168.1.20",))

@@ -3,7 +3,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.charts import LABEL_GAP, label_width, line_chart, nice_ticks
+from scorekeeper.web.charts import LABEL_GAP, label_width, line_chart, nice_ticks
 
 
 def test_ticks_cover_every_value_and_zero():

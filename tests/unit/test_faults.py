@@ -1,11 +1,11 @@
-"""Which errors are faults of the storage, and what they say (``scorekeeper.faults``)."""
+"""Which errors are faults of the storage, and what they say (``scorekeeper.storage.faults``)."""
 
 import errno
 import sqlite3
 
 import pytest
 
-from scorekeeper import faults
+from scorekeeper.storage import faults
 
 pytestmark = pytest.mark.timeout(30)
 

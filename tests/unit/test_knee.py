@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.formatting import deal_cards, deal_words
 from scorekeeper.scoring import (
     RULESETS,
     RuleSet,
@@ -20,6 +19,7 @@ from scorekeeper.scoring import (
     score_team_round,
     standings,
 )
+from scorekeeper.web.formatting import deal_cards, deal_words
 
 DOCS = Path(__file__).parents[2] / "docs"
 EXAMPLE = DOCS / "hand-knee-and-foot.json"

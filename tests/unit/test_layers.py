@@ -100,10 +100,28 @@ def test_an_upward_import_is_caught():
     # the check itself: the import issue 24 removed from db.py would fail it again
     layers = layers_drawn(ARCHITECTURE.read_text(encoding="utf-8"))
     graph = {
-        "scorekeeper.db": {"scorekeeper.services.summaries"},
-        "scorekeeper.views.games": {"scorekeeper.db"},
+        "scorekeeper.storage.db": {"scorekeeper.services.summaries"},
+        "scorekeeper.views.games": {"scorekeeper.storage.db"},
     }
-    assert upward_imports(graph, layers) == [("scorekeeper.db", "scorekeeper.services.summaries")]
+    assert upward_imports(graph, layers) == [("scorekeeper.storage.db", "scorekeeper.services.summaries")]
+
+
+def test_the_tree_is_the_architecture_a_folder_per_layer_and_a_handful_of_leaves():
+    """Each layer but the entry and the leaves is one or more folders (issue 45); the
+    package's top holds the factory, ``serve.py`` and at most five small leaves, each on
+    the leaves' line; every folder of the package is on a layer."""
+    layers = layers_drawn(ARCHITECTURE.read_text(encoding="utf-8"))
+    entry, *middle, leaves, assets = layers
+    assert entry == ["__init__.py", "serve.py", "cli/"]
+    assert assets == ["templates/", "static/"]
+    for names in middle:
+        assert all(name.endswith("/") for name in names), f"a layer of loose modules: {names}"
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "serve.py"))
+    assert loose == sorted(leaves) and len(loose) <= 5, loose
+    assert all(name.endswith(".py") for name in leaves)
+    folders = {p.name + "/" for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    drawn = {name for names in layers for name in names if name.endswith("/")}
+    assert folders <= drawn, f"folders on no layer: {folders - drawn}"
 
 
 def test_the_architecture_page_names_every_module():
@@ -115,3 +133,17 @@ def test_the_architecture_page_names_every_module():
         and f"`{path.relative_to(PACKAGE)}`" not in text
     ]
     assert not unnamed, f"docs/ARCHITECTURE.md does not name: {unnamed}"
+
+
+def test_a_module_over_400_lines_says_why_at_its_top():
+    """A module longer than 400 lines is split, or says why not in its docstring's second
+    paragraph, which begins "Over 400 lines:" (issue 45)."""
+    long = {}
+    for name, path in modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > 400:
+            paragraphs = (ast.get_docstring(ast.parse(text)) or "").split("\n\n")
+            long[name] = len(paragraphs) > 1 and paragraphs[1].startswith("Over 400 lines: ")
+    assert long and all(long.values()), (
+        f"over 400 lines without a reason: {[n for n, ok in long.items() if not ok]}"
+    )

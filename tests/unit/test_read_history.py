@@ -1,4 +1,4 @@
-"""An export read a value at a time (``exchange.checking.read_history``) reads exactly as
+"""An export read a value at a time (``exchange.reading.read_history``) reads exactly as
 ``json.loads`` does, and refuses what it refuses."""
 
 import json
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.exchange.checking import read_history
+from scorekeeper.exchange.reading import read_history
 
 from ..helpers import examples
 

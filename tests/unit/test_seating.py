@@ -1,4 +1,4 @@
-"""Seating an evening (``scorekeeper.seating``): the tables for a head count, fair
+"""Seating an evening (``scorekeeper.services.seating``): the tables for a head count, fair
 proposals, partners rotated, locked pairs, kept tables, a progressive evening."""
 
 import itertools
@@ -8,8 +8,8 @@ import statistics
 import pytest
 from openskill.models import PlackettLuce
 
-from scorekeeper import seating
-from scorekeeper.seating import SeatingError
+from scorekeeper.services import seating
+from scorekeeper.services.seating import SeatingError
 
 pytestmark = pytest.mark.timeout(60)
 

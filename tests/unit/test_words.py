@@ -6,9 +6,9 @@ import pathlib
 
 import pytest
 
-from scorekeeper import formatting
 from scorekeeper.scoring import RULESETS, RuleSet, TeamRound, check_round, score_team_round
 from scorekeeper.scoring.words import DEFAULT, Words
+from scorekeeper.web import formatting
 
 BEFORE = pathlib.Path(__file__).parent / "house_rules_before"
 CANASTA_WORDS = {

@@ -13,9 +13,9 @@ import os
 import threading
 from dataclasses import dataclass
 
-from . import scoring
-from .recent import Recent
-from .resources import resource_folder
+from .. import scoring
+from ..recent import Recent
+from ..web.resources import resource_folder
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
 PAPERS = {"letter": "Letter", "a4": "A4"}
@@ -48,7 +48,7 @@ def breakdown_text(score, minimum, width):
     minimum above. One text with a line per line: WeasyPrint's cost is per box
     and per text run, so a cell of label lines beside a cell of points lines was
     twice the runs (docs/PERFORMANCE.md)."""
-    from .formatting import points
+    from ..web.formatting import points
 
     lines = [f"Meld minimum {minimum}"] if minimum is not None else []
     for line in score.breakdown:
@@ -71,7 +71,7 @@ def _pad(text, width):
 
 def game_pages(game):
     """The game's rounds in pages of ``ROUNDS_PER_PAGE`` (at least one page)."""
-    from .formatting import points
+    from ..web.formatting import points
 
     s = game.standings
     every = (line for scores in s.round_scores for score in scores for line in score.breakdown)
@@ -209,7 +209,7 @@ def evening_pdf(evening, paper):
     """The evening printed: every table's sheet (game by game), then its summary page."""
     from flask import render_template
 
-    from .services.evening_tables import MODES, RANKING_RULE
+    from ..services.evening_tables import MODES, RANKING_RULE
 
     htmls = [game_sheet_html(game, paper, pdf=True) for game in evening.games]
     htmls.append(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .background import Worker, answering
+from ..background import Worker, answering
 from .sheets import game_pdf, game_sheet_html, render_uncached
 
 _latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest revision queued
@@ -48,8 +48,8 @@ def _wait_until_quiet(app, quiet, deadline):
 
 def _sample_game(teams):
     """A small game of ``teams`` teams in memory, never saved: what the warm-up prints."""
-    from .scoring import RULESETS, TeamRound
-    from .services.game_model import Game, Player, Round, Team
+    from ..scoring import RULESETS, TeamRound
+    from ..services.game_model import Game, Player, Round, Team
 
     return Game(
         id=0,
@@ -76,7 +76,7 @@ def _warm_up(app):
     """Import WeasyPrint, load the sheets' fonts (emoji too), compile the sheet's
     template and lay one out for each number of teams (the CSS matcher learns
     each table's classes): what the first "Print" would otherwise wait for."""
-    from .scoring import MAX_TEAMS, MIN_TEAMS
+    from ..scoring import MAX_TEAMS, MIN_TEAMS
 
     for teams in range(MIN_TEAMS, MAX_TEAMS + 1):
         with app.app_context():

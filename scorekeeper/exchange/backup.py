@@ -20,9 +20,9 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from .migrations import migrations
-from .private import open_private
-from .services.schema import migrate
+from ..services.schema import migrate
+from ..storage.migrations import migrations
+from ..storage.private import open_private
 
 PARTIAL = ".partial-"
 
@@ -221,3 +221,21 @@ def restore_database(backup, live, progress=None):
         src.backup(dst, pages=256, progress=progress)
     migrate(live)
     return kept
+
+
+def copy_size(database):
+    """What a copy of ``database`` takes at most: the file and its write-ahead log."""
+    database = Path(database)
+    size = database.stat().st_size
+    with contextlib.suppress(OSError):
+        size += Path(f"{database}-wal").stat().st_size
+    return size
+
+
+def count_games(path):
+    """How many games the database at ``path`` holds (None when it cannot be read)."""
+    try:
+        with contextlib.closing(_read_only(path)) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return None

@@ -30,9 +30,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-from .background import Answering, Worker, answering
-from .db import connect, let_writers_in
-from .services import ratings
+from ..background import Answering, Worker, answering
+from ..storage.db import connect, let_writers_in
+from . import ratings
 
 # seconds: the longest the worker waits for a moment with no request, between two of its
 # transactions (15 to 40 ms each); under a steady stream of requests it then takes about a

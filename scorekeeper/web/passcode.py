@@ -13,7 +13,7 @@ import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .private import write_whole
+from ..storage.private import write_whole
 
 FILE_NAME = "passcode"
 MIN_LENGTH = 4

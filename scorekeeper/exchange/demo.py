@@ -24,13 +24,13 @@ import datetime
 import random
 import uuid
 
-from . import scoring, seating
-from .db import transaction
-from .scoring import RULESETS, TeamRound
-from .services import changes, game_model, records, summaries
-from .services.changes import INSERT_ENTRY
-from .services.evenings import evening
-from .services.players import Player, player_id
+from .. import scoring
+from ..scoring import RULESETS, TeamRound
+from ..services import changes, game_model, records, seating, summaries
+from ..services.changes import INSERT_ENTRY
+from ..services.evenings import evening
+from ..services.players import Player, player_id
+from ..storage.db import transaction
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
 # how often a family picks each preset (the tablet game and Roth's are the favourites)

@@ -12,7 +12,7 @@ import math
 import os
 from dataclasses import dataclass
 
-from . import scoring
+from .. import scoring
 
 BLANK_ROUNDS = 6  # a blank sheet for rules that do not fix the number of rounds
 
@@ -140,7 +140,7 @@ def _cheat_lines(chars, width_mm):
 def round_head(rules, r):
     """What a blank sheet prints at the head of a round's column: its number and what it asks."""
     words = rules.say
-    from .formatting import books, points  # the sheet's own words for numbers
+    from ..web.formatting import books, points  # the sheet's own words for numbers
 
     parts = [f"Round {r.number}"]
     if r.meld_minimum is not None:

@@ -33,8 +33,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from ..storage.private import open_private, private_folder
 from .network import lan_addresses
-from .private import open_private, private_folder
 
 FOLDER = "https"
 ROOT_CERT, ROOT_KEY = "household-root.pem", "household-root.key"

@@ -1,5 +1,7 @@
 """The schema, as append-only sqlite-utils migrations.
 
+Over 400 lines: append-only, every migration that has shipped stays as it was.
+
 Never edit a migration that has shipped: add the next one (m002_…).
 """
 
@@ -201,7 +203,7 @@ def m005_round_ids_never_reused(db):
 def _unique_names(db, table, rename):
     """Give each row of ``table`` its name key, renaming (never merging) rows
     whose names were two to the old index but are one name now; return notes."""
-    from .names import clean_name, name_key
+    from ..names import clean_name, name_key
 
     notes, taken = [], set()
     for row_id, name in db.execute(f"SELECT id, name FROM {table} ORDER BY id").fetchall():

@@ -41,8 +41,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import background, backup, faults
-from .private import private_folder
+from .. import background
+from ..storage import faults
+from ..storage.private import private_folder
+from . import backup
 
 log = logging.getLogger(__name__)
 
@@ -128,15 +130,6 @@ class NoRoom(OSError):
     """A copy skipped: it would leave the disk less free space than its floor."""
 
 
-def copy_size(database):
-    """What a copy of ``database`` takes at most: the file and its write-ahead log."""
-    database = Path(database)
-    size = database.stat().st_size
-    with contextlib.suppress(OSError):
-        size += Path(f"{database}-wal").stat().st_size
-    return size
-
-
 def make_room(folder, needed, share, most):
     """Remove the oldest automatic backups in ``folder`` (never the newest) until a copy
     of ``needed`` bytes leaves the disk its floor; return the removed ones.
@@ -166,15 +159,6 @@ def make_room(folder, needed, share, most):
         removed.append(item)
         free += size
     return removed
-
-
-def count_games(path):
-    """How many games the database at ``path`` holds (None when it cannot be read)."""
-    try:
-        with contextlib.closing(backup._read_only(path)) as conn:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-    except sqlite3.Error:
-        return None
 
 
 def _finished_marker(path):
@@ -285,7 +269,7 @@ class AutoBackup:
             n += 1
             target = self.folder / f"{base}-{n}.db"
         marker = _finished_marker(self.database)
-        made_room = make_room(self.folder, copy_size(self.database), *self.floor)
+        made_room = make_room(self.folder, backup.copy_size(self.database), *self.floor)
         if made_room:
             log.warning("removed %d old backups to keep %s free", len(made_room), self.folder)
         backup.backup_database(self.database, target)

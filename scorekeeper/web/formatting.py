@@ -8,11 +8,11 @@ from collections.abc import Mapping
 
 from markupsafe import Markup, escape
 
-from .faults import size_text
-from .recent import Recent
-from .scoring.deal import dealt
-from .scoring.words import DEFAULT, join
-from .services.evenings import clock, local
+from ..recent import Recent
+from ..scoring.deal import dealt
+from ..scoring.words import DEFAULT, join
+from ..services.evenings import clock, local
+from ..storage.faults import size_text
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
