@@ -349,7 +349,7 @@ class Phone:
         """Prove this phone is held at home (no passcode set), as the computer's code is typed."""
         form, url = self.open_form("/household")
         answer = self.submit(form, url, {"code": code})
-        assert answer.status == 303, f"the household code was refused: {answer.status}"
+        assert answer.status == 303, f"the household code was refused: {answer.status} {answer.text[:2000]}"
         return self
 
 

@@ -21,13 +21,22 @@ def open_private(path, mode="wb"):
     return os.fdopen(fd, mode)
 
 
-def write_whole(path, text):
+def write_whole(path, text, *, first=False):
     """Write a small text file whole and owner-only: a new file moved into place, so a reader
-    sees the old text or the new, never half of it."""
+    sees the old text or the new, never half of it. With ``first``, a file already there
+    is kept: of two processes making it at once, both then read the one that came first."""
     partial = f"{path}.{secrets.token_hex(4)}.partial"
     try:
         with open_private(partial, "w") as file:
             file.write(text)
+        if first:
+            try:
+                os.link(partial, path)  # fails, rather than replaces, when it is there
+                return
+            except FileExistsError:
+                return
+            except OSError:  # a file system without hard links: moved into place
+                pass
         os.replace(partial, path)
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -84,15 +84,18 @@ def household_code(instance_path):
     """The household code (six digits, made once, owner-only in the instance folder),
     which `make run` prints in the terminal and `flask … doctor` shows."""
     path = os.path.join(instance_path, HOUSEHOLD_FILE)
+    missing = False
     try:
         with open(path, encoding="ascii") as file:
             code = file.read().strip()
         if code.isdigit() and len(code) == HOUSEHOLD_DIGITS:
             return code
     except FileNotFoundError:
-        pass
-    write_whole(path, "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS)) + "\n")
-    with open(path, encoding="ascii") as file:  # two made at once: the one kept is the one said
+        missing = True
+    code = "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS))
+    # made by the server and `flask … doctor` at once: the first one kept, and said by both
+    write_whole(path, code + "\n", first=missing)
+    with open(path, encoding="ascii") as file:
         return file.read().strip()
 
 

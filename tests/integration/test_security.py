@@ -161,3 +161,30 @@ def test_csrf_checks_the_referer_over_https_and_the_policy_sends_it_same_origin(
     assert refused.status_code == 400 and "form came from elsewhere" in text(refused)
     allowed = client.post("/settings", base_url=base, data=data, headers={"Referer": base + "/settings"})
     assert allowed.status_code == 422 and "Use at least 4 characters" in text(allowed)
+
+
+def test_the_household_code_made_by_two_at_once_is_one_code(tmp_path):
+    """`make run` and `flask … doctor` (or a test beside the server) may make the code at
+    the same moment: each says the code that was kept, never one of its own that another
+    replaced (a served test met it: the phone typed the code the test had made)."""
+    import threading
+
+    for attempt in range(20):
+        folder = tmp_path / f"instance-{attempt}"
+        folder.mkdir()
+        start, said = threading.Barrier(8), []
+
+        def make(folder=folder, start=start, said=said):
+            start.wait(10)
+            said.append(passcode.household_code(folder))
+
+        threads = [threading.Thread(target=make) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        assert len(said) == 8 and len(set(said)) == 1, said
+        assert passcode.household_code(folder) == said[0]
+        assert sorted(p.name for p in folder.iterdir()) == [passcode.HOUSEHOLD_FILE]  # no partial file left
+    (folder / passcode.HOUSEHOLD_FILE).write_text("not a code\n")  # a broken file is made again
+    assert passcode.household_code(folder).isdigit()
