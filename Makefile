@@ -56,7 +56,7 @@ test: system-packages-test $(VENV)/.installed-test
 check: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PYTEST) -m "not browser" $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=check $(PYTEST) -m "not browser and not long" $(PYTEST_ARGS)
 
 # the whole suite under coverage, then what the tests do not reach (a report to
 # read, not a threshold to game); apart from make test, which it would slow by a third

@@ -12,18 +12,20 @@ from scorekeeper.services import game_model, games
 from scorekeeper.storage.db import connect, transaction
 
 from . import fuzzstats
-from .helpers import DEEP, at_home
+from .helpers import CHECK, DEEP, at_home
 from .httpkit import migrated
 
 # Hypothesis, sized on purpose (docs/testing.md): `make test` runs the "quick" profile,
 # derandomized so that two runs try the same examples, each property with the count set
 # where it is declared (tests.helpers.examples); `make test-deep` runs "deep": fresh
-# examples, ten times as many, and ten times each test's time limit.
+# examples, ten times as many, and ten times each test's time limit; `make check` runs
+# "check": the same examples, a fifth as many (the edit-run loop; make test runs them all).
 # No deadline and no too-slow health check: CI shares a slow machine.
 _COMMON = dict(deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("quick", max_examples=100, derandomize=True, **_COMMON)
 settings.register_profile("deep", max_examples=1000, derandomize=False, **_COMMON)
-settings.load_profile("deep" if DEEP else "quick")
+settings.register_profile("check", max_examples=20, derandomize=True, **_COMMON)
+settings.load_profile("deep" if DEEP else "check" if CHECK else "quick")
 
 
 class _CompiledTemplates(BytecodeCache):

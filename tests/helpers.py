@@ -10,6 +10,8 @@ from html.parser import HTMLParser
 
 # `make test-deep` (HYPOTHESIS_PROFILE=deep): the properties on fresh examples, many more
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+# `make check` (HYPOTHESIS_PROFILE=check): the edit-run loop, a fifth of the examples
+CHECK = os.environ.get("HYPOTHESIS_PROFILE") == "check"
 
 # `make pictures` (PICTURES=1): the browser tests' screenshots and the sheets' pages as
 # PNGs under test-output/, to look at. Not in `make test`: drawing them was a quarter of
@@ -21,9 +23,11 @@ PICTURES = os.environ.get("PICTURES") == "1"
 def examples(quick, deep=None):
     """How many examples a property tries: ``quick`` in `make test` (where it is declared,
     a comment says why that many), ``deep`` (ten times as many, unless given) in
-    `make test-deep`."""
+    `make test-deep`, a fifth (at least 3) in `make check`."""
     if DEEP:
         return deep if deep is not None else quick * 10
+    if CHECK:
+        return max(3, quick // 5)
     return quick
 
 

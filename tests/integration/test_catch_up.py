@@ -160,6 +160,7 @@ def _reopen_or_end(phone, game_id):
     assert resp.status == 303, f"{url}: {resp.status} {resp.text[:300]}"
 
 
+@pytest.mark.long
 @pytest.mark.timeout(120)
 def test_a_server_killed_while_catching_up_finishes_after_its_next_start(history, tmp_path):
     """`make run`'s server, killed with SIGKILL while its worker catches up after the oldest

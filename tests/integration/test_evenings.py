@@ -254,6 +254,7 @@ def test_proposals_from_the_demo_ratings_are_closer_to_even_than_random_splits(a
         assert second.repeats == 0
 
 
+@pytest.mark.long
 def test_six_tables_saving_at_once_lose_nothing(tmp_path):
     """24 people at six tables, each table's phone saving its rounds at the same moment,
     over the app's own server: every save answers, every round is on its own game."""

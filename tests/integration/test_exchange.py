@@ -756,6 +756,7 @@ def synthetic_export(count):
     }
 
 
+@pytest.mark.long
 def test_a_long_history_streams_in_bounded_memory(other):
     summary = importer.import_history(other, synthetic_export(400))
     assert summary.games_added == 400 and summary.rounds_added == 2_000

@@ -1028,6 +1028,7 @@ SWEEPS = [
 ]
 
 
+@pytest.mark.long  # make check has test_fuzz_route's quick pass over every form instead
 @pytest.mark.parametrize("endpoint, part, parts", SWEEPS)
 def test_every_field_of_every_form(world, endpoint, part, parts):
     target = post_targets(world.ids)[endpoint]
@@ -1165,6 +1166,7 @@ def get_endpoints():
     return [route.split(" ", 1)[1] for route in all_targets() if route.startswith("GET ")]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("endpoint", get_endpoints())
 def test_every_path_and_query_argument(world, endpoint):
     """Each GET route of the url_map: each argument hostile in turn (deterministic)."""
@@ -1233,6 +1235,7 @@ def household_clock(zone):
             time.tzset()
 
 
+@pytest.mark.long
 def test_every_date_at_the_edges(world):
     """The history's filters and an imported file's times, each at every edge of the
     calendar, on clocks from UTC−12 to UTC+14: used or refused, never a 5xx; and the

@@ -119,6 +119,7 @@ def test_a_wait_is_said_in_words(seconds, said):
 # --- over the Wi-Fi ----------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_guess_loop_from_many_addresses_is_slowed_for_the_whole_household(locked, tmp_path):
     """(About a second: each of the ten free guesses is hashed with scrypt, as the app must.)"""
     for n in range(guesses.FREE["household"]):
@@ -142,6 +143,7 @@ def test_an_empty_form_is_not_a_guess(locked, db):
     assert guess(locked, "192.168.1.99", SECRET).status_code == 303
 
 
+@pytest.mark.long
 def test_setting_the_passcode_at_the_computer_ends_the_wait(locked, db, runner):
     """(About a second: eleven guesses hashed with scrypt, and a new passcode.)"""
     for n in range(guesses.FREE["household"] + 1):

@@ -57,6 +57,7 @@ def _tracked(folder):
     return sorted(p.relative_to(ROOT / folder).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file())
 
 
+@pytest.mark.long
 @pytest.mark.timeout(180)  # builds a wheel and installs it into a new virtual environment
 def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
     source = tmp_path / "source"

@@ -54,6 +54,7 @@ def in_a_pipe(args, env):
     return done.returncode, done.stdout + done.stderr
 
 
+@pytest.mark.long
 @pytest.mark.timeout(120)  # three commands, each a Python process that imports the app
 def test_demo_data_shows_a_bar_on_a_terminal_and_nothing_else_elsewhere(env):
     code, out = in_a_terminal(flask("demo-data", "--games", str(GAMES), "--seed", "1"), env)
@@ -67,6 +68,7 @@ def test_demo_data_shows_a_bar_on_a_terminal_and_nothing_else_elsewhere(env):
     assert code == 0 and "Making games" not in out and out.strip().startswith("Added 5 games")
 
 
+@pytest.mark.long
 @pytest.mark.timeout(120)  # nine commands, each a Python process that imports the app
 def test_export_import_backup_and_restore_show_their_bars(env, tmp_path):
     assert in_a_pipe(flask("demo-data", "--games", str(GAMES), "--seed", "2"), env)[0] == 0

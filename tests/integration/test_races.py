@@ -376,6 +376,7 @@ def test_f_a_save_that_changes_nothing_changes_nothing(server):
 # --- g. many phones at once ------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_g_concurrent_writes_all_succeed_and_stay(server):
     s = server.phone()
     endless = make_house_rules(s, "Endless", going_out=GOING_OUT, books_mode="none")

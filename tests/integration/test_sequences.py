@@ -301,6 +301,7 @@ def test_a_save_that_waits_past_the_busy_timeout_is_told_and_keeps_what_was_type
     assert len(game_model.load_game(db, game.id).rounds) == 1
 
 
+@pytest.mark.long
 @pytest.mark.timeout(120)
 def test_rounds_saved_on_the_served_app_while_another_phone_imports_are_all_saved(tmp_path):
     """Issue 42's fourth sequence, on `make run`'s own server: phone A imports 300 games

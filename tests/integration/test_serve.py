@@ -93,6 +93,7 @@ def https_get(port, root, path="/rules", timeout=5):
     return head.split(b"\r\n", 1)[0].decode(), body
 
 
+@pytest.mark.long
 def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest_sends(tmp_path):
     """`make run` makes the household certificates and serves the app over https beside
     http. A connection that never shakes hands (a guest's port scan) holds up no one
@@ -165,6 +166,7 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
         assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
 
 
+@pytest.mark.long
 def test_the_server_refuses_a_body_past_the_largest_import_before_reading_it(tmp_path):
     """A guest on the Wi-Fi announcing a body of 70 MB is refused at once (413), before
     waitress buffers a byte of it onto a disk (its default takes a gigabyte a request)."""

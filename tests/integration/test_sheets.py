@@ -249,6 +249,7 @@ def _pages(client, key, teams, paper):
     return data, len(pages_of(data))
 
 
+@pytest.mark.long  # 2 to 5 s a preset: ten sheets each
 @pytest.mark.parametrize("key", [*RULESETS, "every-option"])
 def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
     """2–4 teams on one page, Letter and A4; 5 or 6 teams on at most two (issue 23)."""
@@ -266,6 +267,7 @@ def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
 MANY_ROWS = dataclasses.replace(EVERY_OPTION, name="Many rows, no set end", end=None)
 
 
+@pytest.mark.long
 def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db):
     """One page for 2–4 teams on Letter and A4, six rounds at least; 5 or 6 teams on two
     pages at most (issue 23). The rows: every line, the meld minimum, round score, total."""

@@ -380,6 +380,9 @@ class Evenings(Household):
             assert row["name"] in page.text.replace("&amp;", "&")
 
 
+# make test runs the machines (about 20 s); make check leaves them to it
+pytestmark = pytest.mark.long
+
 CHECKED = settings(
     max_examples=RUNS,
     stateful_step_count=STEPS,

@@ -107,6 +107,7 @@ def integrity(database):
     return query_db(database, "PRAGMA integrity_check")[0][0]
 
 
+@pytest.mark.long
 def test_a_full_disk_says_so_keeps_what_was_typed_and_saves_again_once_freed(tmp_path, small_disk):
     """Rounds saved one after another until the disk is full: every answer is a save or
     the full-disk page with the round's values (507); the pages that only read keep
@@ -153,6 +154,7 @@ def test_a_full_disk_says_so_keeps_what_was_typed_and_saves_again_once_freed(tmp
     assert integrity(database) == "ok"
 
 
+@pytest.mark.long
 def test_a_read_only_disk_shows_the_scores_and_refuses_a_change_until_it_is_writable(tmp_path, small_disk):
     """The disk turned read-only (as a failing SD card is remounted): the app still
     shows the game; a save is refused with the read-only page (503) and its values;
@@ -175,6 +177,7 @@ def test_a_read_only_disk_shows_the_scores_and_refuses_a_change_until_it_is_writ
     assert rounds_in(database, game) == 2 and integrity(database) == "ok"
 
 
+@pytest.mark.long
 def test_the_scores_file_moved_away_while_serving_is_said_and_nothing_goes_elsewhere(tmp_path):
     """The file moved (or deleted) while the app runs: a save is refused (503) with its
     values kept in a form that sends them again, never written into the file that is
@@ -200,6 +203,7 @@ def test_the_scores_file_moved_away_while_serving_is_said_and_nothing_goes_elsew
     assert rounds_in(database, game) == 1 and integrity(database) == "ok"
 
 
+@pytest.mark.long
 def test_an_input_output_error_is_said_and_the_next_save_works_once_it_is_gone(tmp_path):
     """The operating system refuses the server's writes (a file-size limit of 0 set on
     its process stands in for a failing disk): the save answers the I/O error page
@@ -335,6 +339,7 @@ def doctor(tmp_path, database, *args):
     )
 
 
+@pytest.mark.long
 def test_doctor_says_all_is_well_on_a_healthy_install_and_what_to_fix_on_a_full_disk(tmp_path, small_disk):
     disk = small_disk(2 * 1024 * 1024)
     database = disk / "scorekeeper.db"
