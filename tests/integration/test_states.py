@@ -39,7 +39,7 @@ from ..httpkit import (
 )
 
 # two walks of about 10 s; a failing one shrinks for minutes, and is cut off here, failed
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.long]  # make check leaves them to make test
 
 RUNS = 200 if DEEP else 20
 STEPS = 40 if DEEP else 25
@@ -379,9 +379,6 @@ class Evenings(Household):
         for row in evening["standings"]:
             assert row["name"] in page.text.replace("&amp;", "&")
 
-
-# make test runs the machines (about 20 s); make check leaves them to it
-pytestmark = pytest.mark.long
 
 CHECKED = settings(
     max_examples=RUNS,
