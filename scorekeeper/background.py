@@ -91,20 +91,22 @@ class Worker:
         self._unfinished = 0  # queued or running
         self._later = {}  # job: time.monotonic() when it runs again
         self._thread = None
-        self._stopping = False  # stop() asked: end the thread rather than wait, idle
+        self._running = None  # the job running now
+        self._woken = False  # wake() came while it ran: if it asks to run later, it runs now
+        self._stopping = False  # stop() asked: nothing runs again, the thread ends
 
     def submit(self, job, *, once=False, after=None):
         """Queue ``job`` (a function of no argument); with ``once``, not when the same job
         waits already (one that is running may be queued again: it looks afresh); with
         ``after``, to run that many seconds from now."""
         with self._cond:
+            self._stopping = False
             if after is None:
                 self._queue(job, once)
-                return
-            self._stopping = False
-            self._later[job] = time.monotonic() + after
-            self._start()
-            self._cond.notify_all()
+            else:
+                self._later[job] = time.monotonic() + after
+                self._start()
+                self._cond.notify_all()
 
     def _start(self):
         if self._thread is None:
@@ -112,7 +114,6 @@ class Worker:
             self._thread.start()
 
     def _queue(self, job, once):
-        self._stopping = False
         self._later.pop(job, None)  # it runs now rather than later
         if once and job in self._jobs:
             return
@@ -122,14 +123,19 @@ class Worker:
         self._cond.notify_all()
 
     def wake(self):
-        """Run now the jobs waiting to run again later (a test that moved its clock)."""
+        """Run now the jobs waiting to run again later, and the one running now again
+        if it asks to (a test that moved its clock)."""
         with self._cond:
+            if self._stopping:
+                return
+            self._woken = self._running is not None
             for job in list(self._later):
                 self._queue(job, once=True)
 
     def stop(self, timeout=10):
         """Drop the jobs queued or waiting to run later, and end the thread once a job
-        running now is done; whether it ended within ``timeout`` seconds."""
+        running now is done (it does not run again); whether it ended within ``timeout``
+        seconds. A job submitted afterwards starts the worker again."""
         with self._cond:
             self._unfinished -= len(self._jobs)
             self._jobs.clear()
@@ -149,24 +155,26 @@ class Worker:
             return self._cond.wait_for(lambda: not self._unfinished, timeout)
 
     def _next(self):
-        """The next job to run, waiting for it; None when idle (the thread then ends)."""
+        """The next job to run, waiting for it; None when idle or stopped (the thread
+        then ends)."""
         with self._cond:
             while not self._jobs:
+                if self._stopping:
+                    self._later.clear()
+                    self._thread = None
+                    return None
                 now = time.monotonic()
-                due = [job for job, when in self._later.items() if when <= now]
-                for job in due:
+                for job in [job for job, when in self._later.items() if when <= now]:
                     self._queue(job, once=True)
                 if self._jobs:
                     break
                 soonest = min(self._later.values(), default=None)
-                if soonest is None and self._stopping:
-                    self._thread = None
-                    return None
                 timed_out = not self._cond.wait(self.idle if soonest is None else soonest - now)
-                if timed_out and soonest is None and not self._jobs:
+                if timed_out and not self._jobs and not self._later:
                     self._thread = None  # idle: the next job starts a thread again
                     return None
-            return self._jobs.popleft()
+            self._running = self._jobs.popleft()
+            return self._running
 
     def _run(self):
         while (job := self._next()) is not None:
@@ -177,7 +185,13 @@ class Worker:
                 logging.getLogger(__name__).exception("%s: a job failed", self.name)
             finally:
                 with self._cond:
-                    if isinstance(again, int | float) and job not in self._jobs:
-                        self._later[job] = time.monotonic() + max(again, 0)
+                    # seconds (a bool is no number of seconds): run again, unless stopped
+                    # or queued again meanwhile
+                    if type(again) in (int, float) and not self._stopping and job not in self._jobs:
+                        if self._woken:
+                            self._queue(job, once=True)
+                        else:
+                            self._later[job] = time.monotonic() + max(again, 0)
+                    self._running, self._woken = None, False
                     self._unfinished -= 1
                     self._cond.notify_all()

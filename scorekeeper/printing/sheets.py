@@ -3,7 +3,7 @@
 The numbers are the engine's (``scoring.standings`` and friends); this module
 only arranges them into pages, and turns the HTML into a PDF with WeasyPrint.
 Blank sheets are laid out by ``blank_sheets.py``; printing in the background
-after a change is ``printing.py``.
+after a change is ``ahead.py``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ A change to a game that counts only moves the ratings' mark back to it
 (``services.ratings.changed``), so it holds the write lock as briefly whatever
 the history behind it. Once it commits, the connection hands the catch-up on
 (``db.after_commit``): the replay from the mark to the newest game, in short
-transactions of ``ratings.STEP_GAMES`` games (``ratings.catch_up``), which let
-a waiting phone's change go first between two (``db.let_writers_in``), and,
+transactions of about ``ratings.STEP_SECONDS`` (``ratings.catch_up``), with the write
+lock left free ``ratings.GAP_SECONDS`` between two for another process's writer, which
+let a waiting phone's change go first between two (``db.let_writers_in``), and,
 in the app, any request being answered (a page a family opens meanwhile; the app's
 one count, ``background.answering``): the worker waits for a moment with none, up
 to ``GIVE_WAY`` (50 ms), so that a steady stream of requests slows the catch-up

@@ -88,3 +88,74 @@ def test_a_job_that_asks_to_run_again_later_does_so_sooner_when_woken_or_submitt
     assert worker.stop(10) and not thread.is_alive() and worker._thread is None
     worker.wake()  # nothing waits to run later any more
     assert not ran.acquire(timeout=0.05)
+
+
+def test_stop_ends_a_worker_whose_running_job_asks_to_run_again_and_a_bool_is_no_seconds():
+    """A review found stop() undone by the job running as it came (it asked to run again
+    later, and did), and True or False taken for seconds."""
+    import threading
+
+    worker = background.Worker("test-stop", idle=60)
+    inside, release, runs = threading.Event(), threading.Event(), []
+
+    def look():
+        runs.append(1)
+        inside.set()
+        release.wait(10)
+        return 0.01  # soon again
+
+    worker.submit(look, once=True)
+    assert inside.wait(10)
+    thread = worker._thread
+    stopping = threading.Thread(target=lambda: runs.append(worker.stop(10)))
+    stopping.start()
+    release.set()
+    stopping.join(15)
+    assert runs == [1, True] and not thread.is_alive() and worker._later == {}
+
+    answers = iter([False, True, None])
+    done = threading.Event()
+
+    def flag():
+        answer = next(answers)
+        done.set()
+        return answer
+
+    worker.submit(flag)
+    assert done.wait(10) and worker.wait(10)
+    assert worker._later == {}  # False is not "again at once", True not "in a second"
+
+
+def test_wake_while_the_job_runs_runs_it_again_at_once():
+    """The backups' test clock moved while a look was under way: the look runs again."""
+    import threading
+
+    worker = background.Worker("test-wake", idle=60)
+    inside, release = threading.Event(), threading.Event()
+    runs = []
+
+    def look():
+        runs.append(1)
+        if len(runs) == 1:
+            inside.set()
+            release.wait(10)
+        return 3600
+
+    worker.submit(look, once=True)
+    assert inside.wait(10)
+    worker.wake()
+    release.set()
+    assert worker.wait(10) and len(runs) == 2
+    assert worker.stop(10)
+
+
+def test_a_job_submitted_for_later_as_the_worker_goes_idle_is_not_lost():
+    """Its idle end and a submit(after=…) met: the job waited with no thread to run it."""
+    import threading
+
+    worker = background.Worker("test-idle", idle=0.001)
+    for _ in range(200):
+        ran = threading.Event()
+        worker.submit(ran.set, after=0)
+        assert ran.wait(5), "a job submitted for later was lost"
+    worker.stop(10)
