@@ -432,6 +432,32 @@ document.addEventListener("change", function (event) {
   });
 })();
 
+// Sharing a result's picture ([data-share-picture], a link to its PNG) through the
+// phone's share sheet, where the browser can share files (https); elsewhere, or before
+// the picture has come, the link opens the picture to save or send from the photos.
+// The picture is fetched as the page opens: the share sheet must open on the tap itself.
+(function () {
+  "use strict";
+  if (!navigator.canShare || !window.isSecureContext) return;
+  document.querySelectorAll("[data-share-picture]").forEach(function (link) {
+    var file = null;
+    fetch(link.href, { credentials: "same-origin" }).then(function (response) {
+      return response.ok ? response.blob() : null;
+    }).then(function (blob) {
+      if (!blob) return;
+      var made = new File([blob], link.dataset.sharePicture, { type: "image/png" });
+      if (!navigator.canShare({ files: [made] })) return;
+      file = made;
+      link.setAttribute("data-picture-ready", "");  // a tap now opens the share sheet
+    }).catch(function () {});
+    link.addEventListener("click", function (event) {
+      if (!file) return;
+      event.preventDefault();
+      navigator.share({ files: [file], title: document.title }).catch(function () {});
+    });
+  });
+})();
+
 // Installing the app (https only): where the browser offers it, a button on the home
 // page ([data-install]) asks for it; the browser's own menu does the same elsewhere.
 (function () {

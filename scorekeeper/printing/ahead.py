@@ -15,6 +15,7 @@ import threading
 import time
 
 from ..background import Worker, answering
+from . import pictures
 from .sheets import game_pdf, game_sheet_html, render_uncached
 
 _latest: dict[str, int] = {}  # game uid (unique across databases) -> the newest revision queued
@@ -105,6 +106,8 @@ def render_later(app, game):
             return  # changed again since: that change's job prints it
         with app.app_context():
             game_pdf(game, app.config["PAPER"])
+            if game.finished:
+                pictures.game_picture(game)  # "Share the picture" finds it made
 
     _worker.submit(job)
 

@@ -46,6 +46,7 @@ PUBLIC = frozenset(
         "webapp.service_worker",
         "webapp.offline",
         "share.follow",
+        "share.picture",  # a shared game's picture: what a chat's link preview fetches
         "evenings.follow",
         "evenings.follow_table",
         # making a phone secure (views/trust.py): the household root is no secret, and a

@@ -18,6 +18,7 @@ import segno
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 
 from ..forms.games import ActionForm
+from ..printing import pictures
 from ..services import Conflict, NotFound, game_model, games
 from ..storage.db import get_db
 from ..web.security import LOCAL_HOSTS, machine_names
@@ -48,12 +49,14 @@ def follow(token):
     seen = game_model.shared_game_revision(db, token)
     if seen is None:
         return gone()
-    return followed(token, seen[1], lambda: game_model.load_shared_game(db, token))
+    picture_url = share_url(token, "share.picture")
+    return followed(token, seen[1], lambda: game_model.load_shared_game(db, token), picture_url)
 
 
-def followed(link, revision, load):
+def followed(link, revision, load, picture_url=None):
     """The read-only page of a followed game (``load()``: the game, or None when the link
-    no longer opens it); 304 when the phone already shows ``revision`` of it."""
+    no longer opens it); 304 when the phone already shows ``revision`` of it. With
+    ``picture_url``, a finished game's page names its picture for a chat's link preview."""
     etag = _etag(link, revision)
     if request.if_none_match.contains(etag):
         response = Response(status=304)
@@ -69,6 +72,8 @@ def followed(link, revision, load):
                 s=game.standings,
                 etag=etag,
                 poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
+                picture_url=picture_url,
+                picture_size=(pictures.WIDTH, pictures.HEIGHT),
             )
         )
     response.set_etag(etag)
@@ -116,6 +121,33 @@ def qr(game_id):
     response = Response(qr_svg(share_url(game.share_token)), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def picture_response(game):
+    """A finished game's picture (``printing.pictures``), with its ETag: a 304 when the
+    phone has it already."""
+    found(game if game is not None and game.finished else None, "Only a finished game has a picture.")
+    picture = pictures.game_picture(game)
+    response = Response(picture.png, mimetype="image/png")
+    response.set_etag(picture.etag)
+    response.headers["Cache-Control"] = "no-cache"  # kept, asked about again: a game may be reopened
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<id:game_id>/picture.png")
+def game_picture(game_id):
+    """A finished game as a picture for the family chat (behind the passcode)."""
+    return picture_response(game_model.load_game(get_db(), game_id, remember=True))
+
+
+@bp.get("/s/<token>/picture.png")
+def picture(token):
+    """The picture of a shared game, through its share link alone (what a chat's link
+    preview fetches: no passcode, no other game)."""
+    game = game_model.load_shared_game(get_db(), token)
+    if game is None:
+        return gone()
+    return picture_response(game)
 
 
 @bp.post("/games/<id:game_id>/share/new")

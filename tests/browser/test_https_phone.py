@@ -174,6 +174,49 @@ def test_over_https_at_its_name_a_paired_phone_gets_the_offline_page_and_the_scr
         context.close()
 
 
+# the phone's share sheet, stood in for: what the page hands it is kept to be read
+STAND_IN_SHARE = """window.shared = [];
+navigator.canShare = (data) => Boolean(data && data.files && data.files.length);
+navigator.share = (data) => {
+  window.shared.push((data.files || []).map((file) => [file.name, file.type, file.size]));
+  return Promise.resolve();
+};"""
+
+
+@pytest.mark.timeout(60)
+def test_share_the_picture_hands_the_share_sheet_one_png_over_https_and_opens_it_over_http(
+    served, trusting_browser, make_game
+):
+    """A finished game's "Share the picture" at 360 px (issue 46): over https the phone's
+    share sheet (stood in for) gets one image/png file; over http, where a page cannot
+    share files, the link opens the picture itself. (Several seconds: two servers.)"""
+    http, https, _ = served
+    game = make_game("roth", [ROUND], teams=TEAMS, end=True)
+    context, page = phone(trusting_browser)
+    try:
+        page.add_init_script(STAND_IN_SHARE)
+        page.goto(f"{https}/games/{game.id}")
+        link = page.get_by_role("link", name="Share the picture")
+        expect(link).to_have_attribute("data-picture-ready", "")  # fetched as the page opened
+        fits_the_phone(page)
+        link.click()
+        page.wait_for_function("() => window.shared.length === 1")
+        [[(name, kind, size)]] = page.evaluate("window.shared")
+        assert kind == "image/png" and name.endswith(".png") and size > 10_000
+        assert page.url == f"{https}/games/{game.id}"  # the page stays
+
+        page.goto(f"{http}/games/{game.id}")
+        link = page.get_by_role("link", name="Share the picture")
+        expect(link).not_to_have_attribute("data-picture-ready", "")
+        with page.expect_navigation() as opened:
+            link.click()
+        assert page.url == f"{http}/games/{game.id}/picture.png"
+        assert opened.value.headers["content-type"] == "image/png"
+        assert page.evaluate("window.shared") == []
+    finally:
+        context.close()
+
+
 @pytest.mark.timeout(60)
 def test_over_http_at_its_name_a_phone_gets_none_of_it_and_is_offered_trust(served, untrusting_browser):
     """Over http at the computer's name, what a phone that is not paired gets: no secure

@@ -1136,6 +1136,8 @@ def all_targets():
             "exchange.import_past",
             "share.follow",
             "share.qr",
+            "share.game_picture",
+            "share.picture",
             "auth.sign_in",
             "auth.settings",
             "auth.household",
@@ -1365,6 +1367,7 @@ GET_EXAMPLES = 12
 SLOW = {
     **dict.fromkeys(("sheets.game_pdf", "sheets.blank_pdf", "sheets.game_blank_pdf"), 6),
     **dict.fromkeys(("evenings.evening_pdf", "evenings.blank_pdf"), 6),
+    **dict.fromkeys(("share.game_picture", "share.picture"), 6),  # a picture is laid out too
 }
 
 

@@ -1,0 +1,125 @@
+"""Pictures of a result for the family chat (issue 46): a finished game as a PNG of 1200 ×
+630 pixels, the size of a link preview, to send from the phone's share sheet or to show
+beside a share link pasted into a chat.
+
+Drawn like the sheets: an HTML template (``templates/pictures/``) with its stylesheet
+(``static/picture.css``, the app's colours and the sheets' fonts), laid out by WeasyPrint
+into a one-page PDF, which pypdfium2 (a binary wheel, no system package) turns into
+pixels; nothing is drawn by hand. Every number is the engine's (``game.standings``).
+
+A picture is cached by what it shows (the game as of its revision, its teams' names), as
+PNG bytes with their ETag; the first one of a finished game is drawn in the background
+after the change that ended it (``ahead.render_later``), so that "Share the picture"
+finds it made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import threading
+
+from ..recent import Recent
+from ..web.resources import resource_folder
+
+WIDTH, HEIGHT = 1200, 630  # pixels: a link preview's size (Open Graph's 1.91:1)
+CACHE_SIZE = 64  # a picture is 30 to 80 KB
+_cache = Recent(CACHE_SIZE)  # (what a picture shows) -> Picture
+_lock = threading.Lock()  # one picture drawn at a time (WeasyPrint's memory on a small machine)
+_style = None
+
+
+class Picture:
+    """A PNG and its ETag (the hash of its bytes)."""
+
+    def __init__(self, png):
+        self.png = png
+        self.etag = hashlib.sha256(png).hexdigest()[:20]
+
+
+def best_round(game):
+    """(round number, team index, its score) of the game's highest round score, the first
+    if several are as high; None with no round."""
+    best = None
+    for number, scores in enumerate(game.standings.round_scores, start=1):
+        for team, score in enumerate(scores):
+            if best is None or score.total > best[2]:
+                best = (number, team, score.total)
+    return best
+
+
+def game_picture_html(game):
+    """The HTML of a finished game's picture (inside an app context)."""
+    from flask import render_template
+
+    return render_template("pictures/game.html", game=game, s=game.standings, best=best_round(game))
+
+
+def _shows(game):
+    """Everything a game's picture shows, short of its HTML (as the sheets' ``_sheet_of``)."""
+    return (game.uid, game.revision, game.updated_at, game.finished_at, game.played_at, game.teams)
+
+
+def game_picture(game):
+    """The picture of a finished game (inside an app context): from the cache when the
+    game is as it was when last drawn, else drawn now."""
+    key = _shows(game)
+    with _lock:
+        found = _cache.get(key)
+    if found is not None:
+        return found
+    html = game_picture_html(game)
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
+        return found
+
+
+def clear_cache():
+    with _lock:
+        _cache.clear()
+
+
+def _fonts_and_style():
+    global _style
+    if _style is None:
+        from weasyprint import CSS
+        from weasyprint.text.fonts import FontConfiguration
+
+        fonts = FontConfiguration()
+        with open(os.path.join(resource_folder("static"), "picture.css"), encoding="utf-8") as file:
+            _style = fonts, CSS(string=file.read(), font_config=fonts)
+    return _style
+
+
+def _refuse(url):
+    raise ValueError(f"a picture fetches nothing (asked for {url})")
+
+
+def pdf_of(html):
+    """The one-page PDF a picture's HTML lays out to (its text can be read back)."""
+    from weasyprint import HTML
+
+    fonts, style = _fonts_and_style()
+    return HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+
+
+def png_from_pdf(pdf):
+    """The first page of ``pdf`` as a PNG of WIDTH × HEIGHT pixels."""
+    import pypdfium2
+    from PIL import Image
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        page = document[0]
+        width, _ = page.get_size()  # points: 1200 CSS pixels are 900 of them
+        image = page.render(scale=WIDTH / width).to_pil().convert("RGB")
+        if image.size != (WIDTH, HEIGHT):  # a rounding of the scale: a pixel either way
+            image = image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        image.save(out, "PNG", optimize=True)
+        return out.getvalue()
+    finally:
+        document.close()

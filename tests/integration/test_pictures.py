@@ -1,0 +1,114 @@
+"""A result as a picture for the family chat (issue 46, printing/pictures.py): drawn from
+its HTML by WeasyPrint and pypdfium2, its text read back from the PDF before the pixels,
+served with an ETag, behind the passcode but through a game's own share link, and named
+by the share page for a chat's link preview. (About 0.3 s a picture: each is laid out
+by WeasyPrint.)"""
+
+import io
+import re
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from scorekeeper.printing import pictures
+from scorekeeper.scoring import TeamRound
+from scorekeeper.services import game_model, games
+from scorekeeper.web import passcode
+
+from ..helpers import text
+from .test_passcode import SECRET, sign_in
+
+
+def rounds_of(*melded):
+    return [[TeamRound(melded_points=m) for m in scores] for scores in melded]
+
+
+def read_back(app, game):
+    """(the picture's text, as its PDF holds it; the PNG's bytes)."""
+    with app.app_context():
+        html = pictures.game_picture_html(game)
+        png = pictures.game_picture(game).png
+    pdf = pictures.pdf_of(html)
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 1, "a picture is one page"
+    return " ".join(reader.pages[0].extract_text().split()), png
+
+
+TEAMS = {
+    2: (("", ["Ann", "Bo"]), ("", ["Cy", "Di"])),
+    3: (("Reds", ["Ann"]), ("Blues", ["Bo"]), ("Greens", ["Cy"])),
+    6: tuple((f"Table {n}", [f"P{n}a", f"P{n}b"]) for n in range(1, 7)),
+}
+
+
+@pytest.mark.parametrize(
+    "teams, melded, said",
+    [
+        (2, [(150, 60), (90, 40)], "Ann & Bo win with 240!"),
+        (3, [(100, 300, 50)], "Blues wins with 300!"),
+        (2, [(150, 60), (60, 150)], "A tie at 210: Ann & Bo and Cy & Di"),
+        (6, [(10, 20, 30, 40, 50, 1060)], "Table 6 win with 1,060!"),
+    ],
+    ids=["two teams", "three teams", "a tie", "six teams"],
+)
+def test_a_finished_games_picture_says_the_winner_the_totals_and_the_date(
+    app, make_game, teams, melded, said
+):
+    game = make_game("partnership", rounds_of(*melded), teams=TEAMS[teams], day="2026-11-26", end=True)
+    words, png = read_back(app, game)
+    assert said in words
+    assert "Thursday 26 November 2026" in words
+    assert f"{len(melded)} round{'s' if len(melded) > 1 else ''}" in words
+    for team, total in zip(game.teams, game.standings.totals):
+        assert team.name in words
+        assert f"{total:,}" in words
+    best = max(max(r) for r in melded)
+    assert re.search(rf"Best round: .+, \+{best:,} in round \d", words)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size == (1200, 630)
+    assert len(png) <= 300 * 1024
+
+
+def test_the_picture_is_served_with_its_etag_and_drawn_again_once_the_game_changes(client, db, make_game):
+    game = make_game("partnership", rounds_of((150, 60)), end=True)
+    first = client.get(f"/games/{game.id}/picture.png")
+    assert first.status_code == 200 and first.mimetype == "image/png"
+    etag = first.headers["ETag"]
+    assert client.get(f"/games/{game.id}/picture.png", headers={"If-None-Match": etag}).status_code == 304
+    # reopened and a round fixed: another picture
+    game = games.reopen_game(db, game.id, game.revision)
+    game = games.update_round(db, game.id, game.revision, game.rounds[0].id, rounds_of((500, 60))[0])
+    game = games.end_game(db, game.id, game.revision)
+    again = client.get(f"/games/{game.id}/picture.png", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and again.headers["ETag"] != etag
+    page = text(client.get(f"/games/{game.id}"))
+    assert "Share the picture" in page and f"/games/{game.id}/picture.png" in page
+
+
+def test_a_game_not_finished_has_no_picture(client, make_game):
+    game = make_game("partnership", rounds_of((150, 60)))
+    assert client.get(f"/games/{game.id}/picture.png").status_code == 404
+    assert "Share the picture" not in text(client.get(f"/games/{game.id}"))
+
+
+def test_the_share_link_names_its_picture_which_opens_without_the_passcode_and_nothing_else(
+    app, client, db, make_game
+):
+    game = make_game("partnership", rounds_of((150, 60)), end=True)
+    game = games.share_game(db, game.id, game.revision)
+    token = game_model.load_game(db, game.id).share_token
+    passcode.set_passcode(app.instance_path, SECRET)
+    page = client.get(f"/s/{token}")
+    assert page.status_code == 200
+    image = re.search(r'<meta property="og:image" content="([^"]+)">', page.text)
+    assert image and image[1].endswith(f"/s/{token}/picture.png")
+    assert '<meta name="twitter:card" content="summary_large_image">' in page.text
+    shared = client.get(f"/s/{token}/picture.png")
+    assert shared.status_code == 200 and shared.mimetype == "image/png"
+    # the same picture under /games/ asks for the passcode; a wrong link shows nothing
+    locked = client.get(f"/games/{game.id}/picture.png")
+    assert locked.status_code in (302, 303) and "sign-in" in locked.headers["Location"]
+    assert client.get("/s/not-a-link/picture.png").status_code == 404
+    sign_in(client)
+    assert client.get(f"/games/{game.id}/picture.png").data == shared.data
