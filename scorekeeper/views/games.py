@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, flash, jsonify, redirect, render_templ
 from wtforms import SelectChoice
 
 from .. import scoring
+from ..exchange import bgstats
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm, PlayedForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
@@ -179,6 +180,7 @@ def show(game_id):
             undo=_undoable(game, saved),
             draft_done=saved.get("draft") if saved else None,
             win_chances=_win_chances(game),
+            bgstats_link=bgstats.play_link(game) if game.standings.finished else None,
         )
     )
     # kept for Back and Forward, asked again otherwise (static/app.js asks the
