@@ -1,5 +1,5 @@
-"""Pictures of a result for the family chat (issue 46): a finished game as a PNG of 1200 ×
-630 pixels, the size of a link preview, to send from the phone's share sheet or to show
+"""Pictures of a result for the family chat (issue 46): a finished game, or an evening, as
+a PNG of 1200 × 630 pixels, the size of a link preview, to send from the phone's share sheet or to show
 beside a share link pasted into a chat.
 
 Drawn like the sheets: an HTML template (``templates/pictures/``) with its stylesheet
@@ -70,6 +70,24 @@ def game_picture(game):
     if found is not None:
         return found
     html = game_picture_html(game)
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
+        return found
+
+
+def evening_picture(evening):
+    """The picture of an evening (inside an app context): its standings and best round,
+    cached by the evening's version (any change to any of its games) and names."""
+    from flask import render_template
+
+    key = ("evening", evening.night, evening.version, tuple(evening.standings))
+    with _lock:
+        found = _cache.get(key)
+    if found is not None:
+        return found
+    html = render_template("pictures/evening.html", evening=evening)
     with _lock:
         found = _cache.get(key)
         if found is None:

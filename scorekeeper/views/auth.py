@@ -49,6 +49,7 @@ PUBLIC = frozenset(
         "share.picture",  # a shared game's picture: what a chat's link preview fetches
         "evenings.follow",
         "evenings.follow_table",
+        "evenings.follow_picture",  # a shared evening's picture, for a chat's link preview
         # making a phone secure (views/trust.py): the household root is no secret, and a
         # phone must pair before it signs in over https
         "trust.index",

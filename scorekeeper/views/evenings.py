@@ -10,7 +10,7 @@ from wtforms import SelectChoice
 
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
-from ..printing import sheets
+from ..printing import pictures, sheets
 from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
 from ..services.evening_tables import MODES, RANKING_RULE
 from ..storage.db import get_db
@@ -232,6 +232,12 @@ def _evening_page(evening, shared=False):
         evening=evening,
         shared=shared,
         share_url=share_url(token, "evenings.follow", "shared") if token and not shared else None,
+        picture_url=(
+            share_url(token, "evenings.follow_picture", "shared")
+            if shared and token
+            else url_for("evenings.picture", night=evening.night)
+        ),
+        pictured=any(game.finished for game in evening.games),
         share_form=ShareForm(),
         papers=sheets.PAPERS,
         ranking_rule=RANKING_RULE,
@@ -240,6 +246,30 @@ def _evening_page(evening, shared=False):
         poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
     )
     return page, 200, {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+
+
+def _picture(evening):
+    """An evening's picture (``printing.pictures``), with its ETag: a 304 when the phone has it."""
+    if not any(game.finished for game in evening.games):
+        abort(404, description="An evening has a picture once one of its games has ended.")
+    picture = pictures.evening_picture(evening)
+    response = Response(picture.png, mimetype="image/png")
+    response.set_etag(picture.etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/evenings/<night>/picture.png")
+def picture(night):
+    """The evening as a picture for the family chat (behind the passcode)."""
+    return _picture(evening_or_404(night))
+
+
+@bp.get("/e/<shared>/picture.png", endpoint="follow_picture")
+def follow_picture(shared):
+    """A shared evening's picture, through its link alone (a chat's link preview)."""
+    evening = evening_tables.load_shared_evening(get_db(), shared)
+    return gone() if evening is None else _picture(evening)
 
 
 @bp.get("/evenings/<night>/evening.pdf")

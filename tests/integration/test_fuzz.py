@@ -1157,6 +1157,8 @@ def all_targets():
             "evenings.qr",
             "evenings.follow",
             "evenings.follow_table",
+            "evenings.picture",
+            "evenings.follow_picture",
             "evenings.evening_pdf",
             "evenings.blank_pdf",
         )
@@ -1364,10 +1366,12 @@ query_args = st.lists(
 # at once find: a dozen draws cover one, a few and five query arguments
 GET_EXAMPLES = 12
 # a PDF rendered for each
+PICTURES = ("share.game_picture", "share.picture", "evenings.picture", "evenings.follow_picture")
 SLOW = {
     **dict.fromkeys(("sheets.game_pdf", "sheets.blank_pdf", "sheets.game_blank_pdf"), 6),
     **dict.fromkeys(("evenings.evening_pdf", "evenings.blank_pdf"), 6),
-    **dict.fromkeys(("share.game_picture", "share.picture"), 6),  # a picture is laid out too
+    # a picture is laid out too
+    **dict.fromkeys(PICTURES, 6),
 }
 
 

@@ -112,3 +112,47 @@ def test_the_share_link_names_its_picture_which_opens_without_the_passcode_and_n
     assert client.get("/s/not-a-link/picture.png").status_code == 404
     sign_in(client)
     assert client.get(f"/games/{game.id}/picture.png").data == shared.data
+
+
+def test_an_evening_of_three_tables_as_a_picture_its_standings_and_best_round(app, db):
+    """Twelve at three tables, each game played and ended: the night's picture holds its
+    standings in their order and its best round; its share link names it and opens it
+    without the passcode."""
+    from scorekeeper.services import evening_tables
+    from scorekeeper.web.formatting import night as night_name
+
+    from ..httpkit import FlaskPhone
+    from .test_evenings import TWELVE, evening_games, propose, start
+
+    phone = FlaskPhone(app)
+    night = start(phone, propose(phone, TWELVE))
+    ids = evening_games(app.config["DATABASE"], night)
+    assert len(ids) == 3
+    assert phone.get(f"/evenings/{night}/picture.png").status == 404  # no game ended yet
+    for n, game_id in enumerate(ids):
+        game = game_model.load_game(db, game_id)
+        game = games.add_round(db, game.id, game.revision, 1, rounds_of((100 + 50 * n, 60))[0])
+        games.end_game(db, game.id, game.revision)
+    evening = evening_tables.load_evening(db, night)
+    with app.app_context():
+        picture = pictures.evening_picture(evening)
+        html = app.jinja_env.get_template("pictures/evening.html").render(evening=evening)
+    words = " ".join(PdfReader(io.BytesIO(pictures.pdf_of(html))).pages[0].extract_text().split())
+    assert f"The evening of {night_name(night)}" in words and "3 games at 3 tables" in words
+    order = [row.name for row in evening.standings[:8]]
+    assert [words.index(name) for name in order] == sorted(words.index(name) for name in order)
+    assert re.search(r"Best round: .+, \+\d+ in round 1\.", words)
+    image = Image.open(io.BytesIO(picture.png))
+    assert image.size == (1200, 630) and len(picture.png) <= 300 * 1024
+
+    page = phone.get(f"/evenings/{night}").text
+    assert f'href="/evenings/{night}/picture.png"' in page and "Share the picture" in page
+    link = re.search(r'class="share-link"><a href="http://[^/]+(/e/[^"]+)"', page)[1]
+    passcode.set_passcode(app.instance_path, SECRET)
+    guest = FlaskPhone(app, at_home=False)
+    shared = guest.get(link)
+    image_url = re.search(r'<meta property="og:image" content="http://[^/]+([^"]+)">', shared.text)[1]
+    assert image_url == f"{link}/picture.png"
+    answer = guest.get(image_url)
+    assert answer.status == 200 and answer.body == picture.png
+    assert guest.get(f"/evenings/{night}/picture.png").status in (302, 303)  # sign in first
