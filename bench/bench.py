@@ -32,6 +32,9 @@
   One server per size runs at once and they are asked in turn (one request
   to each, then again), so that a busy moment of the machine falls on every
   size alike and the ratios between sizes hold.
+- **Pictures** (issue 46): a finished game's picture (1200 × 630 PNG) on its first asking,
+  BENCH_PICTURE_RUNS (8) games each drawn once (after two to warm up), and the same picture
+  asked again, from the cache; the floor is the static file. Goals: ≤ 1 s, ≤ 20 ms.
 - **Sheets**: a fresh 5-round 4-team sheet against WeasyPrint's one-line page
   in the same process (same font configuration); an unchanged sheet again;
   and the first sheet of a freshly started server: its game page opened
@@ -45,7 +48,7 @@ Databases: ``demo-data --seed 1`` at each size, built under a temporary
 folder that is removed at the end (BENCH_CACHE=folder keeps and reuses them;
 the runs always work on a copy). BENCH_GAMES picks the sizes (make bench:
 1,000 and 10,000; make bench-large: 10,000 and 100,000), BENCH_RUNS the runs
-per HTTP figure. ``--only save,pages,sheets,bytes`` runs some sections.
+per HTTP figure. ``--only save,pages,pictures,sheets,bytes`` runs some sections.
 """
 
 import argparse
@@ -230,6 +233,8 @@ def serve_and_measure(table, work, databases, sections):
                         ratio = statistics.median(times[games]) / statistics.median(times[10_000])
                         goal = f"≤ 50 ms at 10k; {ratio:.2f}× its 10k (≤ 1.5×)"
                     rows[games].append((label, times[games], floor[games], goal))
+        if "pictures" in sections:
+            picture_figures(rows, clients, prepared, floor, sizes)
         if "save" in sections:  # last: the server prints each saved game's sheet in the background
             over_http = RUNS + PRINT_RUNS + 3
             forms = {
@@ -343,6 +348,50 @@ def serve_and_measure(table, work, databases, sections):
             games = sizes[0]
             page_bytes(table, ports[games], prepared[games][2], games, "2 teams")
             page_bytes(table, ports[games], prepared[games][1][-1], games, "4 teams")
+
+
+PICTURE_RUNS = int(os.environ.get("BENCH_PICTURE_RUNS", "8"))
+
+
+def picture_figures(rows, clients, prepared, floor, sizes):
+    """A finished game's picture (issue 46): drawn on its first asking (a game the server
+    has not drawn: the newest finished ones, one a run, after two to warm up), then the
+    same picture asked again (from the cache)."""
+    ids = {}
+    for games in sizes:
+        conn = sqlite3.connect(prepared[games][0])
+        ids[games] = iter(
+            [
+                row[0]
+                for row in conn.execute(
+                    "SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT ?",
+                    [PICTURE_RUNS + 2],
+                )
+            ]
+        )
+        conn.close()
+
+    def picture(client, game_id):
+        status, headers, data, _ = client.request("GET", f"/games/{game_id}/picture.png")
+        assert status == 200 and headers["content-type"] == "image/png", (status, headers)
+        return data
+
+    first = interleaved(
+        {games: (lambda c=clients[games], i=ids[games]: picture(c, next(i))) for games in sizes}, PICTURE_RUNS
+    )
+    again = {}
+    for games in sizes:
+        conn = sqlite3.connect(prepared[games][0])
+        again[games] = conn.execute(
+            "SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()[0]
+        conn.close()
+    cached = interleaved(
+        {games: (lambda c=clients[games], g=again[games]: picture(c, g)) for games in sizes}, RUNS
+    )
+    for games in sizes:
+        rows[games].append(("a game's picture, first drawn", first[games], floor[games], "≤ 1 s"))
+        rows[games].append(("a game's picture, cached", cached[games], floor[games], "≤ 20 ms"))
 
 
 def _assets(page):
@@ -485,7 +534,7 @@ def sheets(table, work):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="save,pages,sheets,bytes")
+    parser.add_argument("--only", default="save,pages,pictures,sheets,bytes")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     sizes = [int(n) for n in os.environ.get("BENCH_GAMES", "1000,10000").split(",")]
@@ -502,7 +551,7 @@ def main():
     before = set(glob.glob(mine))
     with common.folder("scorekeeper-bench-") as work:
         environ = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": os.path.join(work, "instance-build")}
-        if sections & {"save", "pages", "bytes"}:
+        if sections & {"save", "pages", "pictures", "bytes"}:
             databases = {}
             for games in sizes:
                 databases[games], seconds = common.demo_database(work, games, environ)
