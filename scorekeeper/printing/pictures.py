@@ -1,6 +1,6 @@
-"""Pictures of a result for the family chat (issue 46): a finished game, or an evening, as
-a PNG of 1200 × 630 pixels, the size of a link preview, to send from the phone's share sheet or to show
-beside a share link pasted into a chat.
+"""Pictures of a result for the family chat (issue 46): a finished game, an evening or a
+player's year, as a PNG of 1200 × 630 pixels, the size of a link preview, to send from the
+phone's share sheet or to show beside a share link pasted into a chat.
 
 Drawn like the sheets: an HTML template (``templates/pictures/``) with its stylesheet
 (``static/picture.css``, the app's colours and the sheets' fonts), laid out by WeasyPrint
@@ -88,6 +88,24 @@ def evening_picture(evening):
     if found is not None:
         return found
     html = render_template("pictures/evening.html", evening=evening)
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
+        return found
+
+
+def year_picture(year):
+    """The picture of a player's year (``services.years.player_year``'s dict), cached by
+    everything it shows."""
+    from flask import render_template
+
+    key = ("year", tuple(sorted((k, repr(v)) for k, v in year.items())))
+    with _lock:
+        found = _cache.get(key)
+    if found is not None:
+        return found
+    html = render_template("pictures/year.html", year=year)
     with _lock:
         found = _cache.get(key)
         if found is None:

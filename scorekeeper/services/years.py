@@ -126,3 +126,44 @@ def year_review(db, year, today=None):
         "busiest_night": records.busiest_night(db, year),
         "years": years_played(db),
     }
+
+
+def player_year(db, year, player_id):
+    """One player's year, for their picture: a dict of year, name, games and wins (finished
+    games with a round, by the evening played), rating (the ordinal after their last rated
+    game of the year, None without one), best_partner (the surest share of games won
+    together that year, as on the year page: name, games, wins; None), or None when the
+    player played no game that year."""
+    since, until = f"{year:04d}", f"{year + 1:04d}"
+    row = db.execute(
+        """SELECT p.name, coalesce(sum(n.games), 0), coalesce(sum(n.wins), 0) FROM players p
+           LEFT JOIN night_players n ON n.player_id = p.id AND n.night >= ? AND n.night < ?
+           WHERE p.id = ? GROUP BY p.id""",
+        [since, until, player_id],
+    ).fetchone()
+    if row is None or not row[1]:
+        return None
+    name, games, wins = row
+    rated = [entry for entry in ratings.history(db, player_id) if entry["played_at"][:4] == since]
+    pairs = db.execute(
+        """SELECT b.name, y.games, y.wins FROM year_pairs y JOIN players b ON b.id = y.partner_id
+           WHERE y.year = ? AND y.player_id = ? AND y.wins > 0""",
+        [since, player_id],
+    ).fetchall()
+    ranked = sorted(
+        ({"name": n, "games": g, "wins": w, "win_rate": w / g} for n, g, w in pairs), key=ratings.surest_first
+    )
+    return {
+        "year": year,
+        "name": name,
+        "games": games,
+        "wins": wins,
+        "rating": rated[-1]["ordinal"] if rated else None,
+        "best_partner": ranked[0] if ranked else None,
+    }
+
+
+def latest_year_of(db, player_id):
+    """The latest year in which the player played a game that counts, or None."""
+    row = db.execute("SELECT max(night) FROM night_players WHERE player_id = ?", [player_id]).fetchone()
+    return int(row[0][:4]) if row and row[0] and row[0][:4].isdigit() else None

@@ -2,10 +2,11 @@
 
 import datetime
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from ..forms.players import RenameForm
-from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats
+from ..printing import pictures
+from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats, years
 from ..storage.db import get_db, snapshot
 from ..web import charts, formatting
 from . import found, page_number, posted_or_filled
@@ -93,7 +94,19 @@ def show(player_id):
         recent=data["recent"],
         evenings=data["evenings"],
         ratings_behind=data["ratings_behind"],
+        latest_year=years.latest_year_of(get_db(), player_id),
     )
+
+
+@bp.get("/years/<int:year>/players/<id:player_id>/picture.png")
+def year_picture(year, player_id):
+    """A player's year as a picture for the family chat: games, wins, rating, best partner."""
+    year_of = found(years.player_year(get_db(), year, player_id), f"No game of this player in {year}.")
+    picture = pictures.year_picture(year_of)
+    response = Response(picture.png, mimetype="image/png")
+    response.set_etag(picture.etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @bp.get("/players/<id:player_id>.json")

@@ -1116,6 +1116,7 @@ def all_targets():
             "players.index_json",
             "players.show",
             "players.show_json",
+            "players.year_picture",
             "records.index",
             "records.index_json",
             "records.year",
@@ -1366,7 +1367,13 @@ query_args = st.lists(
 # at once find: a dozen draws cover one, a few and five query arguments
 GET_EXAMPLES = 12
 # a PDF rendered for each
-PICTURES = ("share.game_picture", "share.picture", "evenings.picture", "evenings.follow_picture")
+PICTURES = (
+    "share.game_picture",
+    "share.picture",
+    "evenings.picture",
+    "evenings.follow_picture",
+    "players.year_picture",
+)
 SLOW = {
     **dict.fromkeys(("sheets.game_pdf", "sheets.blank_pdf", "sheets.game_blank_pdf"), 6),
     **dict.fromkeys(("evenings.evening_pdf", "evenings.blank_pdf"), 6),

@@ -156,3 +156,37 @@ def test_an_evening_of_three_tables_as_a_picture_its_standings_and_best_round(ap
     answer = guest.get(image_url)
     assert answer.status == 200 and answer.body == picture.png
     assert guest.get(f"/evenings/{night}/picture.png").status in (302, 303)  # sign in first
+
+
+def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, client, make_game):
+    rounds = rounds_of((300, 60))
+    usual, swapped = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"])), (("", ["Cy", "Di"]), ("", ["Ann", "Eve"]))
+    for day in ("2025-03-01", "2025-03-08", "2025-03-15"):
+        make_game("partnership", rounds, teams=usual, day=day, end=True)
+    make_game("partnership", rounds, teams=swapped, day="2025-04-01", end=True)  # Ann loses, with Eve
+    make_game("partnership", rounds, teams=usual, day="2026-01-10", end=True)
+    from scorekeeper.services import players as player_service
+    from scorekeeper.services import years
+    from scorekeeper.storage.db import connect
+
+    db = connect(app.config["DATABASE"])
+    try:
+        ann = player_service.find_player(db, "Ann").id
+        year = years.player_year(db, 2025, ann)
+        assert years.latest_year_of(db, ann) == 2026
+        assert years.player_year(db, 2024, ann) is None
+    finally:
+        db.close()
+    assert (year["games"], year["wins"]) == (4, 3) and year["best_partner"]["name"] == "Bo"
+    with app.app_context():
+        html = app.jinja_env.get_template("pictures/year.html").render(year=year)
+        png = pictures.year_picture(year).png
+    words = " ".join(PdfReader(io.BytesIO(pictures.pdf_of(html))).pages[0].extract_text().split())
+    assert "Ann’s 2025" in words and "Games 4" in words and "Won 3" in words
+    assert "Best partner: Bo, 3 wins in 3 games together." in words
+    assert Image.open(io.BytesIO(png)).size == (1200, 630) and len(png) <= 300 * 1024
+    served = client.get(f"/years/2025/players/{ann}/picture.png")
+    assert served.status_code == 200 and served.data == png
+    assert client.get(f"/years/2024/players/{ann}/picture.png").status_code == 404
+    page = text(client.get(f"/players/{ann}"))
+    assert f"/years/2026/players/{ann}/picture.png" in page and "Share 2026 as a picture" in page
