@@ -15,6 +15,8 @@ import threading
 import time
 
 from ..background import Worker, answering
+from ..services import records
+from ..storage.db import connect
 from . import pictures
 from .sheets import game_pdf, game_sheet_html, render_uncached
 
@@ -106,8 +108,13 @@ def render_later(app, game):
             return  # changed again since: that change's job prints it
         with app.app_context():
             game_pdf(game, app.config["PAPER"])
-            if game.finished:
-                pictures.game_picture(game)  # "Share the picture" finds it made
+            if game.finished:  # "Share the picture" finds it made
+                db = connect(app.config["DATABASE"])
+                try:
+                    told = records.worth_telling(db, game)
+                finally:
+                    db.close()
+                pictures.game_picture(game, told)
 
     _worker.submit(job)
 

@@ -49,11 +49,14 @@ def best_round(game):
     return best
 
 
-def game_picture_html(game):
-    """The HTML of a finished game's picture (inside an app context)."""
+def game_picture_html(game, told=None):
+    """The HTML of a finished game's picture (inside an app context); ``told``: the line
+    worth telling beyond its result (``services.records.worth_telling``), else its best
+    round is told."""
     from flask import render_template
 
-    return render_template("pictures/game.html", game=game, s=game.standings, best=best_round(game))
+    s = game.standings
+    return render_template("pictures/game.html", game=game, s=s, best=best_round(game), told=told)
 
 
 def _shows(game):
@@ -61,15 +64,15 @@ def _shows(game):
     return (game.uid, game.revision, game.updated_at, game.finished_at, game.played_at, game.teams)
 
 
-def game_picture(game):
+def game_picture(game, told=None):
     """The picture of a finished game (inside an app context): from the cache when the
-    game is as it was when last drawn, else drawn now."""
-    key = _shows(game)
+    game (and what is told of it) is as it was when last drawn, else drawn now."""
+    key = (*_shows(game), tuple(sorted((told or {}).items())))
     with _lock:
         found = _cache.get(key)
     if found is not None:
         return found
-    html = game_picture_html(game)
+    html = game_picture_html(game, told)
     with _lock:
         found = _cache.get(key)
         if found is None:

@@ -332,3 +332,55 @@ def all_records(db):
         "busiest_night": busiest_night(db),
         "most_tables": most_tables(db),
     }
+
+
+# --- what a game's picture tells (issue 46) ------------------------------------------------
+
+# the team and round columns of each record a game can hold
+_WHO = {
+    "high_total": ("high_team", None),
+    "best_round": ("best_round_team", "best_round_number"),
+    "most_books": ("most_books_team", "most_books_number"),
+    "margin": ("margin_team", None),
+    "comeback": ("comeback_team", "comeback_round"),
+}
+TELLS_RECORDS_FROM = 5  # games of a rule set before a record is worth telling
+
+
+def worth_telling(db, game):
+    """The one line a finished game's picture tells beyond its result: a dict of kind
+    ("record": it holds one of its rule set's records, from the fifth game of that rule
+    set on; "comeback": its winner was behind after a round), label, value, team (index)
+    and round (or None); None when there is nothing but its best round to tell."""
+    row = facts_of(game)
+    if row is None:
+        return None
+    values = dict(zip(_COLUMNS, row, strict=True))
+    rules_name = values["rules_name"]
+    (games,) = db.execute("SELECT count(*) FROM game_records WHERE rules_name = ?", [rules_name]).fetchone()
+    if games >= TELLS_RECORDS_FROM:
+        for column, label, highest in GAME_RECORDS:
+            if not highest or column not in _WHO or not values[column]:
+                continue
+            better = db.execute(
+                f"SELECT 1 FROM game_records WHERE rules_name = ? AND game_id != ? AND {column} > ? LIMIT 1",
+                [rules_name, game.id, values[column]],
+            ).fetchone()
+            if better is None:
+                team, number = _WHO[column]
+                return {
+                    "kind": "record",
+                    "label": label,
+                    "value": values[column],
+                    "team": values[team],
+                    "round": values[number] if number else None,
+                }
+    if values["comeback"] and values["comeback_round"] is not None:
+        return {
+            "kind": "comeback",
+            "label": "Biggest comeback",
+            "value": values["comeback"],
+            "team": values["comeback_team"],
+            "round": values["comeback_round"],
+        }
+    return None

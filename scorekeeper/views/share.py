@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 
 from ..forms.games import ActionForm
 from ..printing import pictures
-from ..services import Conflict, NotFound, game_model, games
+from ..services import Conflict, NotFound, game_model, games, records
 from ..storage.db import get_db
 from ..web.security import LOCAL_HOSTS, machine_names
 from . import found, trust
@@ -127,7 +127,7 @@ def picture_response(game):
     """A finished game's picture (``printing.pictures``), with its ETag: a 304 when the
     phone has it already."""
     found(game if game is not None and game.finished else None, "Only a finished game has a picture.")
-    picture = pictures.game_picture(game)
+    picture = pictures.game_picture(game, records.worth_telling(get_db(), game))
     response = Response(picture.png, mimetype="image/png")
     response.set_etag(picture.etag)
     response.headers["Cache-Control"] = "no-cache"  # kept, asked about again: a game may be reopened

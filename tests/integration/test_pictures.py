@@ -190,3 +190,39 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     assert client.get(f"/years/2024/players/{ann}/picture.png").status_code == 404
     page = text(client.get(f"/players/{ann}"))
     assert f"/years/2026/players/{ann}/picture.png" in page and "Share 2026 as a picture" in page
+
+
+def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app, db, make_game):
+    """The line worth telling (services/records.worth_telling): a record of its rule set
+    from the fifth game of that rule set on, else a comeback from behind, else its best round."""
+    from scorekeeper.services import records
+
+    teams = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]))
+    # behind by 240 after round 1, ahead at the end: a comeback (the rule set's third game)
+    for _ in range(2):
+        make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
+    back = make_game("partnership", rounds_of((60, 300), (700, 60)), teams=teams, end=True)
+    told = records.worth_telling(db, back)
+    assert told == {"kind": "comeback", "label": "Biggest comeback", "value": 240, "team": 0, "round": 1}
+    words, _ = read_back_told(app, back, told)
+    assert "Ann & Bo came back from 240 behind after round 1." in words
+    # the fifth game, with the highest total of all: a record
+    make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
+    high = make_game("partnership", rounds_of((2000, 60)), teams=teams, end=True)
+    told = records.worth_telling(db, high)
+    assert told["kind"] == "record" and told["label"] == "Highest game total"
+    words, _ = read_back_told(app, high, told)
+    total = high.standings.totals[0]
+    assert f"A record of {high.rules.name}: highest game total, {total:,} by Ann & Bo." in words
+    # a plain game: its best round
+    plain = make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
+    assert records.worth_telling(db, plain) is None
+    words, _ = read_back_told(app, plain, None)
+    assert "Best round: Ann & Bo, +" in words
+
+
+def read_back_told(app, game, told):
+    with app.app_context():
+        html = pictures.game_picture_html(game, told)
+    reader = PdfReader(io.BytesIO(pictures.pdf_of(html)))
+    return " ".join(reader.pages[0].extract_text().split()), html
