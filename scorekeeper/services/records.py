@@ -350,8 +350,9 @@ TELLS_RECORDS_FROM = 5  # games of a rule set before a record is worth telling
 def worth_telling(db, game):
     """The one line a finished game's picture tells beyond its result: a dict of kind
     ("record": it holds one of its rule set's records, from the fifth game of that rule
-    set on; "comeback": its winner was behind after a round), label, value, team (index)
-    and round (or None); None when there is nothing but its best round to tell."""
+    set on, with the record's column; "comeback": its winner was behind after a round),
+    label, value, team (index) and round (or None); None when there is nothing but its
+    best round to tell."""
     row = facts_of(game)
     if row is None:
         return None
@@ -370,6 +371,7 @@ def worth_telling(db, game):
                 team, number = _WHO[column]
                 return {
                     "kind": "record",
+                    "record": column,
                     "label": label,
                     "value": values[column],
                     "team": values[team],

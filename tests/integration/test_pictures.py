@@ -190,6 +190,9 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     assert client.get(f"/years/2024/players/{ann}/picture.png").status_code == 404
     page = text(client.get(f"/players/{ann}"))
     assert f"/years/2026/players/{ann}/picture.png" in page and "Share 2026 as a picture" in page
+    # the year page offers its most winning player's year: Bo, 3 wins in 3 games
+    page = text(client.get("/years/2025"))
+    assert re.search(r"/years/2025/players/\d+/picture\.png", page) and "Share Bo’s 2025 as a picture" in page
 
 
 def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app, db, make_game):
@@ -210,7 +213,7 @@ def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app
     make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
     high = make_game("partnership", rounds_of((2000, 60)), teams=teams, end=True)
     told = records.worth_telling(db, high)
-    assert told["kind"] == "record" and told["label"] == "Highest game total"
+    assert (told["kind"], told["record"], told["label"]) == ("record", "high_total", "Highest game total")
     words, _ = read_back_told(app, high, told)
     total = high.standings.totals[0]
     assert f"A record of {high.rules.name}: highest game total, {total:,} by Ann & Bo." in words
@@ -226,3 +229,11 @@ def read_back_told(app, game, told):
         html = pictures.game_picture_html(game, told)
     reader = PdfReader(io.BytesIO(pictures.pdf_of(html)))
     return " ".join(reader.pages[0].extract_text().split()), html
+
+
+def test_a_record_is_told_in_the_games_own_words(app, make_game):
+    """Canasta's record of books is its canastas (the rule set's words)."""
+    game = make_game("canasta", rounds_of((300, 60)), end=True)
+    told = {"kind": "record", "record": "most_books", "label": "Most books in a round", "value": 5}
+    words, _ = read_back_told(app, game, {**told, "team": 0, "round": 1})
+    assert "most canastas in a round, 5 by Ann & Bo in round 1." in words and "books" not in words
