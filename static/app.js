@@ -442,7 +442,9 @@ document.addEventListener("change", function (event) {
   document.querySelectorAll("[data-share-picture]").forEach(function (link) {
     var file = null;
     fetch(link.href, { credentials: "same-origin" }).then(function (response) {
-      return response.ok ? response.blob() : null;
+      // a sign-in page that came instead (a session ended) is no picture to share
+      var png = (response.headers.get("Content-Type") || "").indexOf("image/png") === 0;
+      return response.ok && !response.redirected && png ? response.blob() : null;
     }).then(function (blob) {
       if (!blob) return;
       var made = new File([blob], link.dataset.sharePicture, { type: "image/png" });
@@ -453,7 +455,9 @@ document.addEventListener("change", function (event) {
     link.addEventListener("click", function (event) {
       if (!file) return;
       event.preventDefault();
-      navigator.share({ files: [file], title: document.title }).catch(function () {});
+      navigator.share({ files: [file], title: document.title }).catch(function (error) {
+        if (!error || error.name !== "AbortError") window.location.href = link.href;  // the picture itself
+      });
     });
   });
 })();

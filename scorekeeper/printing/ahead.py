@@ -108,7 +108,7 @@ def render_later(app, game):
             return  # changed again since: that change's job prints it
         with app.app_context():
             game_pdf(game, app.config["PAPER"])
-            if game.finished:  # "Share the picture" finds it made
+            if game.finished and game.finished_at and game.rounds:  # "Share the picture" finds it made
                 db = connect(app.config["DATABASE"])
                 try:
                     told = records.worth_telling(db, game)

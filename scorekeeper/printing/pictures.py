@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import os
 import threading
 
 from ..recent import Recent
 from ..web.resources import resource_folder
 
+log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 1200, 630  # pixels: a link preview's size (Open Graph's 1.91:1)
 CACHE_SIZE = 64  # a picture is 30 to 80 KB
 _cache = Recent(CACHE_SIZE)  # (what a picture shows) -> Picture
-_lock = threading.Lock()  # one picture drawn at a time (WeasyPrint's memory on a small machine)
+_lock = threading.Lock()  # the cache's own: a picture found there never waits for one being drawn
+_drawing = threading.Lock()  # one picture drawn at a time (WeasyPrint's memory on a small machine)
 _style = None
 
 
@@ -73,11 +76,7 @@ def game_picture(game, told=None):
     if found is not None:
         return found
     html = game_picture_html(game, told)
-    with _lock:
-        found = _cache.get(key)
-        if found is None:
-            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
-        return found
+    return _drawn(key, html)
 
 
 def evening_picture(evening):
@@ -91,11 +90,7 @@ def evening_picture(evening):
     if found is not None:
         return found
     html = render_template("pictures/evening.html", evening=evening)
-    with _lock:
-        found = _cache.get(key)
-        if found is None:
-            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
-        return found
+    return _drawn(key, html)
 
 
 def year_picture(year):
@@ -109,10 +104,18 @@ def year_picture(year):
     if found is not None:
         return found
     html = render_template("pictures/year.html", year=year)
-    with _lock:
-        found = _cache.get(key)
-        if found is None:
-            found = _cache[key] = Picture(png_from_pdf(pdf_of(html)))
+    return _drawn(key, html)
+
+
+def _drawn(key, html):
+    """The picture cached under ``key``, else ``html`` drawn (one at a time) and cached."""
+    with _drawing:
+        with _lock:
+            found = _cache.get(key)
+        if found is None:  # not drawn by another request while this one waited its turn
+            found = Picture(png_from_pdf(pdf_of(html)))
+            with _lock:
+                _cache[key] = found
         return found
 
 
@@ -152,6 +155,8 @@ def png_from_pdf(pdf):
 
     document = pypdfium2.PdfDocument(pdf)
     try:
+        if len(document) != 1:  # laid out past its one page: what the PNG shows is cut off
+            log.warning("a picture was laid out on %d pages; the first is shown", len(document))
         page = document[0]
         width, _ = page.get_size()  # points: 1200 CSS pixels are 900 of them
         image = page.render(scale=WIDTH / width).to_pil().convert("RGB")

@@ -363,9 +363,13 @@ def worth_telling(db, game):
         for column, label, highest in GAME_RECORDS:
             if not highest or column not in _WHO or not values[column]:
                 continue
+            # held by another game: a higher one, or as high and played before (the records
+            # page's order)
             better = db.execute(
-                f"SELECT 1 FROM game_records WHERE rules_name = ? AND game_id != ? AND {column} > ? LIMIT 1",
-                [rules_name, game.id, values[column]],
+                f"""SELECT 1 FROM game_records WHERE rules_name = :rules AND game_id != :game
+                    AND ({column} > :value OR ({column} = :value AND (played_at, game_id) < (:at, :game)))
+                    LIMIT 1""",
+                {"rules": rules_name, "game": game.id, "value": values[column], "at": values["played_at"]},
             ).fetchone()
             if better is None:
                 team, number = _WHO[column]

@@ -144,7 +144,15 @@ def player_year(db, year, player_id):
     if row is None or not row[1]:
         return None
     name, games, wins = row
-    rated = [entry for entry in ratings.history(db, player_id) if entry["played_at"][:4] == since]
+    # the rating after their last game of the year, by the evening played (as the games
+    # are counted: a New Year's Eve game after midnight in UTC belongs to the old year)
+    of_year = {
+        game_id
+        for (game_id,) in db.execute(
+            "SELECT game_id FROM game_records WHERE night >= ? AND night < ?", [since, until]
+        )
+    }
+    rated = [entry for entry in ratings.history(db, player_id) if entry["game_id"] in of_year]
     pairs = db.execute(
         """SELECT b.name, y.games, y.wins FROM year_pairs y JOIN players b ON b.id = y.partner_id
            WHERE y.year = ? AND y.player_id = ? AND y.wins > 0""",

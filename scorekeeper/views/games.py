@@ -180,7 +180,7 @@ def show(game_id):
             undo=_undoable(game, saved),
             draft_done=saved.get("draft") if saved else None,
             win_chances=_win_chances(game),
-            bgstats_link=bgstats.play_link(game) if game.standings.finished else None,
+            bgstats_link=bgstats.play_link(game) if game.standings.finished and game.rounds else None,
         )
     )
     # kept for Back and Forward, asked again otherwise (static/app.js asks the

@@ -126,7 +126,10 @@ def qr(game_id):
 def picture_response(game):
     """A finished game's picture (``printing.pictures``), with its ETag: a 304 when the
     phone has it already."""
-    found(game if game is not None and game.finished else None, "Only a finished game has a picture.")
+    found(
+        game if game is not None and game.finished and game.rounds else None,
+        "Only a finished game with a round has a picture.",
+    )
     picture = pictures.game_picture(game, records.worth_telling(get_db(), game))
     response = Response(picture.png, mimetype="image/png")
     response.set_etag(picture.etag)

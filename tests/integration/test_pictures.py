@@ -24,11 +24,46 @@ def rounds_of(*melded):
     return [[TeamRound(melded_points=m) for m in scores] for scores in melded]
 
 
+def laid_out_whole(html):
+    """Every line of text of the picture as WeasyPrint lays it out (what the PNG shows):
+    on its one page, inside the picture, and inside its team's card; the problems found."""
+    from weasyprint import HTML
+    from weasyprint.formatting_structure import boxes
+
+    fonts, style = pictures._fonts_and_style()
+    document = HTML(string=html).render(stylesheets=[style], font_config=fonts)
+    problems = [] if len(document.pages) == 1 else [f"{len(document.pages)} pages"]
+    page = document.pages[0]._page_box
+
+    def inside(box, outer, what):
+        right, bottom = box.position_x + box.width, box.position_y + box.height
+        left, top = outer.position_x, outer.position_y
+        if box.position_x < left - 0.5 or right > left + outer.border_width() + 0.5:
+            problems.append(f"{box.text!r} sideways out of {what}")
+        if bottom > top + outer.border_height() + 0.5:
+            problems.append(f"{box.text!r} below {what}")
+
+    def walk(box, card):
+        if isinstance(box, boxes.TextBox) and box.text.strip():
+            inside(box, page, "the picture")
+            if card is not None:
+                inside(box, card, "its card")
+        element_classes = (box.element.get("class") or "").split() if box.element is not None else []
+        if "team" in element_classes and isinstance(box, boxes.BlockContainerBox):
+            card = box
+        for child in getattr(box, "children", ()):
+            walk(child, card)
+
+    walk(page, None)
+    return problems
+
+
 def read_back(app, game):
     """(the picture's text, as its PDF holds it; the PNG's bytes)."""
     with app.app_context():
         html = pictures.game_picture_html(game)
         png = pictures.game_picture(game).png
+    assert laid_out_whole(html) == []
     pdf = pictures.pdf_of(html)
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 1, "a picture is one page"
@@ -70,6 +105,37 @@ def test_a_finished_games_picture_says_the_winner_the_totals_and_the_date(
     assert len(png) <= 300 * 1024
 
 
+LONG = ["Grandma Josephine", "Bartholomew", "Maximiliana", "Christopher"]
+HARD = {
+    "four teams of five-digit totals": (
+        tuple(("", [a, b]) for a, b in (("Ann", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal"))),
+        [(12_000, 12_200, 12_400, 12_600)],
+    ),
+    "four teams of long names": (
+        tuple(("", [LONG[n], LONG[(n + 1) % 4]]) for n in range(4)),
+        [(1_000, 1_500, 2_000, 1_200)],
+    ),
+    "a tie of four long names": ((("", LONG[:2]), ("", LONG[2:])), [(100, 60), (60, 100)]),
+    "a six-way tie of long names": (
+        tuple((f"{LONG[n % 4]} {n}", [LONG[n % 4], LONG[(n + 1) % 4]]) for n in range(6)),
+        [(100,) * 6],
+    ),
+    "a name of forty letters": ((("", ["A" * 40]), ("", ["Bo"])), [(60, 1_234)]),
+}
+
+
+@pytest.mark.parametrize("case", list(HARD))
+def test_hard_cases_are_laid_out_whole_on_one_page(app, make_game, case):
+    """Laid out by WeasyPrint itself (what the PNG shows): every line of text on the one
+    page, inside the picture and inside its card; a review found a four-team game's
+    winner's card cut off, and a six-way tie on a second page that the PNG dropped."""
+    teams, melded = HARD[case]
+    game = make_game("partnership", rounds_of(*melded), teams=teams, end=True)
+    with app.app_context():
+        html = pictures.game_picture_html(game)
+    assert laid_out_whole(html) == []
+
+
 def test_the_picture_is_served_with_its_etag_and_drawn_again_once_the_game_changes(client, db, make_game):
     game = make_game("partnership", rounds_of((150, 60)), end=True)
     first = client.get(f"/games/{game.id}/picture.png")
@@ -86,10 +152,23 @@ def test_the_picture_is_served_with_its_etag_and_drawn_again_once_the_game_chang
     assert "Share the picture" in page and f"/games/{game.id}/picture.png" in page
 
 
-def test_a_game_not_finished_has_no_picture(client, make_game):
+def test_a_game_not_finished_or_ended_with_no_round_has_no_picture(client, make_game):
     game = make_game("partnership", rounds_of((150, 60)))
     assert client.get(f"/games/{game.id}/picture.png").status_code == 404
     assert "Share the picture" not in text(client.get(f"/games/{game.id}"))
+    empty = make_game("partnership", [], end=True)  # ended before any round: nothing to show
+    assert client.get(f"/games/{empty.id}/picture.png").status_code == 404
+    page = text(client.get(f"/games/{empty.id}"))
+    assert "Share the picture" not in page and "Send to BG Stats" not in page
+
+
+def test_a_picture_in_the_cache_never_waits_for_one_being_drawn(app, make_game):
+    """A review found every picture asked for waiting on any other being drawn."""
+    game = make_game("partnership", rounds_of((150, 60)), end=True)
+    with app.app_context():
+        first = pictures.game_picture(game)
+        with pictures._drawing:  # another picture being drawn, as long as this test holds it
+            assert pictures.game_picture(game) is first
 
 
 def test_the_share_link_names_its_picture_which_opens_without_the_passcode_and_nothing_else(
@@ -178,6 +257,7 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     finally:
         db.close()
     assert (year["games"], year["wins"]) == (4, 3) and year["best_partner"]["name"] == "Bo"
+    assert year["rating"] is not None  # after her last game of the year
     with app.app_context():
         html = app.jinja_env.get_template("pictures/year.html").render(year=year)
         png = pictures.year_picture(year).png
@@ -217,6 +297,9 @@ def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app
     words, _ = read_back_told(app, high, told)
     total = high.standings.totals[0]
     assert f"A record of {high.rules.name}: highest game total, {total:,} by Ann & Bo." in words
+    # as high as the record, later: the record stays the earlier game's (the records page's order)
+    same = make_game("partnership", rounds_of((2000, 60)), teams=teams, end=True)
+    assert (records.worth_telling(db, same) or {}).get("record") != "high_total"
     # a plain game: its best round
     plain = make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
     assert records.worth_telling(db, plain) is None
