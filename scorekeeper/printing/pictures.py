@@ -71,12 +71,7 @@ def game_picture(game, told=None):
     """The picture of a finished game (inside an app context): from the cache when the
     game (and what is told of it) is as it was when last drawn, else drawn now."""
     key = (*_shows(game), tuple(sorted((told or {}).items())))
-    with _lock:
-        found = _cache.get(key)
-    if found is not None:
-        return found
-    html = game_picture_html(game, told)
-    return _drawn(key, html)
+    return _picture(key, lambda: game_picture_html(game, told))
 
 
 def evening_picture(evening):
@@ -85,12 +80,7 @@ def evening_picture(evening):
     from flask import render_template
 
     key = ("evening", evening.night, evening.version, tuple(evening.standings))
-    with _lock:
-        found = _cache.get(key)
-    if found is not None:
-        return found
-    html = render_template("pictures/evening.html", evening=evening)
-    return _drawn(key, html)
+    return _picture(key, lambda: render_template("pictures/evening.html", evening=evening))
 
 
 def year_picture(year):
@@ -99,12 +89,15 @@ def year_picture(year):
     from flask import render_template
 
     key = ("year", tuple(sorted((k, repr(v)) for k, v in year.items())))
+    return _picture(key, lambda: render_template("pictures/year.html", year=year))
+
+
+def _picture(key, html):
+    """The picture cached under ``key`` (a hit never waits for a drawing), else the HTML
+    ``html()`` makes, drawn."""
     with _lock:
         found = _cache.get(key)
-    if found is not None:
-        return found
-    html = render_template("pictures/year.html", year=year)
-    return _drawn(key, html)
+    return found if found is not None else _drawn(key, html())
 
 
 def _drawn(key, html):

@@ -14,7 +14,7 @@ from ..printing import pictures, sheets
 from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
 from ..services.evening_tables import MODES, RANKING_RULE
 from ..storage.db import get_db
-from .share import followed, gone, qr_svg, share_url
+from .share import followed, gone, picture_answer, qr_svg, share_url
 from .sheets import game_blank_html
 
 bp = Blueprint("evenings", __name__)
@@ -252,11 +252,7 @@ def _picture(evening):
     """An evening's picture (``printing.pictures``), with its ETag: a 304 when the phone has it."""
     if not any(game.finished for game in evening.games):
         abort(404, description="An evening has a picture once one of its games has ended.")
-    picture = pictures.evening_picture(evening)
-    response = Response(picture.png, mimetype="image/png")
-    response.set_etag(picture.etag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return picture_answer(pictures.evening_picture(evening))
 
 
 @bp.get("/evenings/<night>/picture.png")

@@ -2,7 +2,7 @@
 
 import datetime
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from ..forms.players import RenameForm
 from ..printing import pictures
@@ -10,6 +10,7 @@ from ..services import Conflict, NotFound, catch_up, evening_tables, players, ra
 from ..storage.db import get_db, snapshot
 from ..web import charts, formatting
 from . import found, page_number, posted_or_filled
+from .share import picture_answer
 
 # no url_prefix: /players.json sits beside /players
 bp = Blueprint("players", __name__)
@@ -102,11 +103,7 @@ def show(player_id):
 def year_picture(year, player_id):
     """A player's year as a picture for the family chat: games, wins, rating, best partner."""
     year_of = found(years.player_year(get_db(), year, player_id), f"No game of this player in {year}.")
-    picture = pictures.year_picture(year_of)
-    response = Response(picture.png, mimetype="image/png")
-    response.set_etag(picture.etag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return picture_answer(pictures.year_picture(year_of))
 
 
 @bp.get("/players/<id:player_id>.json")

@@ -73,7 +73,6 @@ def followed(link, revision, load, picture_url=None):
                 etag=etag,
                 poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
                 picture_url=picture_url,
-                picture_size=(pictures.WIDTH, pictures.HEIGHT),
             )
         )
     response.set_etag(etag)
@@ -130,10 +129,15 @@ def picture_response(game):
         game if game is not None and game.finished and game.rounds else None,
         "Only a finished game with a round has a picture.",
     )
-    picture = pictures.game_picture(game, records.worth_telling(get_db(), game))
+    return picture_answer(pictures.game_picture(game, records.worth_telling(get_db(), game)))
+
+
+def picture_answer(picture):
+    """A picture as a response with its ETag (a 304 when the phone has it already), kept
+    but asked about again: what it shows may change (a game reopened, a player renamed)."""
     response = Response(picture.png, mimetype="image/png")
     response.set_etag(picture.etag)
-    response.headers["Cache-Control"] = "no-cache"  # kept, asked about again: a game may be reopened
+    response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
 
