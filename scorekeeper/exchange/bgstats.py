@@ -20,6 +20,7 @@ import json
 import re
 from urllib.parse import quote
 
+from .. import scoring
 from ..services.evenings import local
 
 URL = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -43,9 +44,10 @@ def play(game):
     """The play of a finished game, as BG Stats' format has it (a dict, ready for JSON)."""
     s = game.standings
     totals = s.totals
+    places = scoring.ranks(totals)
     players = []
     for i, team in enumerate(game.teams):
-        rank = 1 + sum(1 for other in totals if other > totals[i])
+        rank = places[i]
         for player in team.players:
             players.append(
                 {

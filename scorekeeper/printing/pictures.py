@@ -22,6 +22,7 @@ import os
 import threading
 
 from ..recent import Recent
+from ..services import records
 from ..web.resources import resource_folder
 
 log = logging.getLogger(__name__)
@@ -42,14 +43,10 @@ class Picture:
 
 
 def best_round(game):
-    """(round number, team index, its score) of the game's highest round score, the first
-    if several are as high; None with no round."""
-    best = None
-    for number, scores in enumerate(game.standings.round_scores, start=1):
-        for team, score in enumerate(scores):
-            if best is None or score.total > best[2]:
-                best = (number, team, score.total)
-    return best
+    """(round number, team index, its score) of the game's highest round score (the first
+    if several are as high), as its records have it (``records.facts_by_name``); None without."""
+    row = records.facts_by_name(game)
+    return None if row is None else (row["best_round_number"], row["best_round_team"], row["best_round"])
 
 
 def game_picture_html(game, told=None):

@@ -40,7 +40,7 @@ from .entries import (
     entry_fields,
     has_melded,
 )
-from .game import Standings, Verdict, running_totals, standings, verdict
+from .game import Standings, Verdict, ranks, running_totals, standings, verdict
 from .minimums import books_short, books_to_go_out, first_meld_books, going_out_bonus, meld_minimum
 from .presets import RULESETS, VARIANTS, Variant, variant_of
 from .rounds import Line, TeamRoundScore, outcome, price, score_round, score_team_round
@@ -127,6 +127,7 @@ __all__ = [
     "meld_minimum",
     "outcome",
     "price",
+    "ranks",
     "running_totals",
     "score_round",
     "score_team_round",

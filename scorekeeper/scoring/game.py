@@ -35,6 +35,11 @@ class Verdict:
         return len(self.winners) > 1
 
 
+def ranks(totals: Sequence[int]) -> list[int]:
+    """Each team's place: 1 for the highest total; equal totals share a place."""
+    return [1 + sum(other > total for other in totals) for total in totals]
+
+
 def verdict(totals: Sequence[int], finished: bool, rounds_played: int) -> Verdict:
     """Who won: the highest total, once the game is finished and a round was played."""
     if not finished or not rounds_played or not totals:

@@ -44,6 +44,7 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
+from .. import scoring
 from ..storage.db import let_writers_in, snapshot, transaction
 from ..storage.faults import Fault
 
@@ -157,11 +158,6 @@ def _pair_streak(db, pair, mark):
     return row[0] if row else 0
 
 
-def _ranks(totals):
-    """1 for the highest total; equal totals share a rank."""
-    return [1 + sum(other > total for other in totals) for total in totals]
-
-
 # the games that count, in the order played, from a point on: one row per player
 _PLAYED = """SELECT game_id, played_at, team_id, player_id, total, won FROM player_games
              WHERE counted_at IS NOT NULL AND {where} ORDER BY played_at, game_id, team_id, player_id"""
@@ -197,7 +193,7 @@ def _rate(db, rows, mark=None):
                     before, streaks[p] = _latest(db, p, mark)
                     current[p], games[p] = m.rating(mu=before.mu, sigma=before.sigma), before.games
         lineup = [[current[p] for p in ms] for ms in teams.values()]
-        rated = m.rate(lineup, ranks=_ranks(list(totals.values())))
+        rated = m.rate(lineup, ranks=scoring.ranks(list(totals.values())))
         game_id, played_at = game[0][0], game[0][1]
         for (team_id, members), new in zip(teams.items(), rated):
             w = won[team_id]

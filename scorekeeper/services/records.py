@@ -114,6 +114,12 @@ def facts_of(game, standings=None):
     return facts(game.id, game.rules.name, game.played_at, game.night, scores, books)
 
 
+def facts_by_name(game):
+    """``facts_of`` as a dict by column name (``game_records``'), or None."""
+    row = facts_of(game)
+    return None if row is None else dict(zip(_COLUMNS, row, strict=True))
+
+
 _UPSERT = (
     f"INSERT OR REPLACE INTO game_records ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 )
@@ -353,10 +359,9 @@ def worth_telling(db, game):
     set on, with the record's column; "comeback": its winner was behind after a round),
     label, value, team (index) and round (or None); None when there is nothing but its
     best round to tell."""
-    row = facts_of(game)
-    if row is None:
+    values = facts_by_name(game)
+    if values is None:
         return None
-    values = dict(zip(_COLUMNS, row, strict=True))
     rules_name = values["rules_name"]
     (games,) = db.execute("SELECT count(*) FROM game_records WHERE rules_name = ?", [rules_name]).fetchone()
     if games >= TELLS_RECORDS_FROM:

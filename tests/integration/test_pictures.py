@@ -58,11 +58,11 @@ def laid_out_whole(html):
     return problems
 
 
-def read_back(app, game):
-    """(the picture's text, as its PDF holds it; the PNG's bytes)."""
+def read_back(app, game, told=None):
+    """(the picture's text, as its PDF holds it; the PNG's bytes), ``told`` told on it."""
     with app.app_context():
-        html = pictures.game_picture_html(game)
-        png = pictures.game_picture(game).png
+        html = pictures.game_picture_html(game, told)
+        png = pictures.game_picture(game, told).png
     assert laid_out_whole(html) == []
     pdf = pictures.pdf_of(html)
     reader = PdfReader(io.BytesIO(pdf))
@@ -287,14 +287,14 @@ def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app
     back = make_game("partnership", rounds_of((60, 300), (700, 60)), teams=teams, end=True)
     told = records.worth_telling(db, back)
     assert told == {"kind": "comeback", "label": "Biggest comeback", "value": 240, "team": 0, "round": 1}
-    words, _ = read_back_told(app, back, told)
+    words, _ = read_back(app, back, told)
     assert "Ann & Bo came back from 240 behind after round 1." in words
     # the fifth game, with the highest total of all: a record
     make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
     high = make_game("partnership", rounds_of((2000, 60)), teams=teams, end=True)
     told = records.worth_telling(db, high)
     assert (told["kind"], told["record"], told["label"]) == ("record", "high_total", "Highest game total")
-    words, _ = read_back_told(app, high, told)
+    words, _ = read_back(app, high, told)
     total = high.standings.totals[0]
     assert f"A record of {high.rules.name}: highest game total, {total:,} by Ann & Bo." in words
     # as high as the record, later: the record stays the earlier game's (the records page's order)
@@ -303,20 +303,13 @@ def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app
     # a plain game: its best round
     plain = make_game("partnership", rounds_of((100, 60)), teams=teams, end=True)
     assert records.worth_telling(db, plain) is None
-    words, _ = read_back_told(app, plain, None)
+    words, _ = read_back(app, plain, None)
     assert "Best round: Ann & Bo, +" in words
-
-
-def read_back_told(app, game, told):
-    with app.app_context():
-        html = pictures.game_picture_html(game, told)
-    reader = PdfReader(io.BytesIO(pictures.pdf_of(html)))
-    return " ".join(reader.pages[0].extract_text().split()), html
 
 
 def test_a_record_is_told_in_the_games_own_words(app, make_game):
     """Canasta's record of books is its canastas (the rule set's words)."""
     game = make_game("canasta", rounds_of((300, 60)), end=True)
     told = {"kind": "record", "record": "most_books", "label": "Most books in a round", "value": 5}
-    words, _ = read_back_told(app, game, {**told, "team": 0, "round": 1})
+    words, _ = read_back(app, game, {**told, "team": 0, "round": 1})
     assert "most canastas in a round, 5 by Ann & Bo in round 1." in words and "books" not in words
