@@ -16,7 +16,7 @@ PORT ?= 5000
 # the same app over https, for the phones made secure at /trust (docs/HTTPS.md); -1: none
 HTTPS_PORT ?= 5443
 
-.PHONY: run test check coverage test-deep pictures bench bench-large flake-hunt init-db system-packages system-packages-test clean
+.PHONY: run test check catalogs coverage test-deep pictures bench bench-large flake-hunt init-db system-packages system-packages-test clean
 
 system-packages:
 	@PYTHON=$(PYTHON) scripts/system-packages run
@@ -36,7 +36,14 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-init-db: system-packages $(VENV)/.installed
+# the translations' compiled catalogs, remade when their .po changes (scripts/catalogs)
+CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+catalogs: $(COMPILED)
+%.mo: %.po | $(VENV)/.installed
+	$(PY) -m babel.messages.frontend -q compile -i $< -o $@
+
+init-db: system-packages $(VENV)/.installed $(COMPILED)
 	$(VENV)/bin/flask --app scorekeeper init-db
 
 run: init-db
@@ -47,36 +54,38 @@ run: init-db
 PYTEST := $(PY) -m pytest -n auto --durations=10
 
 # lint and format first (seconds), then the whole suite: what CI runs (.ci/run)
-test: system-packages-test $(VENV)/.installed-test
+test: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) scripts/catalogs check
 	$(PYTEST) $(PYTEST_ARGS)
 
 # the edit-run loop: lint, format and every test but the browser ones (under a minute)
-check: $(VENV)/.installed-test
+check: $(VENV)/.installed-test $(COMPILED)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) scripts/catalogs check
 	HYPOTHESIS_PROFILE=check $(PYTEST) -m "not browser and not long" $(PYTEST_ARGS)
 
 # the whole suite under coverage, then what the tests do not reach (a report to
 # read, not a threshold to game); apart from make test, which it would slow by a third
-coverage: system-packages-test $(VENV)/.installed-test
+coverage: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	$(PYTEST) --cov --cov-report=term-missing:skip-covered $(PYTEST_ARGS)
 
 # the browser tests and the sheets' tests, keeping what they see to look at: each screen
 # as a PNG under test-output/screenshots/, each sheet's pages under test-output/sheets/
-pictures: system-packages-test $(VENV)/.installed-test
+pictures: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	PICTURES=1 $(PYTEST) tests/browser tests/integration/test_sheets.py $(PYTEST_ARGS)
 
 # the properties and the fuzz much longer, on fresh examples (tests/conftest.py's
 # "deep" profile, FUZZ_RANDOM=1): before resolving work on forms, imports or the engine
-test-deep: $(VENV)/.installed-test
+test-deep: $(VENV)/.installed-test $(COMPILED)
 	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m hypothesis $(PYTEST_ARGS)
 
 # the browser tests RUNS times (10), every other run with every core busy, each run on
 # every core like make test: each test that failed or hung in any run (scripts/flake-hunt)
 RUNS ?= 10
-flake-hunt: system-packages-test $(VENV)/.installed-test
+flake-hunt: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	$(PY) scripts/flake-hunt --runs $(RUNS)
 
 # every figure of issue 14 at 1,000 and 10,000 games, then issue 33's: how long each change

@@ -71,7 +71,10 @@ def create_app(test_config=None):
         trust,
         webapp,
     )
-    from .web import assets, formatting, security
+    from .views import (
+        language as language_views,
+    )
+    from .web import assets, formatting, language, security
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     trust.init_app(app)  # then, with every phone paired, http is sent to https
@@ -80,6 +83,7 @@ def create_app(test_config=None):
     catch_up.init_app(app)  # the ratings after a change to an old game, without holding the lock
     autobackup.init_app(app)  # a request that changed something is backed up after it
     assets.init_app(app)
+    language.init_app(app)  # Flask-Babel: the page's language (the phone's, the household's)
     formatting.init_app(app)
     attributes.install()  # WTForms' fields written at a third of the cost, the same text
     markup.init_app(app)  # field, stepper, book_chips, choice_list, messages
@@ -89,6 +93,7 @@ def create_app(test_config=None):
     csrf.init_app(app)
     blueprints = (
         home,
+        language_views,
         rules,
         games,
         rounds,

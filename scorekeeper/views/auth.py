@@ -28,10 +28,11 @@ from flask_limiter.util import get_remote_address
 
 from ..exchange import autobackup
 from ..forms.auth import EveryPhonePairedForm, HouseholdForm, PasscodeForm, SignInForm, SignOutForm
+from ..forms.language import HouseholdLanguageForm
 from ..services import guesses as household_guesses
 from ..storage import faults
 from ..storage.db import get_db
-from ..web import passcode
+from ..web import language, passcode
 
 bp = Blueprint("auth", __name__)
 
@@ -50,6 +51,7 @@ PUBLIC = frozenset(
         "evenings.follow",
         "evenings.follow_table",
         "evenings.follow_picture",  # a shared evening's picture, for a chat's link preview
+        "language.choose",  # a phone's own language: its session alone, before it signs in too
         # making a phone secure (views/trust.py): the household root is no secret, and a
         # phone must pair before it signs in over https
         "trust.index",
@@ -281,6 +283,9 @@ def _settings_page(form, stored):
         automatic=current_app.config["BACKUPS_AUTOMATIC"],
         household=household_proven(),
         https=_https_settings(),
+        language=HouseholdLanguageForm(
+            formdata=None, languages=language.known(), language=language.household_language()
+        ),
     )
 
 

@@ -1,7 +1,5 @@
 """The family's players: the leaderboard, everyone, one player's record, renaming."""
 
-import datetime
-
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from ..forms.players import RenameForm
@@ -149,8 +147,7 @@ def _player_or_404(db, player_id):
 
 def _month(stamp):
     """ "2024-03-05T…" -> "Mar ’24": short enough for eight labels across a phone."""
-    day = formatting.day(stamp)
-    return datetime.date.fromisoformat(day).strftime("%b \u2019%y") if day else ""
+    return formatting.short_month(stamp)
 
 
 def results_chart(name, timeline):

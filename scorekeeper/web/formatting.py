@@ -6,13 +6,18 @@ import threading
 from collections import Counter
 from collections.abc import Mapping
 
+import flask_babel
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
 from markupsafe import Markup, escape
 
 from ..recent import Recent
+from ..scoring import language as engine_language
 from ..scoring.deal import dealt
 from ..scoring.words import DEFAULT, join
 from ..services.evenings import clock, local
 from ..storage.faults import size_text
+from .language import code, locale_of
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
@@ -24,15 +29,26 @@ _CASE_WORDS = {
 }
 
 
+def _locale():
+    """The language being read, as Babel's Locale (English outside a request)."""
+    return locale_of(code())
+
+
+def _english():
+    return code() == "en"
+
+
 def number(value):
-    """10000 -> "10,000"; -500 -> "−500"."""
-    text = f"{abs(value):,}"
+    """10000 -> "10,000" ("10.000" in Portuguese and Italian); -500 -> "−500"."""
+    text = babel_numbers.format_decimal(abs(value), format="#,##0", locale=_locale())
     return MINUS + text if value < 0 else text
 
 
 def rating(value):
-    """A fair rating, one decimal: 23.456 -> "23.5"; -1.04 -> "−1.0"."""
-    text = f"{abs(value):,.1f}"
+    """A fair rating, one decimal: 23.456 -> "23.5" ("23,5"); -1.04 -> "−1.0"."""
+    text = babel_numbers.format_decimal(
+        round(abs(value), 1), format="#,##0.0", locale=_locale(), decimal_quantization=True
+    )
     return MINUS + text if round(value, 1) < 0 else text
 
 
@@ -44,8 +60,8 @@ def trend(value):
 
 
 def percent(value):
-    """0.456 -> "46%"."""
-    return f"{value:.0%}"
+    """0.456 -> "46%" ("46 %" where a language spaces it)."""
+    return babel_numbers.format_percent(value, locale=_locale())
 
 
 def points(value):
@@ -123,14 +139,39 @@ def deal_cards(rules):
 
 
 def day(stamp):
-    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22" where the evening was."""
+    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22" where the evening was (English keeps the
+    sheets' sortable dates); "22 de nov. de 2026" in Portuguese, as each language writes it."""
     moment = local(stamp)
-    return moment.date().isoformat() if moment else ""
+    if not moment:
+        return ""
+    return moment.date().isoformat() if _english() else date_words(moment.date())
+
+
+def date_words(date):
+    """A date as the language writes it, short: "22 de nov. de 2026", "22 nov 2026"."""
+    # kept whole on one line, as an ISO date is (no-break spaces)
+    return babel_dates.format_date(date, format="medium", locale=_locale()).replace(" ", "\u00a0")
+
+
+def short_month(stamp):
+    """ "2024-03-05T…" -> "Mar ’24" ("mar. de 24" in Portuguese): a chart's label."""
+    moment = local(stamp)
+    if not moment:
+        return ""
+    if _english():
+        return f"{MONTH_NAMES[moment.month - 1][:3]} \u2019{moment.year % 100:02d}"
+    return babel_dates.format_skeleton("MMMyy", moment.date(), locale=_locale()).replace(" ", "\u00a0")
 
 
 def when(stamp):
-    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22 21:30" on the household's clock."""
-    return clock(stamp)
+    """ "2026-11-23T02:30:00+00:00" -> "2026-11-22 21:30" on the household's clock
+    ("22 de nov. de 2026 21:30": the language's date, a 24-hour clock)."""
+    if _english():
+        return clock(stamp)
+    moment = local(stamp)
+    if not moment:
+        return ""
+    return f"{date_words(moment.date())}\u00a0{babel_dates.format_time(moment, 'HH:mm', locale=_locale())}"
 
 
 def address(url):
@@ -149,15 +190,21 @@ DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def night(key):
-    """ "2026-11-26" -> "Thursday 26 November 2026" (an evening as the pages name it)."""
+    """ "2026-11-26" -> "Thursday 26 November 2026" (an evening as the pages name it;
+    "quinta-feira, 26 de novembro de 2026" in Portuguese)."""
     date = datetime.date.fromisoformat(key)
-    return f"{DAY_NAMES[date.weekday()]} {date.day} {MONTH_NAMES[date.month - 1]} {date.year}"
+    if _english():
+        return f"{DAY_NAMES[date.weekday()]} {date.day} {MONTH_NAMES[date.month - 1]} {date.year}"
+    return babel_dates.format_date(date, format="full", locale=_locale())
 
 
 def month(key):
-    """ "2026-11" -> "November 2026" (a month as the pages name it; strftime's names
-    follow the computer's locale, these the pages' language)."""
-    return f"{MONTH_NAMES[int(key[5:7]) - 1]} {int(key[:4])}"
+    """ "2026-11" -> "November 2026" (a month as the pages name it, in their language:
+    "novembro de 2026"; strftime's names would follow the computer's locale)."""
+    date = datetime.date(int(key[:4]), int(key[5:7]), 1)
+    if _english():
+        return f"{MONTH_NAMES[date.month - 1]} {date.year}"
+    return babel_dates.format_skeleton("yMMMM", date, locale=_locale())
 
 
 # Parts of pages that a change leaves as they were (a game's earlier rounds after a
@@ -175,7 +222,7 @@ def _hashable(value):
 def remembered(key, render, *args):
     """``render(*args)`` (a template macro), or what it gave before for the same
     ``key``: the key must hold everything the part shows (the macro's name first)."""
-    key = _hashable(key)
+    key = (code(), _hashable(key))  # the same part in another language is another part
     with _parts_lock:
         html = _PARTS.get(key)
     if html is not None:
@@ -187,6 +234,7 @@ def remembered(key, render, *args):
 
 
 def init_app(app):
+    engine_language.use(flask_babel.get_translations, code, number)  # the engine's words and numbers
     app.jinja_env.globals["remembered"] = remembered
     app.jinja_env.filters.update(
         number=number,

@@ -758,6 +758,7 @@ def post_targets(ids):
         "auth.sign_out": PostTarget("auth.sign_out", (("sign-out", "/settings", False),), locked="signed in"),
         "auth.household": PostTarget("auth.household", (("household", "/household", False),), away=True),
         "trust.every_phone": PostTarget("trust.every_phone", (("settings", "/settings", False),)),
+        "language.household": PostTarget("language.household", (("settings", "/settings", False),)),
         "evenings.new": PostTarget(
             "evenings.new",
             (("evening/new", "/evenings/new", False),),
@@ -1010,6 +1011,7 @@ SWEPT = [
     "auth.sign_out",
     "auth.household",
     "trust.every_phone",
+    "language.household",
     "evenings.new",
     "evenings.next_game",
     "evenings.renew_share",
@@ -1057,6 +1059,7 @@ def valid_arguments(ids):
         "year": 2026,
         "night": ids["night"],
         "shared": ids["evening_token"],
+        "code": "pt_BR",
     }
 
 
@@ -1151,6 +1154,7 @@ def all_targets():
             "trust.profile",
             "trust.check",
             "trust.later",
+            "language.choose",
             "evenings.new",
             "evenings.next_game",
             "evenings.show",
@@ -1333,6 +1337,11 @@ def path_strategies(ids):
             st.sampled_from([ids["night"], "2026-02-30", "2025-01-05", "0000-00-00", "9999-12-31"]),
             st.sampled_from(BAD_KEYS),
             st.dates().map(str),
+            st.text(min_size=1, max_size=12),
+        ),
+        "code": st.one_of(
+            st.sampled_from(["pt_BR", "es", "it", "en", "household", "pt", "pt-BR", "EN"]),
+            st.sampled_from(BAD_KEYS),
             st.text(min_size=1, max_size=12),
         ),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),

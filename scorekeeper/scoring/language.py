@@ -1,0 +1,76 @@
+"""The engine's words in the reader's language, without the engine knowing who reads.
+
+What the engine says (a check's message, a breakdown's label, a rule in words) is
+marked with ``_`` or ``ngettext``, so ``pybabel extract`` finds it, and translated
+when it is said, by the translations the app hands ``use`` (Flask-Babel's, the
+request's language). Outside the app (the engine's own tests, a script) it is
+English. A constant written once at import is marked with ``N_`` and translated
+where it is shown (``_(CONSTANT)``).
+
+Placeholders are ``%(name)s``, as Flask-Babel's and Jinja's are, so a translator
+meets one kind everywhere. The engine imports no Flask: it only calls back.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Callable
+from typing import Any, Protocol
+
+
+class Translations(Protocol):
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+_NULL = _gettext.NullTranslations()
+_source: Callable[[], Translations] = lambda: _NULL  # noqa: E731
+_language: Callable[[], str] = lambda: "en"  # noqa: E731
+
+
+def _english_number(value: int) -> str:
+    text = f"{abs(value):,}"
+    return "\u2212" + text if value < 0 else text
+
+
+_number: Callable[[int], str] = _english_number
+
+
+def use(
+    translations: Callable[[], Translations],
+    language: Callable[[], str],
+    number: Callable[[int], str] = _english_number,
+) -> None:
+    """Where the words come from: ``translations()`` the catalog being read now,
+    ``language()`` its language's code ("en", "pt_BR"), ``number(n)`` a number as it
+    writes them ("1,234", "1.234")."""
+    global _source, _language, _number
+    _source, _language, _number = translations, language, number
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the reader's language, its ``%(name)s`` filled from ``values``."""
+    text = _source().gettext(message)
+    return text % values if values else text
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    """One or many, in the reader's language; ``%(num)s`` is ``n``."""
+    text = _source().ngettext(singular, plural, n)
+    return text % {"num": n, **values}
+
+
+def N_(message: str) -> str:
+    """A message marked for translation, translated later where it is shown."""
+    return message
+
+
+def language() -> str:
+    """The language being read: "en", "pt_BR", "es", "it"."""
+    return _language()
+
+
+def number(value: int) -> str:
+    """A number as the reader's language writes it: 1234 -> "1,234" ("1.234"), -5 -> "−5"."""
+    return _number(value)

@@ -1,0 +1,125 @@
+"""The language a page is in: the phone's own choice, else the household's, else the
+phone's (its Accept-Language), else English.
+
+- A phone chooses its language at the foot of every page (``/language/<code>``, kept in
+  its session): a guest reads their own language whatever the household set.
+- The household sets one in settings (``instance/language``): every phone that has not
+  chosen reads it, and so does what the computer prints by itself (the sheets printed
+  ahead, the pictures drawn when a game ends, the command line). Left at "each phone's
+  own", a phone reads its Accept-Language and the computer English.
+
+Catalogs are ``scorekeeper/translations/<code>/LC_MESSAGES/messages.po`` (compiled to
+``.mo`` by make); docs/LANGUAGES.md says how to add a string or a language. The JSON
+twins and exports are English whatever the language (``english``).
+"""
+
+import functools
+import os
+
+import flask_babel
+from babel import Locale
+from flask import current_app, has_request_context, request, session
+
+from ..storage.private import write_whole
+
+#: the languages with a catalog, by code, each named in its own words
+LANGUAGES = {
+    "en": "English",
+    "pt_BR": "Português (Brasil)",
+    "es": "Español",
+    "it": "Italiano",
+}
+FILE = "language"  # the household's language, in the instance folder
+EACH_PHONE = ""  # the household's setting when each phone reads its own
+HOUSEHOLD = "household"  # a phone's choice to read the household's language again
+
+
+def known():
+    return current_app.config.get("LANGUAGES") or LANGUAGES
+
+
+def household_language(instance_path=None):
+    """The household's language code, or "" for each phone's own."""
+    path = os.path.join(instance_path or current_app.instance_path, FILE)
+    try:
+        with open(path, encoding="utf-8") as file:
+            code = file.read().strip()
+    except OSError:
+        return EACH_PHONE
+    return code if code in known() else EACH_PHONE
+
+
+def set_household_language(code):
+    """Keep the household's language ("" for each phone's own)."""
+    path = os.path.join(current_app.instance_path, FILE)
+    if code:
+        write_whole(path, code + "\n", first=False)
+    elif os.path.exists(path):
+        os.remove(path)
+
+
+def phone_language():
+    """The language this phone chose, or None."""
+    code = session.get("language")
+    return code if code in known() else None
+
+
+def select():
+    """Flask-Babel's locale selector (see the module's docstring for the order)."""
+    if has_request_context():
+        chosen = phone_language()
+        if chosen:
+            return chosen
+    household = household_language()
+    if household:
+        return household
+    if has_request_context():
+        codes = list(known())
+        # the phone's list, best first; "pt" matches pt_BR, "es-AR" matches es
+        asked = request.accept_languages.best_match(
+            [c.replace("_", "-") for c in codes] + [c.split("_")[0] for c in codes]
+        )
+        if asked:
+            return next(c for c in codes if asked in (c.replace("_", "-"), c.split("_")[0]))
+    return "en"
+
+
+def code():
+    """The language being read now, as a code ("en", "pt_BR")."""
+    locale = flask_babel.get_locale()
+    return str(locale) if locale is not None else "en"
+
+
+def html_lang():
+    """The page's ``lang``: "pt-BR", "en"."""
+    return code().replace("_", "-")
+
+
+def english(view):
+    """A view whose answer is the same in every language (the JSON twins, exports)."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        with flask_babel.force_locale("en"):
+            return view(*args, **kwargs)
+
+    return wrapped
+
+
+@functools.lru_cache(maxsize=16)
+def locale_of(code):
+    return Locale.parse(code)
+
+
+def init_app(app):
+    folder = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", folder)
+    flask_babel.Babel(app, locale_selector=select)
+    app.jinja_env.globals.update(html_lang=html_lang, language_choices=choices)
+
+
+def choices():
+    """The links at the foot of every page: (code, name in its own words, chosen), and
+    whether the phone reads the household's language (it chose none)."""
+    now = code()
+    return [(c, name, c == now) for c, name in known().items()], phone_language() is None
