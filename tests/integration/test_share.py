@@ -12,6 +12,7 @@ from scorekeeper.services import Conflict, game_model, games
 from scorekeeper.views.share import qr_svg
 from scorekeeper.web import passcode
 from scorekeeper.web.formatting import books
+from scorekeeper.web.language import LANGUAGES
 from scorekeeper.web.security import machine_names
 
 from ..helpers import csrf_token, text
@@ -74,7 +75,11 @@ def test_a_share_link_shows_its_one_game_read_only_and_nothing_else(app, client,
     found = links_of(page)
     assert found.forms == 0 and found.inputs == 0
     allowed = {f"/s/{game.share_token}", "/manifest.webmanifest"}
-    assert all(link.startswith("/static/") or link in allowed for link in found.links), found.links
+    # and a guest's own language, back to this page (its cookie alone)
+    languages = {f"/language/{code}?next=/s/{game.share_token}" for code in LANGUAGES}
+    assert all(link.startswith("/static/") or link in allowed | languages for link in found.links), (
+        found.links
+    )
     assert "/games/" not in page and "export" not in page and "/players" not in page
 
 
