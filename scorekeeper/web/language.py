@@ -18,7 +18,7 @@ import os
 
 import flask_babel
 from babel import Locale
-from flask import current_app, has_request_context, request, session
+from flask import current_app, has_app_context, has_request_context, request, session
 
 from ..storage.private import write_whole
 
@@ -35,7 +35,8 @@ HOUSEHOLD = "household"  # a phone's choice to read the household's language aga
 
 
 def known():
-    return current_app.config.get("LANGUAGES") or LANGUAGES
+    """The languages offered: ``LANGUAGES`` (a test's app may add its own)."""
+    return (current_app.config.get("LANGUAGES") if has_app_context() else None) or LANGUAGES
 
 
 def household_language(instance_path=None):

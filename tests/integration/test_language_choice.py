@@ -1,0 +1,106 @@
+"""Which language a page is in (web/language.py): the phone's own choice, else the
+household's, else the phone's Accept-Language, else English; and numbers and dates as
+that language writes them."""
+
+import re
+
+import pytest
+
+from scorekeeper.scoring import TeamRound
+from scorekeeper.web import formatting, language
+
+from ..helpers import csrf_token
+
+ASKED = {"pt-BR,pt;q=0.9,en;q=0.5": "pt-BR", "pt": "pt-BR", "es-AR,es;q=0.8": "es", "it-IT": "it", "de": "en"}
+
+
+def lang_of(response):
+    html = response.get_data(as_text=True)
+    return html.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+@pytest.mark.parametrize("asked", ASKED)
+def test_a_phone_reads_its_own_language(client, asked):
+    assert lang_of(client.get("/", headers={"Accept-Language": asked})) == ASKED[asked]
+
+
+def test_a_phone_that_chose_reads_its_choice_whatever_it_asks(client):
+    response = client.get("/language/it?next=/rules")
+    assert (response.status_code, response.headers["Location"]) == (303, "/rules")
+    assert lang_of(client.get("/", headers={"Accept-Language": "pt-BR"})) == "it"
+    # and back to the household's (here: each phone's own)
+    client.get("/language/household")
+    assert lang_of(client.get("/", headers={"Accept-Language": "pt-BR"})) == "pt-BR"
+
+
+@pytest.mark.parametrize("where", ["https://evil.example/", "//evil.example/", "javascript:alert(1)"])
+def test_the_language_link_goes_back_only_within_the_app(client, where):
+    response = client.get("/language/es", query_string={"next": where})
+    assert (response.status_code, response.headers["Location"]) == (303, "/")
+
+
+def test_a_language_we_do_not_speak_is_no_page(client):
+    assert client.get("/language/de").status_code == 404
+    assert lang_of(client.get("/", headers={"Accept-Language": "pt"})) == "pt-BR"
+
+
+@pytest.mark.parametrize("asked", ASKED)
+def test_with_the_household_on_english_every_phone_reads_english(app, client, asked):
+    token = csrf_token(client, "/settings")
+    response = client.post("/settings/language", data={"csrf_token": token, "language": "en"})
+    assert response.status_code == 303
+    assert language.household_language(app.instance_path) == "en"
+    assert lang_of(client.get("/", headers={"Accept-Language": asked})) == "en"
+    assert lang_of(client.get("/players", headers={"Accept-Language": asked})) == "en"
+
+
+def test_the_household_language_is_the_default_and_a_phone_may_still_choose(app, client):
+    token = csrf_token(client, "/settings")
+    client.post("/settings/language", data={"csrf_token": token, "language": "es"})
+    assert lang_of(client.get("/", headers={"Accept-Language": "it"})) == "es"
+    client.get("/language/pt_BR")
+    assert lang_of(client.get("/")) == "pt-BR"
+    # what the computer prints by itself reads the household's
+    with app.app_context():
+        assert language.code() == "es"
+
+
+def test_a_language_not_offered_is_refused_in_settings(app, client):
+    token = csrf_token(client, "/settings")
+    response = client.post("/settings/language", data={"csrf_token": token, "language": "xx"})
+    assert response.status_code == 303
+    assert language.household_language(app.instance_path) == language.EACH_PHONE
+
+
+def test_numbers_and_dates_as_each_language_writes_them(app):
+    expected = {
+        "en": ("12,345", "−1,234", "2026-11-22", "Sunday 22 November 2026", "November 2026"),
+        "pt_BR": (
+            "12.345",
+            "−1.234",
+            "22 de nov. de 2026",
+            "domingo, 22 de novembro de 2026",
+            "novembro de 2026",
+        ),
+        "es": ("12.345", "−1.234", "22 nov 2026", "domingo, 22 de noviembre de 2026", "noviembre de 2026"),
+        "it": ("12.345", "−1.234", "22 nov 2026", "domenica 22 novembre 2026", "novembre 2026"),
+    }
+    stamp = "2026-11-22T12:00:00+00:00"  # the 22nd on any household's clock
+    for code, (big, negative, day, night, month) in expected.items():
+        with app.test_request_context("/", headers={"Accept-Language": code.replace("_", "-")}):
+            assert formatting.number(12345) == big
+            assert formatting.number(-1234) == negative
+            assert formatting.day(stamp).replace("\u00a0", " ") == day
+            assert formatting.night("2026-11-22") == night
+            assert formatting.month("2026-11") == month
+            # a 24-hour clock beside the language's date
+            assert re.fullmatch(r".*\b\d\d:\d\d", formatting.when(stamp)), code
+            assert formatting.when(stamp).replace("\u00a0", " ").startswith(day), code
+
+
+def test_a_game_page_in_portuguese_groups_its_thousands_with_points(client, make_game):
+    game = make_game("roth", [[TeamRound(melded_points=1235), TeamRound(melded_points=50)]])
+    page = client.get(f"/games/{game.id}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    english = client.get(f"/games/{game.id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "1.235" in page and "1,235" not in page
+    assert "1,235" in english
