@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import scoring
 from ..recent import Recent
+from ..scoring.language import language
 from ..web.resources import resource_folder
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
@@ -237,13 +238,22 @@ def render_uncached(html):
 # revision (rules, rounds and result change only with a new revision and
 # updated_at; the uid tells games of different databases apart), its teams'
 # and players' names as read with it (a rename changes no revision), and the
-# paper. A sheet asked for again (Print after the background printed it)
+# paper, and the language it is printed in. A sheet asked for again (Print after the background printed it)
 # then costs a look-up, not the template and a hash of its HTML.
 _sheets = Recent(CACHE_SIZE)
 
 
 def _sheet_of(game, paper):
-    return (game.uid, game.revision, game.updated_at, game.finished_at, game.ended_by_hand, game.teams, paper)
+    return (
+        game.uid,
+        game.revision,
+        game.updated_at,
+        game.finished_at,
+        game.ended_by_hand,
+        game.teams,
+        paper,
+        language(),
+    )
 
 
 def game_pdf(game, paper):
