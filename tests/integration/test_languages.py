@@ -33,7 +33,19 @@ OPEN, CLOSE = "\u27e6", "\u27e7"
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 # names that are no words of a language: the app's, the formats', and each language's own
 # name in the chooser at the foot of the page (a guest finds theirs without reading ours)
-NAMES = {"Scorekeeper", "JSON", "CSV", "PDF", "QR", "BG Stats", "Wi-Fi", "https", "http", *LANGUAGES.values()}
+NAMES = {
+    "Scorekeeper",
+    "A4",
+    "JSON",
+    "CSV",
+    "PDF",
+    "QR",
+    "BG Stats",
+    "Wi-Fi",
+    "https",
+    "http",
+    *LANGUAGES.values(),
+}
 
 pytestmark = pytest.mark.long  # builds the family's history (300 games) and a catalog
 
@@ -88,10 +100,11 @@ def pseudo_phone(history, pseudo_translations, tmp_path, instance_path):
 
 
 class _Shown(HTMLParser):
-    """The text a page shows: its text (not scripts' or styles'), and the attributes
-    read aloud or shown (aria-label, title, alt, placeholder, a button's value)."""
+    """The text a page shows: its text (not scripts' or styles', nor code: a command to
+    type, a folder's path, a file format's own lines), and the attributes read aloud or
+    shown (aria-label, title, alt, placeholder, a button's value)."""
 
-    HIDDEN = frozenset({"script", "style", "template"})
+    HIDDEN = frozenset({"script", "style", "template", "code", "pre", "kbd", "samp"})
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -139,19 +152,28 @@ def calendar_words():
     return list(words)
 
 
+SEPARATOR = "\x00"  # between two texts of a page (a mark may span an element: <strong>)
+# an address shown (a share link, broken into parts at each slash)
+ADDRESS = re.compile(rf"https?:[{SEPARATOR}/\w.:%?=&-]*")
+# a card's rank (10–K, A, 2s), the same letters in every language the app speaks
+RANKS = re.compile(r"(?<!\w)(?:[2-9]|10|J|Q|K|A)(?:s)?(?!\w)")
+
+
 def unmarked(html, own):
     """What ``html`` shows outside the marks, the family's words (``own``, a pattern) and
     values."""
-    found = []
     parser = _Shown()
     parser.feed(html)
-    for text in parser.texts:
-        before = None
-        while before != text:  # a mark inside a mark: the innermost first
-            before, text = text, MARKED.sub(" ", text)
-        text = own.sub(" ", text)
-        if re.search(r"[^\W\d_]", text):
-            found.append(" ".join(text.split()))
+    text = SEPARATOR.join(parser.texts)
+    text = ADDRESS.sub(" ", text)
+    before = None
+    while before != text:  # a mark inside a mark: the innermost first
+        before, text = text, MARKED.sub(" ", text)
+    found = []
+    for piece in text.split(SEPARATOR):
+        piece = RANKS.sub(" ", own.sub(" ", piece))
+        if re.search(r"[^\W\d_]", piece):
+            found.append(" ".join(piece.split()))
     return found
 
 
