@@ -207,7 +207,7 @@ LOCAL: tuple[tuple[Mapping[str, Any] | None, Mapping[str, Mapping[str, Any]]], .
             "game": "Buraco",
             "book": "canasta",
             "books": "canastas",
-            "kinds": {"clean": "clean", "dirty": "dirty", "ace_to_ace": "ace-to-ace"},
+            "kinds": {"clean": "clean", "dirty": "dirty", "ace_to_ace": "A to A"},
             "piles": ["hand", "morto"],
         },
         {

@@ -112,7 +112,7 @@ _BURACO = RuleSet(
         "game": "Buraco",
         "book": "canasta",
         "books": "canastas",
-        "kinds": {"clean": "clean", "dirty": "dirty", "ace_to_ace": "ace-to-ace"},
+        "kinds": {"clean": "clean", "dirty": "dirty", "ace_to_ace": "A to A"},
         "piles": ["hand", "morto"],
     },
 )
