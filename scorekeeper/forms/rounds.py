@@ -7,6 +7,7 @@ from wtforms.validators import InputRequired
 from .. import scoring
 from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
+from ..scoring.language import language
 from ..typed import whole_number
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
@@ -123,7 +124,10 @@ def _form_class(rules, players, number, held, team_names):
     first_meld = scoring.first_meld_books(rules, number)
     shape = (players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
     return _CLASSES.get(
-        rules, lambda: _build_form_class(rules, players, first_meld, held, team_names), *shape
+        rules,
+        lambda: _build_form_class(rules, players, first_meld, held, team_names),
+        *shape,
+        language(),  # its labels say the rules' words, which are the reader's language's
     )
 
 

@@ -3,9 +3,9 @@
 The five Hand and Foot sets, classic Canasta, and Samba and Bolivia, its
 three-pack cousins (docs/decisions.md cites the rule books their values come
 from); Buraco (Brazil) and Burraco (FIBUR), with a tournament's variant
-(docs/house-rules.md names their sources). Where a written set is silent about books to go out, the tablet game
-takes the last column's requirement (2 clean + 2 dirty); docs/decisions.md
-says why. 0 means "this rule set does not use it".
+(docs/house-rules.md names their sources). Where a written set is silent
+about books to go out, the tablet game takes the last column's requirement
+(2 clean + 2 dirty); docs/decisions.md says why. 0 means "this rule set does not use it".
 
 A variant (two players, 1 + 1 books to go out) is an ordinary rule set of
 its own in ``RULESETS``, under its own key and name; ``VARIANTS`` groups them
