@@ -21,7 +21,6 @@ from types import MappingProxyType
 from typing import Any
 
 from .language import N_, _
-from .language import language as current_language
 from .local_words import LOCAL
 
 MAX_WORD_LENGTH = 40
@@ -171,6 +170,25 @@ class Words:
         """ "hand or foot", "hand", "hand, knee or foot"."""
         return join(self.piles, "or")
 
+    def said(self, message: str, **values: Any) -> str:
+        """``message`` in the reader's language with these words in it: %(book)s,
+        %(books)s, %(Book)s, %(Books)s, %(piles)s, %(piles_or)s, %(game)s, %(packet)s,
+        %(Packet)s, and ``values``' own."""
+        return _(message, **self._placeholders(), **values)
+
+    def _placeholders(self) -> dict[str, str]:
+        return {
+            "book": self.book,
+            "books": self.books,
+            "Book": capital(self.book),
+            "Books": capital(self.books),
+            "piles": self.piles_and,
+            "piles_or": self.piles_or,
+            "game": self.game,
+            "packet": self.packet,
+            "Packet": capital(self.packet),
+        }
+
     def fill(self, text: str) -> str:
         """A text with the words put in: {book}, {books}, {Book}, {Books}, {piles}, {piles_or},
         {game}, {packet}, {Packet}."""
@@ -246,8 +264,3 @@ def _own(cls: type[Words], words: Mapping[str, Any] | None, language: str) -> Wo
         kinds=MappingProxyType(kinds),
         labels=MappingProxyType(labels),
     )
-
-
-def said(words: Mapping[str, Any] | None) -> Words:
-    """These words in the reader's language (``scoring.language``)."""
-    return Words.of(words, current_language())
