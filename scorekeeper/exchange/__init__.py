@@ -21,8 +21,11 @@ FORMAT = "scorekeeper-history"
 # is a version 2 file without them, so both are read. Version 3 (issue 41) added
 # a game's played_at and paper, and rounds kept as their scores alone
 # (entries of paper_score); a version 2 file is a version 3 file without them.
-VERSION = 3
-READS = (1, 2, 3)
+# Version 4 (issue 47) added the entry packet_not_taken and the house-rules values
+# packet_not_taken and packet_unplayed (Buraco's morto, Burraco's pozzetto); a
+# version 3 file is a version 4 file without them.
+VERSION = 4
+READS = (1, 2, 3, 4)
 
 
 def stamp_now():

@@ -17,6 +17,7 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
 from ..printing.blank_sheets import sheet_lines
 from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
+from ..scoring.language import language
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 #: a round's score as the sheet added it up (compared with the engine's, never saved)
@@ -49,7 +50,8 @@ def paper_form(game, rounds, *, posted=True):
     """The page's form for this game: ``rounds`` columns from its next round on, as the
     phone posted it (``posted``), or empty for the page."""
     shape = (len(game.teams), rounds, game.scores_only)
-    PaperForm = _CLASSES.get(game.rules, lambda: _build(game.rules, *shape), *shape)
+    # its labels say the rules' words, which are the reader's language's
+    PaperForm = _CLASSES.get(game.rules, lambda: _build(game.rules, *shape), *shape, language())
     form = PaperForm() if posted else PaperForm(formdata=None)
     form.rules, form.scores_only = game.rules, game.scores_only
     form.first = game.standings.next_round

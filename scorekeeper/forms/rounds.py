@@ -7,12 +7,14 @@ from wtforms.validators import InputRequired
 from .. import scoring
 from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
+from ..scoring.language import language
 from ..typed import whole_number
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 NOBODY = "nobody"
 CONCEALED = "c"  # "2c": the third team went out concealed
 FIRST_MELD = "first_meld_books"
+PACKET = "packet_not_taken"
 #: the book counts offered as one tap each; a larger count is typed
 CHIPS = range(10)
 
@@ -122,7 +124,10 @@ def _form_class(rules, players, number, held, team_names):
     first_meld = scoring.first_meld_books(rules, number)
     shape = (players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
     return _CLASSES.get(
-        rules, lambda: _build_form_class(rules, players, first_meld, held, team_names), *shape
+        rules,
+        lambda: _build_form_class(rules, players, first_meld, held, team_names),
+        *shape,
+        language(),  # its labels say the rules' words, which are the reader's language's
     )
 
 
@@ -158,6 +163,10 @@ def _build_form_class(rules, players, first_meld, held, team_names):
                 )
     if first_meld:  # one tick per team: its first meld held the books the round asks for
         setattr(EntryFields, FIRST_MELD, BooleanField(scoring.first_meld_label(rules, first_meld)))
+    # a tick per team where the rules count a second packet never taken (Buraco's morto)
+    packet = next(e for e in scoring.entry_fields(rules) if e.name == PACKET)
+    if scoring.asked(rules, packet) or PACKET in held:
+        setattr(EntryFields, PACKET, BooleanField(packet.label, description=packet.help))
 
     choices = []
     for i, name in enumerate(team_names):

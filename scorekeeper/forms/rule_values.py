@@ -10,6 +10,7 @@ import functools
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
+from ..scoring.language import language
 from ..scoring.words import DEFAULT, Words, check_words
 from .rule_errors import (
     book_rows,
@@ -66,6 +67,8 @@ def rules_from_fields(fields) -> RuleSet | None:
         "black_three_out": _unused_if_blank(fields["black_three_out"]),
         "cut_22": _required(fields["cut_22"]),
         "books": _books(rows, said),
+        "packet_not_taken": _packet_not_taken(fields),
+        "packet_unplayed": fields["packet_unplayed"].data or scoring.values.PACKET_CARDS,
         "going_out": _going_out(fields["going_out"]),
         "going_out_concealed": _unused_if_blank(fields["going_out_concealed"]),
         "meld_minimum": _meld_minimum(fields),
@@ -106,6 +109,12 @@ def _unused_if_blank(field):
 def _signed(fields, name):
     points = _required(fields[name])
     return -points if points and fields[f"{name}_sign"].data == LOSE else points
+
+
+def _packet_not_taken(fields):
+    """Added later: blank is 0, unused (a page from before it still saves)."""
+    points = _unused_if_blank(fields["packet_not_taken"])
+    return -points if points and fields["packet_not_taken_sign"].data == LOSE else points
 
 
 def _with_cases(fields, name, usual):
@@ -211,7 +220,8 @@ def words_typed(fields, otherwise: Words) -> Words:
     fields = unwrapped(fields)
     rows = book_rows(fields)
     try:
-        return Words.of(check_words(_words(fields, rows), [kind for kind, _ in rows if kind]))
+        typed = check_words(_words(fields, rows), [kind for kind, _ in rows if kind])
+        return Words.of(typed, language())  # a preset's in the reader's language
     except ValueError:
         return otherwise
 

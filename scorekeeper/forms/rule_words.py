@@ -8,29 +8,37 @@ page works and reads back as before. ``kind_names`` and ``kinds_written``:
 the lists of books ("1 natural + 1 mixed") may name a kind as the words do.
 """
 
+from ..scoring.language import N_, _
 from ..scoring.words import DEFAULT, Words
 from .rule_lists import ANY, book_kind, parse_books_by_round
 
 # The labels and hints that name a book, a kind of book or the piles, in a rule
-# set's words ({book}, {Books}, {piles} …: ``Words.fill``); the declarations in
+# set's words (%(book)s, %(Books)s, %(piles)s …: ``Words.said``); the declarations in
 # forms.rules are Hand and Foot's, which these give back word for word.
+# Translators: %(Books)s and %(Book)s are the rule set's word for books (or a book)
+# with a capital letter, %(books)s without; %(pair)s and %(any)s are lists typed as
+# examples ("1 clean + 1 dirty"), %(hand)s the first pile a player holds
 _SAID = {
-    "books_mode": ("{Books} needed to go out", None),
-    "books_any_to_go_out": ("To go out: {books} in all", None),
+    "books_mode": (N_("%(Books)s needed to go out"), None),
+    "books_any_to_go_out": (N_("To go out: %(books)s in all"), None),
     "books_by_round": (
-        "{Books} to go out, by round",
-        "A round a line (or split by ;), like {pair}. "
-        "The last round repeats; write none for a round with no {books} needed.",
+        N_("%(Books)s to go out, by round"),
+        N_(
+            "A round a line (or split by ;), like %(pair)s. "
+            "The last round repeats; write none for a round with no %(books)s needed."
+        ),
     ),
-    "not_melded_books": ("“Melded nothing” until a team has this many {books}", None),
-    "red_three_book": ("{Book} of red 3s: bonus each", None),
-    "black_three_book": ("{Book} of black 3s: bonus each", None),
+    "not_melded_books": (N_("“Melded nothing” until a team has this many %(books)s"), None),
+    "red_three_book": (N_("%(Book)s of red 3s: bonus each"), None),
+    "black_three_book": (N_("%(Book)s of black 3s: bonus each"), None),
     "first_meld_books": (
-        "First meld must hold these {books}",
-        "Like {pair}, or {any}; one round a line, the last repeats, "
-        "none for a round without. Empty: no {books} needed.",
+        N_("First meld must hold these %(books)s"),
+        N_(
+            "Like %(pair)s, or %(any)s; one round a line, the last repeats, "
+            "none for a round without. Empty: no %(books)s needed."
+        ),
     ),
-    "deal_hand": ("Cards in a {hand}", None),
+    "deal_hand": (N_("Cards in a %(hand)s"), None),
 }
 
 
@@ -55,31 +63,30 @@ def speak(fields, words: Words) -> None:
     kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
     pair = "1 {} + 1 {}".format(*usual_kinds_written(words, kinds))
     for name, (label, description) in _SAID.items():
-        fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
+        fields[name].label.text = words.said(label, hand=hand)
         if description:
-            fields[name].description = words.fill(
-                description.replace("{any}", anyone).replace("{pair}", pair)
-            )
+            fields[name].description = words.said(description, any=anyone, pair=pair)
     for kind in ("clean", "dirty"):  # the legends of their groups
         fields[f"book_{kind}"].label.text = words.book_label(kind)
     for row in fields["extra_books"]:
-        row.label.text = f"Another kind of {words.book}"
-        row["kind"].label.text = f"Kind of {words.book}"
+        row.label.text = _("Another kind of %(book)s", book=words.book)
+        row["kind"].label.text = _("Kind of %(book)s", book=words.book)
     knee, foot = fields["deal_knee"], fields["deal_foot"]
     if words.piles == DEFAULT.piles:
         return  # Hand and Foot's: as declared
     last = words.piles[-1] if len(words.piles) > 1 else None
     if len(words.piles) > 2:
-        knee.label.text = f"Cards in a {words.piles[1]}"
+        knee.label.text = _("Cards in a %(pile)s", pile=words.piles[1])
     else:
-        knee.label.text = "Cards in a middle pile"
-    knee.description = f"Dealt between the {hand} and the {last or 'last pile'}; 0 for none."
+        knee.label.text = _("Cards in a middle pile")
     if last:
-        foot.label.text = f"Cards in a {last}"
-        foot.description = f"0 for a game without a {last}."
+        knee.description = _("Dealt between the %(hand)s and the %(last)s; 0 for none.", hand=hand, last=last)
+        foot.label.text = _("Cards in a %(pile)s", pile=last)
+        foot.description = _("0 for a game without a %(pile)s.", pile=last)
     else:
-        foot.label.text = "Cards in a last pile"
-        foot.description = f"Played after the {hand}; 0 for a game with a {hand} only."
+        knee.description = _("Dealt between the %(hand)s and the last pile; 0 for none.", hand=hand)
+        foot.label.text = _("Cards in a last pile")
+        foot.description = _("Played after the %(hand)s; 0 for a game with a %(hand)s only.", hand=hand)
 
 
 def kind_names(called, kinds) -> dict[str, str]:

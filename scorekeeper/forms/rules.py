@@ -7,6 +7,7 @@ typed as short lists are read and written by ``rule_lists``. Nothing here
 computes a score.
 """
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, StringField, TextAreaField
@@ -151,6 +152,21 @@ class RulesFields(Form):
     cut_22 = _number(
         "Cutting exactly 22 cards: points per player",
         description="0 if your house does not play the cut bonus.",
+    )
+    # the second packet (Buraco's morto, Burraco's pozzetto): the last pile a player holds
+    packet_not_taken_sign = _sign(_l("The team"))
+    packet_not_taken = _number(
+        _l("Points for never taking the second packet"),
+        description=_l("Like Buraco's morto: 100 against a team that never took it; 0 if unused."),
+    )
+    packet_unplayed = SelectField(
+        _l("A second packet taken but not played"),
+        default=scoring.values.PACKET_CARDS,
+        choices=[
+            SelectChoice(scoring.values.PACKET_CARDS, _l("Its cards count as points left")),
+            SelectChoice(scoring.values.PACKET_NOT_TAKEN, _l("It counts as not taken")),
+        ],
+        description=_l("Burraco counts its cards; Buraco counts it as never taken."),
     )
     going_out = StringField(
         "Going out: points", description="One number, or one per round like 100, 200, 300 (the last repeats)."

@@ -11,9 +11,18 @@ from functools import lru_cache
 from .cards import join
 from .deal import deck
 from .entries import TeamRound, entry_fields, entry_problems, has_melded
+from .language import _
 from .minimums import books_short, books_to_go_out, first_meld_books
 from .rules import RuleSet
-from .values import ANY_BOOK, BOOK_SIZE, MAX_WILDS_IN_BOOK, NATURAL_RANKS, WILD_RANKS, check_round_number
+from .values import (
+    ANY_BOOK,
+    BOOK_SIZE,
+    MAX_WILDS_IN_BOOK,
+    NATURAL_RANKS,
+    WILD_RANKS,
+    check_round_number,
+    in_use,
+)
 
 
 @dataclass(frozen=True)
@@ -206,6 +215,20 @@ def check_round(
                     team,
                     f"{name} did not go out: only the team going out melds black 3s as it goes out.",
                     "black_threes_out",
+                )
+            )
+        if not errors and entry.packet_not_taken and entry.went_out and in_use(rules.packet_not_taken):
+            errors.append(
+                Problem(
+                    "error",
+                    team,
+                    _(
+                        "%(team)s went out, but never took the %(packet)s: a team takes it before it "
+                        "can go out.",
+                        team=name,
+                        packet=rules.say.packet,
+                    ),
+                    "packet_not_taken",
                 )
             )
         problems += errors

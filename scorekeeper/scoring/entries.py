@@ -15,8 +15,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ..recent import PerObject
+from .language import N_, _, language
 from .rules import RuleSet
-from .values import in_use
+from .values import PACKET_NOT_TAKEN, in_use
 from .words import Words
 
 
@@ -160,8 +161,21 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         maximum=1,
         asked_by="first_meld_books",
     ),
+    # the second packet (the last pile: Buraco's morto, Burraco's pozzetto) never taken
+    EntryField(
+        "packet_not_taken",
+        N_("Never took the {packet}"),
+        N_("{Packet} not taken"),
+        N_("{packet} not taken"),
+        "flag",
+        rule="packet_not_taken",
+        maximum=1,
+        help=N_("Taken but not played: count its cards in the points left."),
+    ),
 )
 ENTRY = {f.name: f for f in ENTRY_FIELDS}
+#: the packet's help where one taken but not played counts as never taken (``packet_unplayed``)
+_PACKET_UNPLAYED_HELP = N_("Taken but not played counts as not taken too.")
 
 
 def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
@@ -170,7 +184,14 @@ def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
     Worded once per rule set object: every team of every round asks, and wording
     them was a tenth of a sheet's and of a save's time.
     """
-    return _SAID.get(rules, lambda: tuple(f.said(rules.say) for f in ENTRY_FIELDS))
+    return _SAID.get(rules, lambda: tuple(_said(f, rules) for f in ENTRY_FIELDS), language())
+
+
+def _said(entry: EntryField, rules: RuleSet) -> EntryField:
+    said = entry.said(rules.say)
+    if entry.name == "packet_not_taken" and rules.packet_unplayed == PACKET_NOT_TAKEN:
+        return replace(said, help=rules.say.fill(_(_PACKET_UNPLAYED_HELP)))
+    return said
 
 
 _SAID = PerObject(64)  # house rules read again are new objects: a few are kept

@@ -2,9 +2,10 @@
 
 The five Hand and Foot sets, classic Canasta, and Samba and Bolivia, its
 three-pack cousins (docs/decisions.md cites the rule books their values come
-from). Where a written set is silent about books to go out, the tablet game
-takes the last column's requirement (2 clean + 2 dirty); docs/decisions.md
-says why. 0 means "this rule set does not use it".
+from); Buraco (Brazil) and Burraco (FIBUR), with a tournament's variant
+(docs/house-rules.md names their sources). Where a written set is silent
+about books to go out, the tablet game takes the last column's requirement
+(2 clean + 2 dirty); docs/decisions.md says why. 0 means "this rule set does not use it".
 
 A variant (two players, 1 + 1 books to go out) is an ordinary rule set of
 its own in ``RULESETS``, under its own key and name; ``VARIANTS`` groups them
@@ -82,6 +83,64 @@ _SAMBA = RuleSet(
         "books": "canastas",
         "kinds": {"clean": "natural", "dirty": "mixed", "samba": "samba"},
         "piles": ["hand"],
+    },
+)
+
+# Buraco as played in Brazil (pagat.com's "Buraco", Wikipédia's "Buraco (jogo de cartas)";
+# docs/house-rules.md): canastas of seven, clean 200 and dirty 100, a morto of 11 cards
+# per team, −100 for a team that never takes it, 100 for going out with a clean canasta
+_BURACO = RuleSet(
+    name="Buraco (Brazil)",
+    # pagat.com: joker 20, two 10, ace 15, K–8 10, 7–3 5 (3s are plain cards: counted
+    # with the melded points and the points left, not by red_three and black_three)
+    card_values={**dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10), "joker": 20, "2": 10, "A": 15}
+    | dict.fromkeys(("7", "6", "5", "4"), 5),
+    black_three=0,
+    red_three=0,
+    # a canasta from ace to ace (14 cards, no wild card) is worth "up to 1,000" (Tribuna de
+    # Minas); a family that does not play it sets 0 (and counts one as a clean canasta)
+    books={"clean": 200, "dirty": 100, "ace_to_ace": 1000},
+    going_out=100,  # the batida, once the morto is taken
+    meld_minimum=None,
+    books_to_go_out={"clean": 1},  # "só pode-se bater com uma canastra limpa"
+    end={"score": 3000},
+    deal={"decks": 2, "hand": 11, "foot": 11},  # two packs and four jokers; the foot is the morto
+    packet_not_taken=-100,
+    # a morto taken by an indirect batida and not played before the round ends "is punished
+    # as if it was not bought" (Buraco 2009's rules, after pagat.com)
+    packet_unplayed="not_taken",
+    words={
+        "game": "Buraco",
+        "book": "canasta",
+        "books": "canastas",
+        "kinds": {"clean": "clean", "dirty": "dirty", "ace_to_ace": "A to A"},
+        "piles": ["hand", "morto"],
+    },
+)
+
+# Burraco as the Federazione Italiana Burraco's Codice di Gara scores it (art. 17; docs/house-rules.md)
+_BURRACO = RuleSet(
+    name="Burraco (FIBUR)",
+    # jolly 30, pinella (2) 20, ace 15, K–8 10, 7–3 5
+    card_values={**dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10), "joker": 30, "2": 20, "A": 15}
+    | dict.fromkeys(("7", "6", "5", "4"), 5),
+    black_three=0,
+    red_three=0,
+    # pulito 200, sporco 100, semipulito 150 (eight cards, seven of them in a clean run)
+    books={"clean": 200, "dirty": 100, "semi_clean": 150},
+    going_out=100,  # the chiusura, with a pozzetto taken and a burraco
+    meld_minimum=None,
+    books_to_go_out={"any": 1},  # any burraco; Burraco Internazionale asks a clean one
+    end={"score": 2005},  # a casual game's target
+    deal={"decks": 2, "hand": 11, "foot": 11},  # the foot is the pozzetto
+    packet_not_taken=-100,  # "per un pozzetto non preso"
+    packet_unplayed="cards",  # "per un pozzetto preso e non giocato: il valore delle carte"
+    words={
+        "game": "Burraco",
+        "book": "burraco",
+        "books": "burracos",
+        "kinds": {"clean": "clean", "dirty": "dirty", "semi_clean": "semi-clean"},
+        "piles": ["hand", "pozzetto"],
     },
 )
 
@@ -202,6 +261,12 @@ RULESETS: dict[str, RuleSet] = {
             "piles": ["hand"],
         },
     ),
+    "buraco": _BURACO,
+    "burraco": _BURRACO,
+    # a tournament's round (turno) is a fixed number of hands: 3 (or 4, or 2) smazzate
+    "burraco-torneo": dataclasses.replace(
+        _BURRACO, name="Burraco (FIBUR), tournament of 3 hands", end={"rounds": 3}
+    ),
 }
 
 
@@ -219,6 +284,10 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         Variant("friends-family", "Four players: 4 clean + 5 dirty books"),
         Variant("friends-family-2p", "Two players: 3 clean + 4 dirty books, 15 cards"),
         Variant("friends-family-1-1", "1 clean + 1 dirty book to go out"),
+    ),
+    "burraco": (
+        Variant("burraco", "A casual game: to 2,005"),
+        Variant("burraco-torneo", "A tournament's round: 3 hands"),
     ),
 }
 

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..recent import PerObject
 from . import values
+from .language import language as current_language
 from .values import MAX_PLAYERS, whole
 from .words import Words, check_words
 
@@ -42,9 +44,16 @@ _LATER_FIELDS = {
     "first_meld_books": None,
     "deal": None,
     "words": None,
+    # the second packet (Buraco's morto, Burraco's pozzetto): points for a team that
+    # never took it, and how one taken but never played is counted (values.PACKET_UNPLAYED)
+    "packet_not_taken": 0,
+    "packet_unplayed": values.PACKET_CARDS,
 }
 #: The values that may depend on how the round ended (see ``by_outcome``).
 OUTCOME_VALUES = ("red_three", "black_three", "red_three_melded", "red_three_book", "black_three_book")
+
+
+_SAY = PerObject(64)  # the words per rule set and language, asked for every line
 
 
 def decks_for(rules: RuleSet, players: int) -> int | None:
@@ -103,6 +112,11 @@ class RuleSet:
     deal: Mapping[str, Any] | None = None
     # what the family calls the game, a book, each kind, the piles (scoring.words)
     words: Mapping[str, Any] | None = None
+    # a team that never took its second packet (the last pile: Buraco's morto): points, like -100
+    packet_not_taken: int = 0
+    # a packet taken but not played: "cards" (its cards count with the points left) or
+    # "not_taken" (counted as never taken)
+    packet_unplayed: str = values.PACKET_CARDS
 
     def __post_init__(self) -> None:
         books = values.books(self.books)
@@ -124,6 +138,8 @@ class RuleSet:
             "end": values.end(self.end),
             "deal": values.deal(self.deal),
             "words": check_words(self.words, tuple(books)),
+            "packet_not_taken": whole(self.packet_not_taken, "packet_not_taken"),
+            "packet_unplayed": values.packet_unplayed(self.packet_unplayed),
         }
         for name, value in normalised.items():
             object.__setattr__(self, name, values.frozen(value))
@@ -181,8 +197,10 @@ class RuleSet:
 
     @property
     def say(self) -> Words:
-        """The words these rules use: the file's ``words``, Hand and Foot's for the rest."""
-        return Words.of(self.words)
+        """The words these rules use: the file's ``words``, Hand and Foot's for the rest;
+        a preset's (or Hand and Foot's) in the reader's language (``words.local``)."""
+        language = current_language()
+        return _SAY.get(self, lambda: Words.of(self.words, language), language)
 
     def book_label(self, kind: str) -> str:
         return self.say.book_label(kind)

@@ -50,6 +50,11 @@ NOT_MELDED = "not_melded"
 #: the pseudo-kind "books of any kind" in books_to_go_out and first_meld_books
 ANY_BOOK = "any"
 
+#: How a second packet taken but never played counts (``packet_unplayed``): its
+#: cards, entered with the points left (Burraco), or as a packet never taken (Buraco)
+PACKET_CARDS, PACKET_NOT_TAKEN = "cards", "not_taken"
+PACKET_UNPLAYED = (PACKET_CARDS, PACKET_NOT_TAKEN)
+
 RANK_ALIASES = {r.lower(): r for r in RANKS}
 _BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
 
@@ -309,6 +314,12 @@ def end(value: Any) -> dict | None:
     if "rounds" in value:
         return {"rounds": whole(value["rounds"], "end.rounds", low=1, high=MAX_ROUNDS)}
     return {"score": whole(value["score"], "end.score", low=1)}
+
+
+def packet_unplayed(value: Any) -> str:
+    if value not in PACKET_UNPLAYED:
+        raise ValueError(f"packet_unplayed: must be {' or '.join(PACKET_UNPLAYED)}, not {value!r}")
+    return value
 
 
 def frozen(value):

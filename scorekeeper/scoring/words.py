@@ -13,31 +13,42 @@ never spell "book" or "foot" themselves.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .language import N_, _
+from .local_words import LOCAL
+
 MAX_WORD_LENGTH = 40
 MAX_PILES = 4
 _KEYS = ("game", "book", "books", "kinds", "piles")
 #: Hand and Foot's own labels for its usual kinds, when a file does not name them
 _BOOK_LABELS = {
-    "clean": "Clean (red) books",
-    "dirty": "Dirty (black) books",
-    "sevens": "Books of 7s",
-    "wild": "Wild-card books",
+    "clean": N_("Clean (red) books"),
+    "dirty": N_("Dirty (black) books"),
+    "sevens": N_("Books of 7s"),
+    "wild": N_("Wild-card books"),
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f<>{}]")
 
 
 def join(parts: Sequence[str], last: str = "and") -> str:
-    """["a", "b", "c"] -> "a, b and c"."""
+    """["a", "b", "c"] -> "a, b and c" ("or": "a, b or c"), in the reader's language."""
     parts = list(parts)
     if len(parts) <= 1:
         return "".join(parts)
-    return f"{', '.join(parts[:-1])} {last} {parts[-1]}"
+    items = ", ".join(parts[:-1])
+    if last == "and":
+        # Translators: a list's last two items, like "hand, knee and foot"
+        return _("%(items)s and %(last)s", items=items, last=parts[-1])
+    if last == "or":
+        # Translators: a list's last two items, like "hand, knee or foot"
+        return _("%(items)s or %(last)s", items=items, last=parts[-1])
+    return f"{items} {last} {parts[-1]}"
 
 
 def _word(value: Any, where: str) -> str:
@@ -103,11 +114,28 @@ class Words:
     books: str = "books"
     kinds: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     piles: tuple[str, ...] = ("hand", "foot")
+    # Only in the tables of a language (``LOCAL``), never in a file: a kind's whole
+    # label ("Canastras limpas": the adjective after the noun), the round and going out
+    labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    round: str = "round"
+    going_out: str = "going out"
 
     @classmethod
-    def of(cls, words: Mapping[str, Any] | None) -> Words:
-        """The words of a checked ``words`` object (``check_words``), Hand and Foot's for the rest."""
-        return cls(**dict(words or {}))
+    def of(cls, words: Mapping[str, Any] | None, language: str = "en") -> Words:
+        """The words of a checked ``words`` object (``check_words``), Hand and Foot's for the rest.
+
+        In another language than English, a preset's words (Hand and Foot's for
+        none) are that language's (``local``); a family's own words stay as typed,
+        and what they leave out is Hand and Foot's in that language.
+        """
+        if language == "en":
+            return cls(**dict(words or {}))
+        return local(words, language) or _own(cls, words, language)
+
+    @property
+    def packet(self) -> str:
+        """The second packet, taken when the first pile is played out: the last pile ("foot", "morto")."""
+        return self.piles[-1]
 
     @property
     def usual(self) -> bool:
@@ -124,9 +152,13 @@ class Words:
 
     def book_label(self, kind: str) -> str:
         """A kind's label on the round form and sheets: "Clean (red) books", "Natural canastas"."""
+        if kind in self.labels:
+            return self.labels[kind]
         if kind not in self.kinds and self.usual and kind in _BOOK_LABELS:
-            return _BOOK_LABELS[kind]
-        return capital(f"{self.kind(kind)} {self.books}")
+            return _(_BOOK_LABELS[kind])
+        # Translators: a kind of book and the word for books, like "Natural canastas";
+        # put them in your language's order ("%(books)s %(kind)s")
+        return capital(_("%(kind)s %(books)s", kind=self.kind(kind), books=self.books))
 
     @property
     def piles_and(self) -> str:
@@ -138,8 +170,28 @@ class Words:
         """ "hand or foot", "hand", "hand, knee or foot"."""
         return join(self.piles, "or")
 
+    def said(self, message: str, **values: Any) -> str:
+        """``message`` in the reader's language with these words in it: %(book)s,
+        %(books)s, %(Book)s, %(Books)s, %(piles)s, %(piles_or)s, %(game)s, %(packet)s,
+        %(Packet)s, and ``values``' own."""
+        return _(message, **self._placeholders(), **values)
+
+    def _placeholders(self) -> dict[str, str]:
+        return {
+            "book": self.book,
+            "books": self.books,
+            "Book": capital(self.book),
+            "Books": capital(self.books),
+            "piles": self.piles_and,
+            "piles_or": self.piles_or,
+            "game": self.game,
+            "packet": self.packet,
+            "Packet": capital(self.packet),
+        }
+
     def fill(self, text: str) -> str:
-        """A text with the words put in: {book}, {books}, {Book}, {Books}, {piles}, {piles_or}, {game}."""
+        """A text with the words put in: {book}, {books}, {Book}, {Books}, {piles}, {piles_or},
+        {game}, {packet}, {Packet}."""
         return text.format(
             book=self.book,
             books=self.books,
@@ -148,6 +200,8 @@ class Words:
             piles=self.piles_and,
             piles_or=self.piles_or,
             game=self.game,
+            packet=self.packet,
+            Packet=capital(self.packet),
         )
 
 
@@ -157,3 +211,56 @@ def capital(text: str) -> str:
 
 
 DEFAULT = Words()
+
+
+def _key(value: Any) -> Any:
+    """A words object as something to look up by: lists and tuples alike, keys in order."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_key(v) for v in value)
+    return value
+
+
+def _words(given: Mapping[str, Any]) -> Words:
+    return Words(
+        **{
+            key: MappingProxyType(dict(v)) if isinstance(v, Mapping) else tuple(v) if key == "piles" else v
+            for key, v in given.items()
+        }
+    )
+
+
+_LOCAL = {
+    (_key(english), language): _words(words)
+    for english, languages in LOCAL
+    for language, words in languages.items()
+}
+
+
+def _languages(language: str) -> tuple[str, ...]:
+    """ "pt_BR", then "pt": a table for the region, else the language's."""
+    return (language, language.split("_")[0]) if "_" in language else (language,)
+
+
+def local(words: Mapping[str, Any] | None, language: str) -> Words | None:
+    """A written rule set's words (Hand and Foot's for None) in ``language``, or None
+    when these words are no preset's or the language has no table (English)."""
+    key = _key(words)
+    return next((_LOCAL[key, lang] for lang in _languages(language) if (key, lang) in _LOCAL), None)
+
+
+def _own(cls: type[Words], words: Mapping[str, Any] | None, language: str) -> Words:
+    """A family's own words, as typed; what they leave out is Hand and Foot's in ``language``."""
+    given = dict(words or {})
+    base = local(None, language) or cls()
+    labels = (
+        {} if "book" in given else {k: v for k, v in base.labels.items() if k not in given.get("kinds", {})}
+    )
+    kinds = {**base.kinds, **given.get("kinds", {})} if "book" not in given else given.get("kinds", {})
+    return dataclasses.replace(
+        base,
+        **{key: v for key, v in given.items() if key != "kinds"},
+        kinds=MappingProxyType(kinds),
+        labels=MappingProxyType(labels),
+    )

@@ -567,3 +567,11 @@ def m016_passcode_guesses(db):
         pk="scope",
         not_null={"wrong", "last_at"},
     )
+
+
+@migrations()
+def m017_packet_not_taken(db):
+    # Buraco's morto, Burraco's pozzetto (issue 47): whether a team never took its second
+    # packet, an entry (scoring/entries.py) priced by the rules' packet_not_taken. Rounds
+    # saved before hold 0: taken, or a game whose rules do not ask.
+    db["round_entries"].add_column("packet_not_taken", int, not_null_default=0)

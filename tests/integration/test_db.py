@@ -62,6 +62,7 @@ SCHEMA = {
         "went_out_concealed": int,
         "first_meld_books": int,
         "paper_score": int,
+        "packet_not_taken": int,
     },
     "revisions": {
         "id": int,
@@ -194,6 +195,7 @@ MIGRATIONS = [
     "m014_nights_kept",
     "m015_imports_in_short_steps",
     "m016_passcode_guesses",
+    "m017_packet_not_taken",
 ]
 
 

@@ -115,7 +115,7 @@ def csrf_token(client, url):
 def test_export_holds_inputs_and_the_engines_scores(db):
     ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
-    assert export["format"] == "scorekeeper-history" and export["version"] == 3
+    assert export["format"] == "scorekeeper-history" and export["version"] == 4
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
@@ -252,8 +252,8 @@ def change(export, path, value=None, *, delete=False):
 
 BAD = {
     "bad version": (
-        ("version", 4),
-        "version: this Scorekeeper reads version 1, 2 and 3 files; this file is version 4",
+        ("version", 5),
+        "version: this Scorekeeper reads version 1, 2, 3 and 4 files; this file is version 5",
     ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
     "malformed rule set": (
@@ -398,6 +398,7 @@ def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
         "cuts",
         "penalties",
         "first_meld_books",
+        "packet_not_taken",
         "round_score",
         "total",
     ]
@@ -703,7 +704,7 @@ def test_cli_export_and_import(runner, db, tmp_path, other):
     bad.write_text(json.dumps(change(json.loads(path.read_text()), "version", 7)))
     result = other_runner.invoke(args=["import", str(bad)])
     assert result.exit_code == 1
-    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2 and 3 files"
+    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2, 3 and 4 files"
     assert said in result.output
 
 
