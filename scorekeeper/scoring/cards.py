@@ -36,12 +36,10 @@ class Tier(NamedTuple):
 def join(parts: Sequence[str]) -> str:
     """ "a", "a and b", "a, b and c"."""
     parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
     # Translators: the end of a list: "Ann, Bea and Cid" ("Ann, Bea" and "Cid")
-    return (
-        parts[0]
-        if len(parts) == 1
-        else _("%(items)s and %(last)s", items=", ".join(parts[:-1]), last=parts[-1])
-    )
+    return _("%(items)s and %(last)s", items=", ".join(parts[:-1]), last=parts[-1])
 
 
 def _tier_label(ranks: Sequence[str]) -> str:
@@ -52,8 +50,9 @@ def _tier_label(ranks: Sequence[str]) -> str:
             run.append(rank)
             continue
         if len(run) == 1:
-            # Translators: a rank's cards: "9s" (the 9s)
-            parts.append(_(_RANK_PLURALS[run[0]]) if run[0] in _RANK_PLURALS else _("%(rank)ss", rank=run[0]))
+            rank = run[0]
+            # Translators: a rank's cards, for a rank shown as its number: "9s" (the nines)
+            parts.append(_("%(rank)ss", rank=rank) if rank not in _RANK_PLURALS else _(_RANK_PLURALS[rank]))
         elif run:
             parts.append(f"{run[0]}–{run[-1]}")
         run = []

@@ -95,13 +95,13 @@ def outcome_value(value: Any, where: str) -> int | dict[str, int]:
                 _(
                     "%(where)s: not a case; the cases are went_out, other_went_out, nobody_out "
                     "and (optional) not_melded",
-                    where=f"{where}.{key}",
+                    where=where + "." + str(key),
                 )
             )
     for key in OUTCOMES:
         if key not in value:
             raise ValueError(
-                _("%(where)s: missing (a value by outcome gives every case)", where=f"{where}.{key}")
+                _("%(where)s: missing (a value by outcome gives every case)", where=where + "." + str(key))
             )
     cases = {key: whole(value[key], f"{where}.{key}") for key in (*OUTCOMES, NOT_MELDED) if key in value}
     return cases[WENT_OUT] if len(set(cases.values())) == 1 else cases
@@ -151,9 +151,9 @@ def _non_empty_list(value: Any, where: str) -> list:
 def name(value: Any) -> str:
     name = clean_name(value)
     if not name:
-        raise ValueError(_("name: must be a non-empty text"))
+        raise ValueError(_("%(where)s: must be a non-empty text", where="name"))
     if len(name) > MAX_NAME_LENGTH:
-        raise ValueError(_("name: at most %(most)s characters", most=MAX_NAME_LENGTH))
+        raise ValueError(_("%(where)s: at most %(most)s characters", where="name", most=MAX_NAME_LENGTH))
     problem = name_problem(name, MAX_NAME_LENGTH)
     if problem:
         raise ValueError(f"name: {problem[0].lower()}{problem[1:]}")
@@ -169,16 +169,18 @@ def card_values(value: Any) -> dict[str, int]:
                 _(
                     "%(where)s: not a rank; the ranks are %(ranks)s "
                     "(3s are scored by red_three and black_three)",
-                    where=f"card_values.{rank}",
+                    where="card_values." + str(rank),
                     ranks=", ".join(RANKS),
                 )
             )
         if canonical in given:
-            raise ValueError(_("%(where)s: given twice", where=f"card_values.{rank}"))
+            raise ValueError(_("%(where)s: given twice", where="card_values." + str(rank)))
         given[canonical] = whole(points, f"card_values.{rank}", low=0, high=MAX_CARD_VALUE)
     for rank in RANKS:
         if rank not in given:
-            raise ValueError(_("%(where)s: missing (every rank needs a value)", where=f"card_values.{rank}"))
+            raise ValueError(
+                _("%(where)s: missing (every rank needs a value)", where="card_values." + str(rank))
+            )
     return {rank: given[rank] for rank in RANKS}
 
 
@@ -187,7 +189,10 @@ def books(value: Any) -> dict[str, int]:
     for kind in ("clean", "dirty"):
         if kind not in books:
             raise ValueError(
-                _("%(where)s: missing (every rule set scores clean and dirty books)", where=f"books.{kind}")
+                _(
+                    "%(where)s: missing (every rule set scores clean and dirty books)",
+                    where="books." + str(kind),
+                )
             )
     result = {}
     # clean and dirty first, then the house's extra kinds in the file's order
@@ -199,14 +204,14 @@ def books(value: Any) -> dict[str, int]:
                 _(
                     "%(where)s: a kind of book is named with lower-case letters, "
                     "digits and _ (like sevens or wild)",
-                    where=f"books.{kind}",
+                    where="books." + str(kind),
                 )
             )
         if kind == ANY_BOOK:
             raise ValueError(
                 _(
                     "%(where)s: “%(any)s” means books of any kind, so no kind is named so",
-                    where=f"books.{kind}",
+                    where="books." + str(kind),
                     any=ANY_BOOK,
                 )
             )
@@ -269,7 +274,7 @@ def _book_counts(value: Any, where: str, books: Mapping[str, int]) -> dict[str, 
             raise ValueError(
                 _(
                     "%(where)s: not a kind of book these rules score (%(kinds)s)",
-                    where=f"{where}.{kind}",
+                    where=where + "." + str(kind),
                     kinds=", ".join(books),
                 )
             )
@@ -297,12 +302,15 @@ def red_threes_all(value: Any) -> dict | None:
     for key in value:
         if key not in ("count", "bonus"):
             raise ValueError(
-                _('%(where)s: not a field; it is {"count": 4, "bonus": 400}', where=f"red_threes_all.{key}")
+                _(
+                    '%(where)s: not a field; it is {"count": 4, "bonus": 400}',
+                    where="red_threes_all." + str(key),
+                )
             )
     for key in ("count", "bonus"):
         if key not in value:
             raise ValueError(
-                _('%(where)s: missing; it is {"count": 4, "bonus": 400}', where=f"red_threes_all.{key}")
+                _('%(where)s: missing; it is {"count": 4, "bonus": 400}', where="red_threes_all." + str(key))
             )
     return {
         "count": whole(value["count"], "red_threes_all.count", low=1, high=99),
@@ -318,10 +326,13 @@ def _decks(value: Any):
         for key in value:
             if key not in ("per_player", "extra"):
                 raise ValueError(
-                    _('%(where)s: not a field; it is {"per_player": 1, "extra": 1}', where=f"{where}.{key}")
+                    _(
+                        '%(where)s: not a field; it is {"per_player": 1, "extra": 1}',
+                        where=where + "." + str(key),
+                    )
                 )
         if "per_player" not in value:
-            raise ValueError(_("%(where)s: missing", where=f"{where}.per_player"))
+            raise ValueError(_("%(where)s: missing", where=where + ".per_player"))
         return {
             "per_player": whole(value["per_player"], f"{where}.per_player", low=1, high=4),
             "extra": whole(value.get("extra", 0), f"{where}.extra", low=0, high=MAX_DECKS),
@@ -374,13 +385,13 @@ def deal(value: Any) -> dict | None:
             raise ValueError(
                 _(
                     "%(where)s: not a field of the deal (%(fields)s)",
-                    where=f"deal.{key}",
+                    where="deal." + str(key),
                     fields=", ".join(DEAL_FIELDS),
                 )
             )
     for key in ("decks", "hand", "foot"):
         if key not in value:
-            raise ValueError(_("%(where)s: missing", where=f"deal.{key}"))
+            raise ValueError(_("%(where)s: missing", where="deal." + str(key)))
     knee = whole(value.get("knee", 0), "deal.knee", low=0, high=MAX_CARDS_DEALT)
     return {
         "decks": _decks(value["decks"]),
