@@ -5,7 +5,8 @@ marked with ``_`` or ``ngettext``, so ``pybabel extract`` finds it, and translat
 when it is said, by the translations the app hands ``use`` (Flask-Babel's, the
 request's language). Outside the app (the engine's own tests, a script) it is
 English. A constant written once at import is marked with ``N_`` and translated
-where it is shown (``_(CONSTANT)``).
+where it is shown (``_(CONSTANT)``). What is kept and read later by every phone,
+in any language (a change-log line), is worded inside ``english()``.
 
 Placeholders are ``%(name)s``, as Flask-Babel's and Jinja's are, so a translator
 meets one kind everywhere. The engine imports no Flask: it only calls back.
