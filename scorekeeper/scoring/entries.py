@@ -73,8 +73,11 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "unplayed_points",
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
         N_("Points left in {piles}"),
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
         N_("Left in {piles}"),
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
         N_("left in {piles}"),
         "points",
         sign=-1,
@@ -104,8 +107,10 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "red_three_books",
+        # Translators: {Books} is the game’s word for books, capitalised (“Canastas”): keep it
         N_("{Books} of red 3s"),
         N_("{Books} of red 3s"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
         N_("{books} of red 3s"),
         "count",
         rule="red_three_book",
@@ -114,8 +119,10 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "black_three_books",
+        # Translators: {Books} is the game’s word for books, capitalised (“Canastas”): keep it
         N_("{Books} of black 3s"),
         N_("{Books} of black 3s"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
         N_("{books} of black 3s"),
         "count",
         rule="black_three_book",
@@ -164,8 +171,10 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     EntryField(N_("penalties"), N_("Penalties"), N_("Penalties"), N_("penalties"), "count", rule="penalty"),
     EntryField(
         "first_meld_books",
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
         N_("First meld held the {books}"),
         N_("First meld held the {books}"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
         N_("first meld's {books} ticked"),
         "flag",
         maximum=1,
