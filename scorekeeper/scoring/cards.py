@@ -6,12 +6,20 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .deal import deck
+from .language import N_, _
 from .rules import RuleSet
 from .values import RANK_ALIASES, RANKS, whole
 
 # 4 up to K, for naming runs of ranks such as "8–K".
 _RUN_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANK_PLURALS = {"joker": "Jokers", "2": "2s", "A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
+_RANK_PLURALS = {
+    "joker": N_("Jokers"),
+    "2": N_("2s"),
+    "A": N_("Aces"),
+    "K": N_("Kings"),
+    "Q": N_("Queens"),
+    "J": N_("Jacks"),
+}
 
 
 class Tier(NamedTuple):
@@ -28,18 +36,23 @@ class Tier(NamedTuple):
 def join(parts: Sequence[str]) -> str:
     """ "a", "a and b", "a, b and c"."""
     parts = list(parts)
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if len(parts) == 1:
+        return parts[0]
+    # Translators: the end of a list: "Ann, Bea and Cid" ("Ann, Bea" and "Cid")
+    return _("%(items)s and %(last)s", items=", ".join(parts[:-1]), last=parts[-1])
 
 
 def _tier_label(ranks: Sequence[str]) -> str:
-    parts = [_RANK_PLURALS[r] for r in ("joker", "2", "A") if r in ranks]
+    parts = [_(_RANK_PLURALS[r]) for r in ("joker", "2", "A") if r in ranks]
     run: list[str] = []
     for rank in (*_RUN_ORDER, None):  # None closes the last run
         if rank is not None and rank in ranks:
             run.append(rank)
             continue
         if len(run) == 1:
-            parts.append(_RANK_PLURALS.get(run[0], run[0] + "s"))
+            rank = run[0]
+            # Translators: a rank's cards, for a rank shown as its number: "9s" (the nines)
+            parts.append(_("%(rank)ss", rank=rank) if rank not in _RANK_PLURALS else _(_RANK_PLURALS[rank]))
         elif run:
             parts.append(f"{run[0]}–{run[-1]}")
         run = []
@@ -63,7 +76,9 @@ def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
     for rank, count in counts.items():
         canonical = RANK_ALIASES.get(str(rank).lower())
         if canonical is None:
-            raise ValueError(f"{rank}: not a rank; the ranks are {', '.join(RANKS)}")
+            raise ValueError(
+                _("%(rank)s: not a rank; the ranks are %(ranks)s", rank=rank, ranks=", ".join(RANKS))
+            )
         total += whole(count, f"{rank}", low=0, high=10_000) * rules.card_values[canonical]
     return total
 

@@ -1,4 +1,8 @@
-"""Checking a round before it is saved: errors that block it, warnings worth a second look."""
+"""Checking a round before it is saved: errors that block it, warnings worth a second look.
+
+Over 400 lines: each message is one whole sentence for its translators (issue 47), a
+sentence per case where the English varies, and the checks read best side by side.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from functools import lru_cache
 from .cards import join
 from .deal import deck
 from .entries import TeamRound, entry_fields, entry_problems, has_melded
-from .language import _
+from .language import _, ngettext, number
 from .minimums import books_short, books_to_go_out, first_meld_books
 from .rules import RuleSet
 from .values import (
@@ -23,6 +27,7 @@ from .values import (
     check_round_number,
     in_use,
 )
+from .words import capital
 
 
 @dataclass(frozen=True)
@@ -115,21 +120,34 @@ def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
     """ "5 clean and 4 dirty books", "1 clean book", "1 book of any kind", "no books",
     in the rules' order."""
     words = rules.say
-    parts = [f"{counts[kind]} {words.kind(kind)}" for kind in rules.books if counts.get(kind)]
+    # Translators: a count of books of one kind: "5 clean" (the word for books follows)
+    parts = [
+        _("%(count)s %(kind)s", count=counts[kind], kind=words.kind(kind))
+        for kind in rules.books
+        if counts.get(kind)
+    ]
     named = sum(counts.get(kind, 0) for kind in rules.books)
-    text = f"{join(parts)} {words.count(named)}" if parts else ""
+    # Translators: "5 clean and 4 dirty" and the word for books: "5 clean and 4 dirty books"
+    text = _("%(kinds)s %(books)s", kinds=join(parts), books=words.count(named)) if parts else ""
     total = counts.get(ANY_BOOK, 0)
     if total:
-        any_kind = f"{total} {words.count(total)}"
-        return f"{text} and {any_kind} in all" if text else f"{any_kind} of any kind"
-    return text or f"no {words.books}"
+        # Translators: a number of books: "3 books"
+        any_kind = _("%(count)s %(books)s", count=total, books=words.count(total))
+        return (
+            # Translators: "2 clean books and 3 books in all"
+            _("%(books)s and %(total)s in all", books=text, total=any_kind)
+            if text
+            # Translators: "3 books of any kind"
+            else _("%(books)s of any kind", books=any_kind)
+        )
+    return text or _("no %(books)s", books=words.books)
 
 
 def first_meld_label(rules: RuleSet, first_meld: Mapping[str, int]) -> str:
     """The round form's tick for a team whose first meld held the books the round asks
     for: "First meld held 1 clean and 1 dirty books". The warning that asks for the tick
     names it so, word for word."""
-    return f"First meld held {_describe_books(rules, first_meld)}"
+    return _("First meld held %(books)s", books=_describe_books(rules, first_meld))
 
 
 def check_round(
@@ -152,7 +170,9 @@ def check_round(
     warnings, which would only repeat the mistake.
     """
     check_round_number(round_number)
-    names = list(team_names or []) + [f"Team {i + 1}" for i in range(len(team_names or []), len(entries))]
+    names = list(team_names or []) + [
+        _("Team %(number)s", number=i + 1) for i in range(len(team_names or []), len(entries))
+    ]
     problems: list[Problem] = []
     kept = {entry.paper_score is not None for entry in entries}
     if len(kept) > 1:
@@ -160,29 +180,34 @@ def check_round(
             Problem(
                 "error",
                 None,
-                "A round kept as its scores alone has a score for every team and nothing else.",
+                _("A round kept as its scores alone has a score for every team and nothing else."),
                 "paper_score",
             )
         )
     out = [i for i, entry in enumerate(entries) if entry.went_out is True]
     if len(out) > 1:
+        teams = join([names[i] for i in out])
         problems.append(
             Problem(
                 "error",
                 None,
-                f"Only one team can go out in a round; {join([names[i] for i in out])} are "
-                f"{'both' if len(out) == 2 else 'all'} marked as going out.",
+                _("Only one team can go out in a round; %(teams)s are both marked as going out.", teams=teams)
+                if len(out) == 2
+                else _(
+                    "Only one team can go out in a round; %(teams)s are all marked as going out.", teams=teams
+                ),
                 "went_out",
             )
         )
     needed = books_to_go_out(rules, round_number)
-    when = f"in round {round_number} " if isinstance(rules.books_to_go_out, tuple) else ""
+    when = isinstance(rules.books_to_go_out, tuple)  # the books needed change by round
     first_meld = first_meld_books(rules, round_number)
     g = _smallest_sums(tuple(rules.card_values.values()))[0]
     for team, entry in enumerate(entries):
         name = names[team]
         errors = [
-            Problem("error", team, f"{name}: {message}", where)
+            # Translators: a team's name and what is wrong with its entries
+            Problem("error", team, _("%(team)s: %(problem)s", team=name, problem=message), where)
             for where, message in entry_problems(rules, entry)
         ]
         for where, label in ((f.name, f.log) for f in entry_fields(rules) if f.kind == "points"):
@@ -190,22 +215,31 @@ def check_round(
             if any(e.field == where for e in errors) or can_make_points(rules, points):
                 continue
             hint = (
-                f"every card is worth a multiple of {g}"
+                _("every card is worth a multiple of %(g)s", g=g)
                 if g > 1 and points % g
-                else "no set of cards adds up to that"
+                else _("no set of cards adds up to that")
             )
             errors.append(
                 Problem(
                     "error",
                     team,
-                    f"{name}: {points} points {label} can’t be right — {hint}. Check for a typo.",
+                    _(
+                        "%(team)s: %(points)s points %(label)s can’t be right — %(hint)s. Check for a typo.",
+                        team=name,
+                        points=points,
+                        label=label,
+                        hint=hint,
+                    ),
                     where,
                 )
             )
         if not errors and entry.went_out_concealed and not entry.went_out:
             errors.append(
                 Problem(
-                    "error", team, f"{name} went out concealed, but is not marked as going out.", "went_out"
+                    "error",
+                    team,
+                    _("%(team)s went out concealed, but is not marked as going out.", team=name),
+                    "went_out",
                 )
             )
         if not errors and entry.black_threes_out and not entry.went_out:
@@ -213,7 +247,10 @@ def check_round(
                 Problem(
                     "error",
                     team,
-                    f"{name} did not go out: only the team going out melds black 3s as it goes out.",
+                    _(
+                        "%(team)s did not go out: only the team going out melds black 3s as it goes out.",
+                        team=name,
+                    ),
                     "black_threes_out",
                 )
             )
@@ -239,8 +276,21 @@ def check_round(
                 Problem(
                     "warning",
                     team,
-                    f"{name} went out with {_describe_books(rules, entry.books)}, but going "
-                    f"out {when}takes {_describe_books(rules, needed)}.",
+                    _(
+                        "%(team)s went out with %(books)s, but going out in round %(round)s "
+                        "takes %(needed)s.",
+                        team=name,
+                        books=_describe_books(rules, entry.books),
+                        round=round_number,
+                        needed=_describe_books(rules, needed),
+                    )
+                    if when
+                    else _(
+                        "%(team)s went out with %(books)s, but going out takes %(needed)s.",
+                        team=name,
+                        books=_describe_books(rules, entry.books),
+                        needed=_describe_books(rules, needed),
+                    ),
                     "went_out",
                 )
             )
@@ -250,9 +300,12 @@ def check_round(
                 Problem(
                     "warning",
                     team,
-                    rules.say.fill(
-                        f"{name} has {{books}} but no melded points. {{Books}} count their cards "
-                        "in the melded points too."
+                    _(
+                        "%(team)s has %(books)s but no melded points. %(Books)s count their cards "
+                        "in the melded points too.",
+                        team=name,
+                        books=rules.say.books,
+                        Books=capital(rules.say.books),
                     ),
                     "melded_points",
                 )
@@ -262,10 +315,23 @@ def check_round(
                 Problem(
                     "warning",
                     team,
-                    f"{name} melded {entry.melded_points} points, but "
-                    f"{_describe_books(rules, entry.books)} "
-                    f"{'holds' if sum(entry.books.values()) == 1 else 'hold'} at least "
-                    f"{least} points of cards.",
+                    _(
+                        "%(team)s melded %(melded)s points, but %(books)s holds at least %(least)s "
+                        "points of cards.",
+                        team=name,
+                        melded=entry.melded_points,
+                        books=_describe_books(rules, entry.books),
+                        least=least,
+                    )
+                    if sum(entry.books.values()) == 1
+                    else _(
+                        "%(team)s melded %(melded)s points, but %(books)s hold at least %(least)s "
+                        "points of cards.",
+                        team=name,
+                        melded=entry.melded_points,
+                        books=_describe_books(rules, entry.books),
+                        least=least,
+                    ),
                     "melded_points",
                 )
             )
@@ -285,8 +351,12 @@ def _first_meld_problems(rules, entry, team, name, first_meld):
             Problem(
                 "warning",
                 team,
-                f"{name} melded with {_describe_books(rules, entry.books)}, but the first meld "
-                f"must hold {required}.",
+                _(
+                    "%(team)s melded with %(books)s, but the first meld must hold %(required)s.",
+                    team=name,
+                    books=_describe_books(rules, entry.books),
+                    required=required,
+                ),
                 "first_meld_books",
             )
         ]
@@ -295,8 +365,12 @@ def _first_meld_problems(rules, entry, team, name, first_meld):
             Problem(
                 "warning",
                 team,
-                f"Did {name}’s first meld hold {required}? "
-                f"Tick “{first_meld_label(rules, first_meld)}” if it did.",
+                _(
+                    "Did %(team)s’s first meld hold %(required)s? Tick “%(label)s” if it did.",
+                    team=name,
+                    required=required,
+                    label=first_meld_label(rules, first_meld),
+                ),
                 "first_meld_books",
             )
         ]
@@ -311,7 +385,7 @@ def _deck_problems(rules, entries, names, players):
         return []
     problems = []
     points = cards.points(rules)
-    where = f"{cards.decks} deck{'s' if cards.decks != 1 else ''}"
+    where = ngettext("%(num)s deck", "%(num)s decks", cards.decks)
     for team, entry in enumerate(entries):
         held = entry.melded_points + entry.unplayed_points
         if held > points:
@@ -320,8 +394,15 @@ def _deck_problems(rules, entries, names, players):
                 Problem(
                     "warning",
                     team,
-                    f"{names[team]}: {entry.melded_points:,} points melded and {entry.unplayed_points:,} "
-                    f"left is more than the whole deck holds ({points:,} points of cards in {where}).",
+                    _(
+                        "%(team)s: %(melded)s points melded and %(left)s left is more than the whole deck "
+                        "holds (%(points)s points of cards in %(decks)s).",
+                        team=names[team],
+                        melded=number(entry.melded_points),
+                        left=number(entry.unplayed_points),
+                        points=number(points),
+                        decks=where,
+                    ),
                     field,
                 )
             )
@@ -330,8 +411,13 @@ def _deck_problems(rules, entries, names, players):
             Problem(
                 "warning",
                 None,
-                f"The teams melded and hold {sum(e.melded_points + e.unplayed_points for e in entries):,} "
-                f"points of cards together, more than the whole deck holds ({points:,} in {where}).",
+                _(
+                    "The teams melded and hold %(held)s points of cards together, more than the whole "
+                    "deck holds (%(points)s in %(decks)s).",
+                    held=number(sum(e.melded_points + e.unplayed_points for e in entries)),
+                    points=number(points),
+                    decks=where,
+                ),
                 "melded_points",
             )
         )
@@ -339,11 +425,16 @@ def _deck_problems(rules, entries, names, players):
     black = sum(e.black_threes + e.black_threes_out + BOOK_SIZE * e.black_three_books for e in entries)
     for colour, count, most in (("red", red, cards.red_threes), ("black", black, cards.black_threes)):
         if count > most:
+            said = {"count": count, "decks": where, "most": most}
             problems.append(
                 Problem(
                     "warning",
                     None,
-                    f"The teams report {count} {colour} 3s in all, but {where} hold {most}.",
+                    _("The teams report %(count)s red 3s in all, but %(decks)s hold %(most)s.", **said)
+                    if colour == "red"
+                    else _(
+                        "The teams report %(count)s black 3s in all, but %(decks)s hold %(most)s.", **said
+                    ),
                     f"{colour}_threes",
                 )
             )
@@ -353,8 +444,15 @@ def _deck_problems(rules, entries, names, players):
             Problem(
                 "warning",
                 None,
-                f"The teams report {books} {rules.say.count(books)} in all, "
-                f"but the {cards.cards:,} cards of {where} make at most {cards.books()}.",
+                _(
+                    "The teams report %(count)s %(books)s in all, but the %(cards)s cards of %(decks)s make "
+                    "at most %(most)s.",
+                    count=books,
+                    books=rules.say.count(books),
+                    cards=number(cards.cards),
+                    decks=where,
+                    most=cards.books(),
+                ),
                 None,
             )
         )

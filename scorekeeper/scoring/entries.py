@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..recent import PerObject
-from .language import N_, _, language
+from .language import N_, _, language, number
 from .rules import RuleSet
 from .values import PACKET_NOT_TAKEN, in_use
 from .words import Words
@@ -48,84 +48,101 @@ class EntryField:
     asked_by: str | None = None
 
     def said(self, words: Words) -> EntryField:
-        """This field with a rule set's words in its texts ("Points left in {piles}")."""
+        """This field with a rule set's words in its texts ("Points left in {piles}"), in the
+        reader's language."""
         return replace(
             self,
-            label=words.fill(self.label),
-            line=words.fill(self.line),
-            log=words.fill(self.log),
-            help=words.fill(self.help),
+            label=words.fill(_(self.label)),
+            line=words.fill(_(self.line)),
+            log=words.fill(_(self.log)),
+            help=words.fill(_(self.help)) if self.help else "",
         )
 
 
 ENTRY_FIELDS: tuple[EntryField, ...] = (
     EntryField(
         "melded_points",
-        "Points melded",
-        "Melded",
-        "melded",
+        N_("Points melded"),
+        N_("Melded"),
+        N_("melded"),
         "points",
         maximum=100_000,
-        help="Cards only, no bonuses.",
+        help=N_("Cards only, no bonuses."),
         always=True,
-        counted="melded",
+        counted=N_("melded"),
     ),
     EntryField(
         "unplayed_points",
-        "Points left in {piles}",
-        "Left in {piles}",
-        "left in {piles}",
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
+        N_("Points left in {piles}"),
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
+        N_("Left in {piles}"),
+        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
+        N_("left in {piles}"),
         "points",
         sign=-1,
         maximum=100_000,
-        help="Not counting 3s.",
+        help=N_("Not counting 3s."),
         always=True,
         counted="left",
     ),
-    EntryField("red_threes", "Red 3s caught", "Red 3s caught", "red 3s", "count", rule="red_three"),
-    EntryField("black_threes", "Black 3s caught", "Black 3s caught", "black 3s", "count", rule="black_three"),
+    EntryField(
+        "red_threes", N_("Red 3s caught"), N_("Red 3s caught"), N_("red 3s"), "count", rule="red_three"
+    ),
+    EntryField(
+        "black_threes",
+        N_("Black 3s caught"),
+        N_("Black 3s caught"),
+        N_("black 3s"),
+        "count",
+        rule="black_three",
+    ),
     EntryField(
         "red_threes_melded",
-        "Red 3s laid down",
-        "Red 3s laid down",
-        "red 3s laid down",
+        N_("Red 3s laid down"),
+        N_("Red 3s laid down"),
+        N_("red 3s laid down"),
         "count",
         rule="red_three_melded",
     ),
     EntryField(
         "red_three_books",
-        "{Books} of red 3s",
-        "{Books} of red 3s",
-        "{books} of red 3s",
+        # Translators: {Books} is the game’s word for books, capitalised (“Canastas”): keep it
+        N_("{Books} of red 3s"),
+        N_("{Books} of red 3s"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
+        N_("{books} of red 3s"),
         "count",
         rule="red_three_book",
         maximum=9,
-        help="Seven red 3s; they are not counted again as red 3s laid down.",
+        help=N_("Seven red 3s; they are not counted again as red 3s laid down."),
     ),
     EntryField(
         "black_three_books",
-        "{Books} of black 3s",
-        "{Books} of black 3s",
-        "{books} of black 3s",
+        # Translators: {Books} is the game’s word for books, capitalised (“Canastas”): keep it
+        N_("{Books} of black 3s"),
+        N_("{Books} of black 3s"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
+        N_("{books} of black 3s"),
         "count",
         rule="black_three_book",
         maximum=9,
-        help="Seven black 3s; they are not counted again as black 3s melded going out.",
+        help=N_("Seven black 3s; they are not counted again as black 3s melded going out."),
     ),
     EntryField(
         "black_threes_out",
-        "Black 3s melded going out",
-        "Black 3s melded going out",
-        "black 3s melded going out",
+        N_("Black 3s melded going out"),
+        N_("Black 3s melded going out"),
+        N_("black 3s melded going out"),
         "count",
         rule="black_three_out",
-        help="Only the team that went out melds them.",
+        help=N_("Only the team that went out melds them."),
     ),
     EntryField(
         "went_out",
-        "Went out",
-        "Went out",
-        "went out",
+        N_("Went out"),
+        N_("Went out"),
+        N_("went out"),
         "flag",
         rule="going_out",
         maximum=1,
@@ -134,9 +151,9 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "went_out_concealed",
-        "Went out concealed",
-        "Went out concealed",
-        "went out concealed",
+        N_("Went out concealed"),
+        N_("Went out concealed"),
+        N_("went out concealed"),
         "flag",
         rule="going_out_concealed",
         maximum=1,
@@ -144,19 +161,21 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "cuts",
-        "Players who cut exactly 22",
-        "22-card cuts",
-        "22-card cuts",
+        N_("Players who cut exactly 22"),
+        N_("22-card cuts"),
+        N_("22-card cuts"),
         "count",
         rule="cut_22",
         maximum=3,
     ),
-    EntryField("penalties", "Penalties", "Penalties", "penalties", "count", rule="penalty"),
+    EntryField(N_("penalties"), N_("Penalties"), N_("Penalties"), N_("penalties"), "count", rule="penalty"),
     EntryField(
         "first_meld_books",
-        "First meld held the {books}",
-        "First meld held the {books}",
-        "first meld's {books} ticked",
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
+        N_("First meld held the {books}"),
+        N_("First meld held the {books}"),
+        # Translators: {books} is the game’s word for books (“canastas”): keep it
+        N_("first meld's {books} ticked"),
         "flag",
         maximum=1,
         asked_by="first_meld_books",
@@ -202,7 +221,7 @@ MAX_BOOKS = 99
 #: the largest round score, either way, an old sheet that kept only scores may give
 MAX_PAPER_SCORE = 1_000_000
 #: the one breakdown line of a round kept as its score alone
-PAPER_LINE = "Score on the paper sheet"
+PAPER_LINE = N_("Score on the paper sheet")
 
 
 def asked(rules: RuleSet, entry: EntryField) -> bool:
@@ -292,24 +311,24 @@ def entry_problems(rules: RuleSet, entry: TeamRound) -> list[tuple[str, str]]:
     if entry.paper_score is not None:
         return _paper_problems(entry)
     if not isinstance(entry.books, Mapping):
-        return [("books", "Books must be a count for each kind of book.")]
+        return [("books", _("Books must be a count for each kind of book."))]
     for kind, count in entry.books.items():
         where = f"books.{kind}"
         if kind not in rules.books:
-            problems.append((where, f"These rules have no “{kind}” books."))
+            problems.append((where, _("These rules have no “%(kind)s” books.", kind=kind)))
         elif isinstance(count, bool) or not isinstance(count, int):
-            problems.append((where, f"{rules.book_label(kind)} must be a whole number."))
+            problems.append((where, _("%(label)s must be a whole number.", label=rules.book_label(kind))))
         elif count < 0:
-            problems.append((where, f"{rules.book_label(kind)} can’t be negative."))
+            problems.append((where, _("%(label)s can’t be negative.", label=rules.book_label(kind))))
     for declared in entry_fields(rules):
         value = getattr(entry, declared.name)
         if declared.kind == "flag":
             if not isinstance(value, bool):
-                problems.append((declared.name, f"{declared.label} must be yes or no."))
+                problems.append((declared.name, _("%(label)s must be yes or no.", label=declared.label)))
         elif isinstance(value, bool) or not isinstance(value, int):
-            problems.append((declared.name, f"{declared.label} must be a whole number."))
+            problems.append((declared.name, _("%(label)s must be a whole number.", label=declared.label)))
         elif value < 0:
-            problems.append((declared.name, f"{declared.label} can’t be negative."))
+            problems.append((declared.name, _("%(label)s can’t be negative.", label=declared.label)))
     return problems
 
 
@@ -318,12 +337,17 @@ def _paper_problems(entry: TeamRound) -> list[tuple[str, str]]:
     number or beyond any round's, or anything else entered beside it."""
     score = entry.paper_score
     if isinstance(score, bool) or not isinstance(score, int):
-        return [("paper_score", "The round's score must be a whole number.")]
+        return [("paper_score", _("The round's score must be a whole number."))]
     if abs(score) > MAX_PAPER_SCORE:
-        return [("paper_score", f"A round's score is at most {MAX_PAPER_SCORE:,} either way.")]
+        return [
+            (
+                "paper_score",
+                _("A round's score is at most %(most)s either way.", most=number(MAX_PAPER_SCORE)),
+            )
+        ]
     others = (not isinstance(entry.books, Mapping) or any(entry.books.values())) or any(
         getattr(entry, f.name) for f in ENTRY_FIELDS
     )
     if others:
-        return [("paper_score", "A round kept as its score alone has nothing else entered.")]
+        return [("paper_score", _("A round kept as its score alone has nothing else entered."))]
     return []

@@ -5,7 +5,8 @@ marked with ``_`` or ``ngettext``, so ``pybabel extract`` finds it, and translat
 when it is said, by the translations the app hands ``use`` (Flask-Babel's, the
 request's language). Outside the app (the engine's own tests, a script) it is
 English. A constant written once at import is marked with ``N_`` and translated
-where it is shown (``_(CONSTANT)``).
+where it is shown (``_(CONSTANT)``). What is kept and read later by every phone,
+in any language (a change-log line), is worded inside ``english()``.
 
 Placeholders are ``%(name)s``, as Flask-Babel's and Jinja's are, so a translator
 meets one kind everywhere. The engine imports no Flask: it only calls back.
@@ -14,7 +15,9 @@ meets one kind everywhere. The engine imports no Flask: it only calls back.
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol
 
 
@@ -25,6 +28,7 @@ class Translations(Protocol):
 
 
 _NULL = _gettext.NullTranslations()
+_english: ContextVar[bool] = ContextVar("english", default=False)
 _source: Callable[[], Translations] = lambda: _NULL  # noqa: E731
 _language: Callable[[], str] = lambda: "en"  # noqa: E731
 
@@ -51,13 +55,13 @@ def use(
 
 def _(message: str, **values: Any) -> str:
     """``message`` in the reader's language, its ``%(name)s`` filled from ``values``."""
-    text = _source().gettext(message)
+    text = _translations().gettext(message)
     return text % values if values else text
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
     """One or many, in the reader's language; ``%(num)s`` is ``n``."""
-    text = _source().ngettext(singular, plural, n)
+    text = _translations().ngettext(singular, plural, n)
     return text % {"num": n, **values}
 
 
@@ -68,9 +72,24 @@ def N_(message: str) -> str:
 
 def language() -> str:
     """The language being read: "en", "pt_BR", "es", "it"."""
-    return _language()
+    return "en" if _english.get() else _language()
 
 
 def number(value: int) -> str:
     """A number as the reader's language writes it: 1234 -> "1,234" ("1.234"), -5 -> "−5"."""
-    return _number(value)
+    return _english_number(value) if _english.get() else _number(value)
+
+
+def _translations() -> Translations:
+    return _NULL if _english.get() else _source()
+
+
+@contextmanager
+def english() -> Iterator[None]:
+    """Words in English inside, whatever the reader's language: for text that is kept
+    (a change-log line is stored once and read later by every phone, in any language)."""
+    token = _english.set(True)
+    try:
+        yield
+    finally:
+        _english.reset(token)

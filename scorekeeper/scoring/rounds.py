@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .entries import PAPER_LINE, EntryField, TeamRound, entry_fields, entry_problems, has_melded
+from .language import _
 from .minimums import going_out_bonus
 from .rules import RuleSet
 from .values import BOOK_SIZE, NOBODY_OUT, OTHER_WENT_OUT, WENT_OUT, by_outcome, check_round_number, in_use
@@ -69,7 +70,7 @@ def score_team_round(
     if problems:
         raise ValueError("; ".join(f"{where}: {message}" for where, message in problems))
     if team_round.scores_only:  # an old sheet's round: its score is all there is
-        return TeamRoundScore((Line(PAPER_LINE, None, team_round.paper_score),))
+        return TeamRoundScore((Line(_(PAPER_LINE), None, team_round.paper_score),))
     case = outcome(team_round, True if someone_out is None else someone_out)
     # "not melded" (a value's not_melded case): nothing melded, or fewer books than the rules ask
     melded = has_melded(team_round, rules) and sum(team_round.books.values()) >= rules.not_melded_books
@@ -100,7 +101,7 @@ def _all_red_threes(rules: RuleSet, team_round: TeamRound, case: str, melded: bo
     laid = team_round.red_threes_melded + BOOK_SIZE * books
     count = int(laid >= needed)
     return Line(
-        f"All {needed} red 3s laid down",
+        _("All %(needed)s red 3s laid down", needed=needed),
         count,
         count * by_outcome(rules.red_threes_all["bonus"], case, melded),
     )

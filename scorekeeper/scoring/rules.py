@@ -15,6 +15,7 @@ from typing import Any
 
 from ..recent import PerObject
 from . import values
+from .language import _
 from .language import language as current_language
 from .values import MAX_PLAYERS, whole
 from .words import Words, check_words
@@ -152,15 +153,24 @@ class RuleSet:
         """Read a house-rules file's parsed JSON; ``ValueError`` names a bad field."""
         if not isinstance(data, Mapping):
             raise ValueError(
-                "house rules: must be a JSON object with the fields " + ", ".join(_REQUIRED_FIELDS)
+                _(
+                    "house rules: must be a JSON object with the fields %(fields)s",
+                    fields=", ".join(_REQUIRED_FIELDS),
+                )
             )
         known = (*_REQUIRED_FIELDS, *_OPTIONAL_FIELDS, *_LATER_FIELDS)
         for key in data:
             if key not in known:
-                raise ValueError(f"{key}: not a house-rules field (the fields are {', '.join(known)})")
+                raise ValueError(
+                    _(
+                        "%(where)s: not a house-rules field (the fields are %(fields)s)",
+                        where=key,
+                        fields=", ".join(known),
+                    )
+                )
         for key in _REQUIRED_FIELDS:
             if key not in data:
-                raise ValueError(f"{key}: missing")
+                raise ValueError(_("%(where)s: missing", where=key))
         return cls(**data)
 
     @classmethod
@@ -169,9 +179,9 @@ class RuleSet:
         try:
             data = json.loads(text)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ValueError(f"house rules: not a JSON file ({error})") from None
+            raise ValueError(_("house rules: not a JSON file (%(error)s)", error=error)) from None
         except RecursionError:  # thousands of nested brackets: no house-rules file looks like that
-            raise ValueError("house rules: not a house-rules file (nested too deeply)") from None
+            raise ValueError(_("house rules: not a house-rules file (nested too deeply)")) from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,5 +1,8 @@
 """The values of a house-rules file, each checked and normalised on its own.
 
+Over 400 lines: every refusal is one whole sentence for its translators (issue 47),
+the field's path kept apart from the words, and the readers belong together.
+
 ``RuleSet`` (``rules.py``) reads every field of a file through these; the
 rest of the engine uses the bounds, ``whole``, ``by_outcome`` and
 ``per_round``. Each reader takes ``where``, the field's path, so that a
@@ -16,6 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..names import clean_name, name_problem
+from .language import _
 
 #: Every rank a house-rules file gives a value to, highest first. 3s are not
 #: here: they are never melded and are scored per 3 caught (or laid down).
@@ -61,11 +65,18 @@ _BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
 
 def whole(value: Any, where: str, *, low: int = -MAX_RULE_VALUE, high: int = MAX_RULE_VALUE) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{where}: must be a whole number, not {value!r}")
+        # Translators: %(where)s is a value's path in a house-rules file ("card_values.K"): keep it first
+        raise ValueError(
+            _("%(where)s: must be a whole number, not %(value)s", where=where, value=repr(value))
+        )
     if value < low:
-        raise ValueError(f"{where}: must be at least {low}, not {value}")
+        raise ValueError(
+            _("%(where)s: must be at least %(low)s, not %(value)s", where=where, low=low, value=value)
+        )
     if value > high:
-        raise ValueError(f"{where}: must be at most {high}, not {value}")
+        raise ValueError(
+            _("%(where)s: must be at most %(high)s, not %(value)s", where=where, high=high, value=value)
+        )
     return value
 
 
@@ -75,19 +86,28 @@ def outcome_value(value: Any, where: str) -> int | dict[str, int]:
     if not isinstance(value, Mapping):
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(
-                f"{where}: must be a whole number, or an object with went_out, other_went_out "
-                f"and nobody_out, not {value!r}"
+                _(
+                    "%(where)s: must be a whole number, or an object with went_out, other_went_out "
+                    "and nobody_out, not %(value)s",
+                    where=where,
+                    value=repr(value),
+                )
             )
         return whole(value, where)
     for key in value:
         if key not in (*OUTCOMES, NOT_MELDED):
             raise ValueError(
-                f"{where}.{key}: not a case; the cases are went_out, other_went_out, nobody_out "
-                "and (optional) not_melded"
+                _(
+                    "%(where)s: not a case; the cases are went_out, other_went_out, nobody_out "
+                    "and (optional) not_melded",
+                    where=where + "." + str(key),
+                )
             )
     for key in OUTCOMES:
         if key not in value:
-            raise ValueError(f"{where}.{key}: missing (a value by outcome gives every case)")
+            raise ValueError(
+                _("%(where)s: missing (a value by outcome gives every case)", where=where + "." + str(key))
+            )
     cases = {key: whole(value[key], f"{where}.{key}") for key in (*OUTCOMES, NOT_MELDED) if key in value}
     return cases[WENT_OUT] if len(set(cases.values())) == 1 else cases
 
@@ -113,26 +133,32 @@ def in_use(value: Any) -> bool:
 
 def _mapping(value: Any, where: str) -> Mapping:
     if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: must be an object of names and values, not {value!r}")
+        raise ValueError(
+            _(
+                "%(where)s: must be an object of names and values, not %(value)s",
+                where=where,
+                value=repr(value),
+            )
+        )
     return value
 
 
 def _non_empty_list(value: Any, where: str) -> list:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-        raise ValueError(f"{where}: must be a list, not {value!r}")
+        raise ValueError(_("%(where)s: must be a list, not %(value)s", where=where, value=repr(value)))
     if not value:
-        raise ValueError(f"{where}: must not be an empty list")
+        raise ValueError(_("%(where)s: must not be an empty list", where=where))
     if len(value) > MAX_ROUNDS:
-        raise ValueError(f"{where}: at most {MAX_ROUNDS} entries")
+        raise ValueError(_("%(where)s: at most %(most)s entries", where=where, most=MAX_ROUNDS))
     return list(value)
 
 
 def name(value: Any) -> str:
     name = clean_name(value)
     if not name:
-        raise ValueError("name: must be a non-empty text")
+        raise ValueError(_("%(where)s: must be a non-empty text", where="name"))
     if len(name) > MAX_NAME_LENGTH:
-        raise ValueError(f"name: at most {MAX_NAME_LENGTH} characters")
+        raise ValueError(_("%(where)s: at most %(most)s characters", where="name", most=MAX_NAME_LENGTH))
     problem = name_problem(name, MAX_NAME_LENGTH)
     if problem:
         raise ValueError(f"name: {problem[0].lower()}{problem[1:]}")
@@ -145,15 +171,21 @@ def card_values(value: Any) -> dict[str, int]:
         canonical = RANK_ALIASES.get(str(rank).lower())
         if canonical is None:
             raise ValueError(
-                f"card_values.{rank}: not a rank; the ranks are {', '.join(RANKS)} "
-                "(3s are scored by red_three and black_three)"
+                _(
+                    "%(where)s: not a rank; the ranks are %(ranks)s "
+                    "(3s are scored by red_three and black_three)",
+                    where="card_values." + str(rank),
+                    ranks=", ".join(RANKS),
+                )
             )
         if canonical in given:
-            raise ValueError(f"card_values.{rank}: given twice")
+            raise ValueError(_("%(where)s: given twice", where="card_values." + str(rank)))
         given[canonical] = whole(points, f"card_values.{rank}", low=0, high=MAX_CARD_VALUE)
     for rank in RANKS:
         if rank not in given:
-            raise ValueError(f"card_values.{rank}: missing (every rank needs a value)")
+            raise ValueError(
+                _("%(where)s: missing (every rank needs a value)", where="card_values." + str(rank))
+            )
     return {rank: given[rank] for rank in RANKS}
 
 
@@ -161,7 +193,12 @@ def books(value: Any) -> dict[str, int]:
     books = _mapping(value, "books")
     for kind in ("clean", "dirty"):
         if kind not in books:
-            raise ValueError(f"books.{kind}: missing (every rule set scores clean and dirty books)")
+            raise ValueError(
+                _(
+                    "%(where)s: missing (every rule set scores clean and dirty books)",
+                    where="books." + str(kind),
+                )
+            )
     result = {}
     # clean and dirty first, then the house's extra kinds in the file's order
     for kind in ("clean", "dirty", *books):
@@ -169,11 +206,20 @@ def books(value: Any) -> dict[str, int]:
             continue
         if not isinstance(kind, str) or not _BOOK_KIND.fullmatch(kind):
             raise ValueError(
-                f"books.{kind}: a kind of book is named with lower-case letters, "
-                "digits and _ (like sevens or wild)"
+                _(
+                    "%(where)s: a kind of book is named with lower-case letters, "
+                    "digits and _ (like sevens or wild)",
+                    where="books." + str(kind),
+                )
             )
         if kind == ANY_BOOK:
-            raise ValueError(f"books.{kind}: “{ANY_BOOK}” means books of any kind, so no kind is named so")
+            raise ValueError(
+                _(
+                    "%(where)s: “%(any)s” means books of any kind, so no kind is named so",
+                    where="books." + str(kind),
+                    any=ANY_BOOK,
+                )
+            )
         result[kind] = whole(books[kind], f"books.{kind}", low=0)
     return result
 
@@ -182,7 +228,9 @@ def going_out(value: Any) -> int | tuple[int, ...]:
     if isinstance(value, (list, tuple)):
         return tuple(whole(v, f"going_out[{i}]") for i, v in enumerate(_non_empty_list(value, "going_out")))
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"going_out: must be a whole number or a list of them, not {value!r}")
+        raise ValueError(
+            _("going_out: must be a whole number or a list of them, not %(value)s", value=repr(value))
+        )
     return whole(value, "going_out")
 
 
@@ -192,7 +240,7 @@ def meld_minimum(value: Any) -> dict | None:
     value = _mapping(value, "meld_minimum")
     if len(value) != 1 or next(iter(value)) not in ("by_round", "by_score"):
         raise ValueError(
-            'meld_minimum: must be {"by_round": [...]}, {"by_score": [[from_score, minimum], ...]} or null'
+            _('meld_minimum: must be {"by_round": [...]}, {"by_score": [[from_score, minimum], ...]} or null')
         )
     if "by_round" in value:
         minimums = _non_empty_list(value["by_round"], "meld_minimum.by_round")
@@ -203,10 +251,23 @@ def meld_minimum(value: Any) -> dict | None:
     for i, step in enumerate(_non_empty_list(value["by_score"], "meld_minimum.by_score")):
         where = f"meld_minimum.by_score[{i}]"
         if isinstance(step, (str, Mapping)) or not isinstance(step, Sequence) or len(step) != 2:
-            raise ValueError(f"{where}: must be a pair [from_score, minimum], not {step!r}")
+            raise ValueError(
+                _(
+                    "%(where)s: must be a pair [from_score, minimum], not %(value)s",
+                    where=where,
+                    value=repr(step),
+                )
+            )
         threshold = whole(step[0], f"{where}[0]")
         if steps and threshold <= steps[-1][0]:
-            raise ValueError(f"{where}: scores must rise ({threshold} comes after {steps[-1][0]})")
+            raise ValueError(
+                _(
+                    "%(where)s: scores must rise (%(score)s comes after %(before)s)",
+                    where=where,
+                    score=threshold,
+                    before=steps[-1][0],
+                )
+            )
         steps.append((threshold, whole(step[1], f"{where}[1]", low=0)))
     return {"by_score": tuple(steps)}
 
@@ -215,7 +276,13 @@ def _book_counts(value: Any, where: str, books: Mapping[str, int]) -> dict[str, 
     counts = _mapping(value, where)
     for kind in counts:
         if kind not in books and kind != ANY_BOOK:
-            raise ValueError(f"{where}.{kind}: not a kind of book these rules score ({', '.join(books)})")
+            raise ValueError(
+                _(
+                    "%(where)s: not a kind of book these rules score (%(kinds)s)",
+                    where=where + "." + str(kind),
+                    kinds=", ".join(books),
+                )
+            )
     return {
         kind: whole(counts[kind], f"{where}.{kind}", low=0, high=99)
         for kind in (*books, ANY_BOOK)
@@ -239,10 +306,17 @@ def red_threes_all(value: Any) -> dict | None:
     value = _mapping(value, "red_threes_all")
     for key in value:
         if key not in ("count", "bonus"):
-            raise ValueError(f'red_threes_all.{key}: not a field; it is {{"count": 4, "bonus": 400}}')
+            raise ValueError(
+                _(
+                    '%(where)s: not a field; it is {"count": 4, "bonus": 400}',
+                    where="red_threes_all." + str(key),
+                )
+            )
     for key in ("count", "bonus"):
         if key not in value:
-            raise ValueError(f'red_threes_all.{key}: missing; it is {{"count": 4, "bonus": 400}}')
+            raise ValueError(
+                _('%(where)s: missing; it is {"count": 4, "bonus": 400}', where="red_threes_all." + str(key))
+            )
     return {
         "count": whole(value["count"], "red_threes_all.count", low=1, high=99),
         "bonus": outcome_value(value["bonus"], "red_threes_all.bonus"),
@@ -256,9 +330,14 @@ def _decks(value: Any):
     if isinstance(value, Mapping):
         for key in value:
             if key not in ("per_player", "extra"):
-                raise ValueError(f'{where}.{key}: not a field; it is {{"per_player": 1, "extra": 1}}')
+                raise ValueError(
+                    _(
+                        '%(where)s: not a field; it is {"per_player": 1, "extra": 1}',
+                        where=where + "." + str(key),
+                    )
+                )
         if "per_player" not in value:
-            raise ValueError(f"{where}.per_player: missing")
+            raise ValueError(_("%(where)s: missing", where=where + ".per_player"))
         return {
             "per_player": whole(value["per_player"], f"{where}.per_player", low=1, high=4),
             "extra": whole(value.get("extra", 0), f"{where}.extra", low=0, high=MAX_DECKS),
@@ -268,16 +347,33 @@ def _decks(value: Any):
         for i, step in enumerate(_non_empty_list(value, where)):
             at = f"{where}[{i}]"
             if isinstance(step, (str, Mapping)) or not isinstance(step, Sequence) or len(step) != 2:
-                raise ValueError(f"{at}: must be a pair [from_players, decks], not {step!r}")
+                raise ValueError(
+                    _(
+                        "%(where)s: must be a pair [from_players, decks], not %(value)s",
+                        where=at,
+                        value=repr(step),
+                    )
+                )
             players = whole(step[0], f"{at}[0]", low=1, high=MAX_PLAYERS)
             if steps and players <= steps[-1][0]:
-                raise ValueError(f"{at}: players must rise ({players} comes after {steps[-1][0]})")
+                raise ValueError(
+                    _(
+                        "%(where)s: players must rise (%(players)s comes after %(before)s)",
+                        where=at,
+                        players=players,
+                        before=steps[-1][0],
+                    )
+                )
             steps.append((players, whole(step[1], f"{at}[1]", low=1, high=MAX_DECKS)))
         return tuple(steps)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(
-            f'{where}: must be a number of decks, [[from_players, decks], …], {{"per_player": 1, '
-            f'"extra": 1}} or null, not {value!r}'
+            _(
+                '%(where)s: must be a number of decks, [[from_players, decks], …], {"per_player": 1, '
+                '"extra": 1} or null, not %(value)s',
+                where=where,
+                value=repr(value),
+            )
         )
     return whole(value, where, low=1, high=MAX_DECKS)
 
@@ -291,10 +387,16 @@ def deal(value: Any) -> dict | None:
     value = _mapping(value, "deal")
     for key in value:
         if key not in DEAL_FIELDS:
-            raise ValueError(f"deal.{key}: not a field of the deal ({', '.join(DEAL_FIELDS)})")
+            raise ValueError(
+                _(
+                    "%(where)s: not a field of the deal (%(fields)s)",
+                    where="deal." + str(key),
+                    fields=", ".join(DEAL_FIELDS),
+                )
+            )
     for key in ("decks", "hand", "foot"):
         if key not in value:
-            raise ValueError(f"deal.{key}: missing")
+            raise ValueError(_("%(where)s: missing", where="deal." + str(key)))
     knee = whole(value.get("knee", 0), "deal.knee", low=0, high=MAX_CARDS_DEALT)
     return {
         "decks": _decks(value["decks"]),

@@ -15,6 +15,7 @@ import datetime
 import json
 
 from ..scoring import ENTRY_FIELDS
+from ..scoring.language import _
 from . import Conflict, NotFound, summaries
 from .game_model import changes_since, load_game
 
@@ -42,12 +43,12 @@ def game_for_change(db, game_id, revision, loaded=None):
             return loaded
     game = load_game(db, game_id)
     if game is None:
-        raise NotFound("This game no longer exists.")
+        raise NotFound(_("This game no longer exists."))
     if revision is None:
-        raise Conflict("This page is out of date: nothing was saved. Here is the game as it stands.")
+        raise Conflict(_("This page is out of date: nothing was saved. Here is the game as it stands."))
     if revision != game.revision:
         raise Conflict(
-            "Someone changed this game on another phone since you opened this page, so nothing was saved.",
+            _("Someone changed this game on another phone since you opened this page, so nothing was saved."),
             changes_since(db, game_id, revision),
         )
     return game
@@ -92,6 +93,8 @@ def store_totals(db, game):
 
 
 def log_change(db, game_id, revision, round_number, action, summary, before=None, after=None, stamp=None):
+    """Keep a line of the game's change log. ``summary`` is kept as written and read
+    later by every phone, so it is English (worded under ``scoring.language.english``)."""
     db.execute(
         """INSERT INTO revisions (game_id, revision, round_number, action, summary, before, after,
                                   created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",

@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass
 
 from ..names import name_key
+from ..scoring.language import N_, _
 from ..storage.db import snapshot, transaction
 from . import Conflict, players, ratings, seating
 from .changes import log_change, now
@@ -22,10 +23,10 @@ from .game_model import load_game
 from .games import insert_game
 
 MODES = {
-    "rotate": "Fair tables, partners changed each game",
-    "progressive": "Progressive: winners move up a table, everyone changes partner",
+    "rotate": N_("Fair tables, partners changed each game"),
+    "progressive": N_("Progressive: winners move up a table, everyone changes partner"),
 }
-RANKING_RULE = (
+RANKING_RULE = N_(
     "Ranked by games won tonight, then by points: each player counts their own team's total "
     "in every game they played tonight, games still being played included."
 )
@@ -214,9 +215,9 @@ def start_sitting(db, night, entry, mode, tables, seen=None):
         ).fetchone()[0]
         if seen is not None and started != seen:
             raise Conflict(
-                "Another phone started this evening's next game already: nothing was started twice."
+                _("Another phone started this evening's next game already: nothing was started twice.")
                 if seen
-                else "An evening is under way tonight already: its next game starts from its page."
+                else _("An evening is under way tonight already: its next game starts from its page.")
             )
         db.execute(
             "INSERT OR IGNORE INTO evenings (night, mode, rules_key, created_at, share_token) "
@@ -293,13 +294,22 @@ def progressive_results(tables):
         won = game.standings.winners
         if not won:
             winners.append(None)
-            notes.append(f"Table {table.number} ended without a result: its players keep their table.")
+            notes.append(
+                _(
+                    "Table %(number)s ended without a result: its players keep their table.",
+                    number=table.number,
+                )
+            )
             continue
         winners.append(won[0])
         if len(won) > 1:
             notes.append(
-                f"Table {table.number} was a tie: {game.teams[won[0]].name} count as its winners, "
-                "as the first team listed; swap if the table agrees."
+                _(
+                    "Table %(number)s was a tie: %(team)s count as its winners, "
+                    "as the first team listed; swap if the table agrees.",
+                    number=table.number,
+                    team=game.teams[won[0]].name,
+                )
             )
     return winners, notes
 

@@ -8,6 +8,8 @@ runs past midnight is one night.
 
 import datetime
 
+from ..scoring.language import _
+
 MORNING = 6  # a game started before this hour belongs to the evening before
 EVENING = datetime.time(20, 0)  # a game said to be played on a day, at no time: that evening
 
@@ -44,7 +46,7 @@ def stored(day, time):
         moment = datetime.datetime.combine(day, time).astimezone()
         return moment.astimezone(datetime.UTC).isoformat(timespec="seconds")
     except (OverflowError, OSError) as error:
-        raise ValueError(f"{day} {time} is beyond the calendar") from error
+        raise ValueError(_("%(day)s %(time)s is beyond the calendar", day=day, time=time)) from error
 
 
 def clock(stamp):

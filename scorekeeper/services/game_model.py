@@ -17,6 +17,7 @@ from functools import cached_property
 from .. import scoring
 from ..recent import Recent
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
+from ..scoring.language import language
 from ..storage.db import snapshot
 from .players import Player
 
@@ -199,7 +200,8 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
         gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, *rest = row
         token, played, paper, night, _importing = rest
         where = getattr(db, "memo_key", None)
-        key = (where, gid, uid, revision, updated) if where and committed else None
+        # in the reader's language: the standings' breakdowns are worded
+        key = (where, gid, uid, revision, updated, language()) if where and committed else None
         with _memo_lock:
             memo = _MEMO.get(key) if key else None
         if memo:
@@ -239,7 +241,8 @@ def _remember(db, game):
     if not where or getattr(db, "writing", False):
         return
     with _memo_lock:
-        _MEMO[(where, game.id, game.uid, game.revision, game.updated_at)] = (game.rounds, game.standings)
+        key = (where, game.id, game.uid, game.revision, game.updated_at, language())
+        _MEMO[key] = (game.rounds, game.standings)
 
 
 def remembered(change):

@@ -15,6 +15,7 @@ import secrets
 import uuid
 
 from ..names import clean_name, name_key
+from ..scoring.language import _
 from ..storage.db import transaction
 from . import Conflict, summaries
 from .changes import game_for_change, log_change, now, settled, store_totals, write_scores, write_totals
@@ -176,8 +177,11 @@ def change_played(db, game_id, revision, played_at, *, loaded=None):
         seated = db.execute("SELECT night FROM evening_games WHERE game_id = ?", [game_id]).fetchone()
         if seated and night != seated[0]:
             raise Conflict(
-                f"This game is a table of the evening of {seated[0]}: it stays on that night "
-                "(its time can change). Nothing was saved."
+                _(
+                    "This game is a table of the evening of %(night)s: it stays on that night "
+                    "(its time can change). Nothing was saved.",
+                    night=seated[0],
+                )
             )
         stamp = now()
         revision = game.revision + 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 
+from ..scoring.language import ngettext
 from ..storage.db import transaction
 
 FREE = {"household": 10, "address": 5}
@@ -84,6 +85,6 @@ def spoken(seconds):
     """A wait as the page says it: "2 seconds", "1 minute", "16 minutes"."""
     seconds = max(1, round(seconds))
     if seconds < 60:
-        return f"{seconds} second{'s' * (seconds != 1)}"
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
     minutes = -(-seconds // 60)
-    return f"{minutes} minute{'s' * (minutes != 1)}"
+    return ngettext("%(num)s minute", "%(num)s minutes", minutes)

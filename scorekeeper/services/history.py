@@ -8,12 +8,13 @@ the engine, for at most ``PAGE_SIZE`` games.
 import datetime
 from dataclasses import dataclass
 
+from ..scoring.language import N_
 from ..storage.db import snapshot
 from .evenings import stored
 from .game_model import load_game
 
 PAGE_SIZE = 20
-STATUSES = {"playing": "In progress", "finished": "Finished"}
+STATUSES = {"playing": N_("In progress"), "finished": N_("Finished")}
 
 
 @dataclass(frozen=True)

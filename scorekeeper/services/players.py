@@ -6,6 +6,7 @@ import datetime
 from dataclasses import dataclass
 
 from ..names import MAX_NAME, clean_name, name_key, name_problem
+from ..scoring.language import _
 from ..storage.db import transaction
 from . import Conflict, NotFound
 
@@ -62,10 +63,13 @@ def rename_player(db, player_id, revision, name):
     with transaction(db):
         row = db.execute("SELECT name, revision FROM players WHERE id = ?", [player_id]).fetchone()
         if row is None:
-            raise NotFound("There is no such player.")
+            raise NotFound(_("There is no such player."))
         if revision != row[1]:
             raise Conflict(
-                f"This player was renamed on another phone (now “{row[0]}”), so nothing was changed."
+                _(
+                    "This player was renamed on another phone (now “%(name)s”), so nothing was changed.",
+                    name=row[0],
+                )
             )
         if name == row[0]:
             return Player(player_id, name)
@@ -73,7 +77,7 @@ def rename_player(db, player_id, revision, name):
             "SELECT name FROM players WHERE key = ? AND id != ?", [name_key(name), player_id]
         ).fetchone()
         if other:
-            raise ValueError(f"There is already a player called {other[0]}.")
+            raise ValueError(_("There is already a player called %(name)s.", name=other[0]))
         db.execute(
             "UPDATE players SET name = ?, key = ?, revision = revision + 1 WHERE id = ?",
             [name, name_key(name), player_id],

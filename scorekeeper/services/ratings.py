@@ -45,6 +45,7 @@ from functools import cache
 from openskill.models import PlackettLuce
 
 from .. import scoring
+from ..scoring.language import N_
 from ..storage.db import let_writers_in, snapshot, transaction
 from ..storage.faults import Fault
 
@@ -67,7 +68,7 @@ SURE = 3  # how many sigmas below the estimate a conservative figure stands
 
 # The one rule of every "best" over a share (best partner, best partnership, the
 # partnership and head-to-head tables), said once on each page that uses it
-SHARE_RULE = (
+SHARE_RULE = N_(
     "Ranked by the share of games won, counted low until the games make it sure "
     "(as the rating is), so 4 wins in 4 games rank below 30 in 50."
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from .. import scoring
+from ..scoring.language import N_, _
 from ..storage.db import snapshot
 from . import ratings
 from .history import distinct_rules_names
@@ -24,12 +25,12 @@ from .history import distinct_rules_names
 # (record, column, highest first?) — each column has its team (the team's
 # position) and, for a round, its round number beside it
 GAME_RECORDS = (
-    ("high_total", "Highest game total", True),
-    ("best_round", "Best round", True),
-    ("worst_round", "Worst round", False),
-    ("most_books", "Most books in a round", True),
-    ("margin", "Biggest winning margin", True),
-    ("comeback", "Biggest comeback", True),
+    ("high_total", N_("Highest game total"), True),
+    ("best_round", N_("Best round"), True),
+    ("worst_round", N_("Worst round"), False),
+    ("most_books", N_("Most books in a round"), True),
+    ("margin", N_("Biggest winning margin"), True),
+    ("comeback", N_("Biggest comeback"), True),
 )
 _COLUMNS = (
     "game_id",
@@ -252,7 +253,7 @@ def game_records(db, year=None):
                 params,
             ).fetchone()
             if row:
-                records.append({"key": column, "label": label, **_holder(db, row, column)})
+                records.append({"key": column, "label": _(label), **_holder(db, row, column)})
         # the games kept as their scores alone, which hold no record of books
         (without_books,) = db.execute(
             f"SELECT COUNT(*) FROM game_records WHERE {within} AND most_books IS NULL", params
@@ -381,7 +382,7 @@ def worth_telling(db, game):
                 return {
                     "kind": "record",
                     "record": column,
-                    "label": label,
+                    "label": _(label),
                     "value": values[column],
                     "team": values[team],
                     "round": values[number] if number else None,
@@ -389,7 +390,7 @@ def worth_telling(db, game):
     if values["comeback"] and values["comeback_round"] is not None:
         return {
             "kind": "comeback",
-            "label": "Biggest comeback",
+            "label": _("Biggest comeback"),
             "value": values["comeback"],
             "team": values["comeback_team"],
             "round": values["comeback_round"],

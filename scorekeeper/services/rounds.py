@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..scoring import entry_fields
+from ..scoring.language import _, english
 from ..storage.db import transaction
 from . import Conflict, NotFound
 from .changes import INSERT_ENTRY, entry_rows, game_for_change, now, settled, write_scores
@@ -17,7 +18,7 @@ from .game_model import Round, remembered, with_round
 
 def _must_be_open(game):
     if not game.is_open:
-        raise Conflict("This game is finished: reopen it to change a round.")
+        raise Conflict(_("This game is finished: reopen it to change a round."))
 
 
 @remembered
@@ -28,9 +29,9 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
         game = game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         if game.finished:
-            raise Conflict("This game is finished: there is no next round to enter.")
+            raise Conflict(_("This game is finished: there is no next round to enter."))
         if number != game.standings.next_round:
-            raise Conflict(f"Round {number} was already saved, on another phone perhaps.")
+            raise Conflict(_("Round %(number)s was already saved, on another phone perhaps.", number=number))
         after = _insert_round(db, game, number, entries, now())
         return settled(
             db,
@@ -57,14 +58,24 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
         game = game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         if first != game.standings.next_round:
-            raise Conflict(f"Round {first} was already saved, on another phone perhaps.")
+            raise Conflict(_("Round %(number)s was already saved, on another phone perhaps.", number=first))
         after = game
         stamp = now()
         for number, entries in enumerate(rounds, start=first):
             if after.finished:
-                raise Conflict(f"The rules ended this game after round {number - 1}: nothing was saved.")
+                raise Conflict(
+                    _(
+                        "The rules ended this game after round %(number)s: nothing was saved.",
+                        number=number - 1,
+                    )
+                )
             if any(e.scores_only != game.scores_only for e in entries):
-                raise ValueError(f"round {number}: kept as its scores alone exactly when the game is")
+                raise ValueError(
+                    _(
+                        "%(where)s: kept as its scores alone exactly when the game is",
+                        where="round " + str(number),
+                    )
+                )
             after = _insert_round(db, after, number, entries, stamp)
         ended = end and not after.finished
         if ended:
@@ -100,7 +111,7 @@ def _insert_round(db, game, number, entries, stamp):
 def _round_of(game, round_id):
     played = next((r for r in game.rounds if r.id == round_id), None)
     if played is None:
-        raise NotFound("That round is no longer in this game.")
+        raise NotFound(_("That round is no longer in this game."))
     return played
 
 
@@ -112,7 +123,8 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
         game = game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         played = _round_of(game, round_id)
-        changes = describe_changes(game, played.entries, entries)
+        with english():  # the change log is kept, and read in every language
+            changes = describe_changes(game, played.entries, entries)
         if not changes:
             return game
         db.execute("UPDATE rounds SET updated_at = ? WHERE id = ?", [now(), round_id])
@@ -190,7 +202,12 @@ def _must_be_last_entered(db, game, played):
         [game.id, game.revision],
     ).fetchone()
     if last is None or tuple(last) != ("added", played.number):
-        raise Conflict(f"Round {played.number} is no longer this game’s last change: it can’t be undone.")
+        raise Conflict(
+            _(
+                "Round %(number)s is no longer this game’s last change: it can’t be undone.",
+                number=played.number,
+            )
+        )
 
 
 # --- describing -----------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..names import name_key
 from ..scoring import RULESETS, RuleSet
+from ..scoring.language import _
 from ..storage.db import transaction
 from . import Conflict, NotFound
 
@@ -67,7 +68,13 @@ def _name_must_be_free(db, rules, row_id=None):
         or db.execute("SELECT 1 FROM house_rules WHERE key = ? AND id IS NOT ?", [key, row_id]).fetchone()
     )
     if taken:
-        raise ValueError(f"name: there is already a rule set called “{rules.name}”")
+        raise ValueError(
+            _(
+                "%(where)s: there is already a rule set called “%(name)s”",
+                where="name",
+                name=rules.name,
+            )
+        )
 
 
 def insert_house_rules(db, rules):
@@ -105,11 +112,13 @@ def _existing(db, key, revision):
         else None
     )
     if row is None:
-        raise NotFound(f"no saved house rules “{key}”")
+        raise NotFound(_("no saved house rules “%(key)s”", key=key))
     if revision != row[1]:
         raise Conflict(
-            "These house rules were changed on another phone since you opened this "
-            "page, so nothing was saved. Here they are as they are now."
+            _(
+                "These house rules were changed on another phone since you opened this "
+                "page, so nothing was saved. Here they are as they are now."
+            )
         )
     return row_id, RuleSet.from_json(row[0])
 

@@ -18,6 +18,9 @@ import itertools
 import random
 from dataclasses import dataclass
 
+from ..scoring.language import N_
+from ..scoring.language import _ as gettext  # _ is this module's throwaway name
+
 MIN_PEOPLE, MAX_PEOPLE, MAX_TABLES = 2, 24, 6
 MAX_TEAMS_AT_A_TABLE = 6
 # a partner of earlier tonight again costs more than any spread of chances (at most 1 a
@@ -25,7 +28,7 @@ MAX_TEAMS_AT_A_TABLE = 6
 REPEAT_COST = 2 * MAX_TABLES
 RESTARTS = 12
 
-TABLE_RULE = (
+TABLE_RULE = N_(
     "Tables of four, as two teams of two. With two people over, one table seats six as three "
     "teams of two; with three over, a table of three plays each for themselves; with one over, "
     "two tables of four become a table of six and a table of three (five people: a table of "
@@ -33,7 +36,7 @@ TABLE_RULE = (
 )
 
 
-PROGRESSIVE_RULE = (
+PROGRESSIVE_RULE = N_(
     "After each game the winners move up a table and the others stay; at the head table the "
     "winners stay and the others go to the foot table, and with one table everyone stays. Each "
     "table keeps its size: where more come to a table than it seats, the last to come go on down "
@@ -53,22 +56,34 @@ def plan(people, team_size=2, tables=None):
     :raises SeatingError: too few or too many people, or teams that do not come out even.
     """
     if people < MIN_PEOPLE:
-        raise SeatingError(f"An evening needs at least {MIN_PEOPLE} people.")
+        raise SeatingError(gettext("An evening needs at least %(least)s people.", least=MIN_PEOPLE))
     if people > MAX_PEOPLE:
-        raise SeatingError(f"An evening seats at most {MAX_PEOPLE} people.")
+        raise SeatingError(gettext("An evening seats at most %(most)s people.", most=MAX_PEOPLE))
     if tables is None and team_size == 2:
         return _usual(people)
     if team_size < 1 or people % team_size:
-        raise SeatingError(f"{people} people do not make teams of {team_size}.")
+        raise SeatingError(
+            gettext("%(people)s people do not make teams of %(size)s.", people=people, size=team_size)
+        )
     teams = people // team_size
     tables = tables or max(1, round(teams / 2))
     if not 1 <= tables <= MAX_TABLES:
-        raise SeatingError(f"Choose 1 to {MAX_TABLES} tables.")
+        raise SeatingError(gettext("Choose 1 to %(most)s tables.", most=MAX_TABLES))
     if teams < 2 * tables:
-        raise SeatingError(f"{people} people make {teams} teams of {team_size}: too few for {tables} tables.")
+        raise SeatingError(
+            gettext(
+                "%(people)s people make %(teams)s teams of %(size)s: too few for %(tables)s tables.",
+                people=people,
+                teams=teams,
+                size=team_size,
+                tables=tables,
+            )
+        )
     per_table = [teams // tables + (1 if t < teams % tables else 0) for t in range(tables)]
     if max(per_table) > MAX_TEAMS_AT_A_TABLE:
-        raise SeatingError(f"At most {MAX_TEAMS_AT_A_TABLE} teams at a table: choose more tables.")
+        raise SeatingError(
+            gettext("At most %(most)s teams at a table: choose more tables.", most=MAX_TEAMS_AT_A_TABLE)
+        )
     return [[team_size] * n for n in per_table]
 
 
@@ -86,10 +101,14 @@ def _usual(people):
             fours = fours[:-2] + [[2, 2, 2]]
         tables = fours + [[1, 1, 1]]
         if len(tables) > MAX_TABLES:
-            raise SeatingError(f"{people} people need more than {MAX_TABLES} tables.")
+            raise SeatingError(
+                gettext("%(people)s people need more than %(most)s tables.", people=people, most=MAX_TABLES)
+            )
         return tables
     if len(fours) > MAX_TABLES:
-        raise SeatingError(f"{people} people need more than {MAX_TABLES} tables.")
+        raise SeatingError(
+            gettext("%(people)s people need more than %(most)s tables.", people=people, most=MAX_TABLES)
+        )
     return fours
 
 
@@ -127,9 +146,9 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
     units = _units(free, together)
     slots = [(t, i, size) for t, sizes in enumerate(layout) if t not in kept for i, size in enumerate(sizes)]
     if sum(size for *_, size in slots) != len(free):
-        raise SeatingError(f"{len(players)} people do not fill these tables.")
+        raise SeatingError(gettext("%(people)s people do not fill these tables.", people=len(players)))
     if any(len(u) > 1 for u in units) and not any(size >= 2 for *_, size in slots):
-        raise SeatingError("Partners locked together need teams of two or more.")
+        raise SeatingError(gettext("Partners locked together need teams of two or more."))
     rng = random.Random(seed)
     memo = {}
 
@@ -149,7 +168,7 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
     for _ in range(RESTARTS):
         seats = _random_seats(units, slots, rng)
         if seats is None:
-            raise SeatingError("The locked pairs do not fit these teams.")
+            raise SeatingError(gettext("The locked pairs do not fit these teams."))
         score, _ = cost(seats)
         improved = True
         while improved:
@@ -186,7 +205,7 @@ def _units(free, together):
         if len(set(pair)) != 2 or not set(pair) <= set(free):
             continue
         if locked & set(pair):
-            raise SeatingError("A player can be locked with one partner only.")
+            raise SeatingError(gettext("A player can be locked with one partner only."))
         locked |= set(pair)
         units.append(pair)
     units += [(p,) for p in free if p not in locked]

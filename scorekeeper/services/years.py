@@ -11,9 +11,24 @@ from __future__ import annotations
 
 import datetime
 
+from ..scoring.language import N_, _
 from . import evenings, ratings, records
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTHS = (
+    # Translators: the months, short, as the chart of a year's games labels them
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
 
 
 def years_played(db):
@@ -121,7 +136,7 @@ def year_review(db, year, today=None):
         "months": [{"month": f"{since}-{m:02d}", "games": months[m]} for m in shown],
         "most_wins": most_wins,
         "best_partnership": best_partnership,
-        "share_rule": ratings.SHARE_RULE,
+        "share_rule": _(ratings.SHARE_RULE),
         "records": records.game_records(db, year),
         "busiest_night": records.busiest_night(db, year),
         "years": years_played(db),
