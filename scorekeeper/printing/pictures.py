@@ -22,6 +22,7 @@ import os
 import threading
 
 from ..recent import Recent
+from ..scoring.language import language
 from ..services import records
 from ..web.resources import resource_folder
 
@@ -91,7 +92,9 @@ def year_picture(year):
 
 def _picture(key, html):
     """The picture cached under ``key`` (a hit never waits for a drawing), else the HTML
-    ``html()`` makes, drawn."""
+    ``html()`` makes, drawn. A picture is drawn in the words of whoever asks for it: the
+    language is part of its key."""
+    key = (language(), *key)
     with _lock:
         found = _cache.get(key)
     return found if found is not None else _drawn(key, html())
