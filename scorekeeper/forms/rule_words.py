@@ -8,29 +8,36 @@ page works and reads back as before. ``kind_names`` and ``kinds_written``:
 the lists of books ("1 natural + 1 mixed") may name a kind as the words do.
 """
 
+from ..scoring.language import N_, _
 from ..scoring.words import DEFAULT, Words
 from .rule_lists import ANY, book_kind, parse_books_by_round
 
 # The labels and hints that name a book, a kind of book or the piles, in a rule
 # set's words ({book}, {Books}, {piles} …: ``Words.fill``); the declarations in
 # forms.rules are Hand and Foot's, which these give back word for word.
+# Translators: {book}, {Books}, {hand}… are the rule set's own words, filled in as they are;
+# {pair} and {any} are examples typed as they are shown ("1 clean + 1 dirty"); "none" is typed
 _SAID = {
-    "books_mode": ("{Books} needed to go out", None),
-    "books_any_to_go_out": ("To go out: {books} in all", None),
+    "books_mode": (N_("{Books} needed to go out"), None),
+    "books_any_to_go_out": (N_("To go out: {books} in all"), None),
     "books_by_round": (
-        "{Books} to go out, by round",
-        "A round a line (or split by ;), like {pair}. "
-        "The last round repeats; write none for a round with no {books} needed.",
+        N_("{Books} to go out, by round"),
+        N_(
+            "A round a line (or split by ;), like {pair}. "
+            "The last round repeats; write none for a round with no {books} needed."
+        ),
     ),
-    "not_melded_books": ("“Melded nothing” until a team has this many {books}", None),
-    "red_three_book": ("{Book} of red 3s: bonus each", None),
-    "black_three_book": ("{Book} of black 3s: bonus each", None),
+    "not_melded_books": (N_("“Melded nothing” until a team has this many {books}"), None),
+    "red_three_book": (N_("{Book} of red 3s: bonus each"), None),
+    "black_three_book": (N_("{Book} of black 3s: bonus each"), None),
     "first_meld_books": (
-        "First meld must hold these {books}",
-        "Like {pair}, or {any}; one round a line, the last repeats, "
-        "none for a round without. Empty: no {books} needed.",
+        N_("First meld must hold these {books}"),
+        N_(
+            "Like {pair}, or {any}; one round a line, the last repeats, "
+            "none for a round without. Empty: no {books} needed."
+        ),
     ),
-    "deal_hand": ("Cards in a {hand}", None),
+    "deal_hand": (N_("Cards in a {hand}"), None),
 }
 
 
@@ -55,31 +62,35 @@ def speak(fields, words: Words) -> None:
     kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
     pair = "1 {} + 1 {}".format(*usual_kinds_written(words, kinds))
     for name, (label, description) in _SAID.items():
-        fields[name].label.text = words.fill(label.replace("{hand}", hand))  # words hold no braces
+        fields[name].label.text = words.fill(_(label).replace("{hand}", hand))  # words hold no braces
         if description:
             fields[name].description = words.fill(
-                description.replace("{any}", anyone).replace("{pair}", pair)
+                _(description).replace("{any}", anyone).replace("{pair}", pair)
             )
     for kind in ("clean", "dirty"):  # the legends of their groups
         fields[f"book_{kind}"].label.text = words.book_label(kind)
     for row in fields["extra_books"]:
-        row.label.text = f"Another kind of {words.book}"
-        row["kind"].label.text = f"Kind of {words.book}"
+        row.label.text = _("Another kind of %(book)s", book=words.book)
+        row["kind"].label.text = _("Kind of %(book)s", book=words.book)
     knee, foot = fields["deal_knee"], fields["deal_foot"]
     if words.piles == DEFAULT.piles:
         return  # Hand and Foot's: as declared
     last = words.piles[-1] if len(words.piles) > 1 else None
     if len(words.piles) > 2:
-        knee.label.text = f"Cards in a {words.piles[1]}"
+        knee.label.text = _("Cards in a %(pile)s", pile=words.piles[1])
     else:
-        knee.label.text = "Cards in a middle pile"
-    knee.description = f"Dealt between the {hand} and the {last or 'last pile'}; 0 for none."
+        knee.label.text = _("Cards in a middle pile")
+    knee.description = (
+        _("Dealt between the %(hand)s and the %(last)s; 0 for none.", hand=hand, last=last)
+        if last
+        else _("Dealt between the %(hand)s and the last pile; 0 for none.", hand=hand)
+    )
     if last:
-        foot.label.text = f"Cards in a {last}"
-        foot.description = f"0 for a game without a {last}."
+        foot.label.text = _("Cards in a %(pile)s", pile=last)
+        foot.description = _("0 for a game without a %(pile)s.", pile=last)
     else:
-        foot.label.text = "Cards in a last pile"
-        foot.description = f"Played after the {hand}; 0 for a game with a {hand} only."
+        foot.label.text = _("Cards in a last pile")
+        foot.description = _("Played after the %(hand)s; 0 for a game with a %(hand)s only.", hand=hand)
 
 
 def kind_names(called, kinds) -> dict[str, str]:
