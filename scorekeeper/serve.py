@@ -217,7 +217,10 @@ def renew_certificates(app, adapter, port, covered, now_covered):
     if made.status.server != adapter.serving:
         adapter.reload(made.status)
         print(
-            _("%(when)s https certificate issued again.", when=f"{datetime.datetime.now():%Y-%m-%d %H:%M}"),
+            _(
+                "%(when)s https certificate issued again.",
+                when=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            ),
             flush=True,
         )
     for line in told_of(made, port):

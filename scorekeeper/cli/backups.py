@@ -50,7 +50,7 @@ def backups_command():
         click.echo(
             f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
             + (
-                ngettext("%(num)s game", "%(num)s games", count, num=f"{count:,}")
+                ngettext("%(num)s game", "%(num)s games", count, num=format(count, ","))
                 if count is not None
                 else _("unreadable")
             )

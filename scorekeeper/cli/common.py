@@ -76,4 +76,4 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 
 
 def games_count(n):
-    return ngettext("%(num)s game", "%(num)s games", n, num=f"{n:,}")
+    return ngettext("%(num)s game", "%(num)s games", n, num=format(n, ","))

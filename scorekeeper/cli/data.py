@@ -149,8 +149,8 @@ def demo_data_command(count, seed, quiet):
     click.echo(
         _(
             "Added %(count)s games (%(rounds)s rounds) to %(database)s.",
-            count=f"{count:,}",
-            rounds=f"{rounds:,}",
+            count=format(count, ","),
+            rounds=format(rounds, ","),
             database=database(),
         )
     )

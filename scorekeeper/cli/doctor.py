@@ -37,7 +37,9 @@ def check_database(path):
         return False, _("%(error)s. Restore the latest backup (README: “Backing up”).", error=error)
     pending = len(migrations._migrations) - len(applied)  # sqlite-utils has no public list of them
     games = backup.count_games(path) or 0
-    text = _("%(path)s opens and passes integrity_check; %(games)s games", path=path, games=f"{games:,}")
+    text = _(
+        "%(path)s opens and passes integrity_check; %(games)s games", path=path, games=format(games, ",")
+    )
     if pending > 0:
         return False, _(
             "%(text)s, but %(pending)s update(s) of its layout wait: run `make run` once.",
@@ -137,9 +139,9 @@ def check_backups(auto, now, automatic):
     hours = (now - newest.made).total_seconds() / 3600
     # English says "hours" and "days" whatever the number
     age = (
-        ngettext("%(num)s hours", "%(num)s hours", round(hours), num=f"{hours:.0f}")
+        ngettext("%(num)s hours", "%(num)s hours", round(hours), num=format(hours, ".0f"))
         if hours < 48
-        else ngettext("%(num)s days", "%(num)s days", round(hours / 24), num=f"{hours / 24:.0f}")
+        else ngettext("%(num)s days", "%(num)s days", round(hours / 24), num=format(hours / 24, ".0f"))
     )
     changed = datetime.datetime.fromtimestamp(auto.database.stat().st_mtime, datetime.UTC)
     if changed - newest.made > 2 * auto.interval + datetime.timedelta(minutes=5):

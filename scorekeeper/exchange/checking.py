@@ -43,7 +43,7 @@ def _bounded(value, where="file", depth=0):
         _fail(where, _("nested too deeply for a Scorekeeper export"))
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            _fail(where, _("a text of %(count)s characters is too long", count=f"{len(value):,}"))
+            _fail(where, _("a text of %(count)s characters is too long", count=format(len(value), ",")))
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
@@ -403,7 +403,8 @@ def _check_round(rules, entries, number, where, team_names):
         for name, value, high in values:
             if isinstance(value, int) and value > high:
                 _fail(
-                    f"{at}.{name}", _("at most %(most)s, not %(value)s", most=f"{high:,}", value=f"{value:,}")
+                    f"{at}.{name}",
+                    _("at most %(most)s, not %(value)s", most=format(high, ","), value=format(value, ",")),
                 )
         round_entries.append(TeamRound.from_dict(entry))
     for problem in scoring.check_round(rules, round_entries, number, team_names=team_names):

@@ -62,22 +62,22 @@ class ImportSummary:
             # Translators: "12 games (80 rounds)"
             _(
                 "%(games)s (%(rounds)s)",
-                games=ngettext("%(num)s game", "%(num)s games", games, num=f"{games:,}"),
-                rounds=ngettext("%(num)s round", "%(num)s rounds", rounds, num=f"{rounds:,}"),
+                games=ngettext("%(num)s game", "%(num)s games", games, num=format(games, ",")),
+                rounds=ngettext("%(num)s round", "%(num)s rounds", rounds, num=format(rounds, ",")),
             )
         ]
         if self.players_added:
             n = self.players_added
-            parts.append(ngettext("%(num)s new player", "%(num)s new players", n, num=f"{n:,}"))
+            parts.append(ngettext("%(num)s new player", "%(num)s new players", n, num=format(n, ",")))
         if self.house_rules_added:
             n = self.house_rules_added
             parts.append(
-                ngettext("%(num)s set of house rules", "%(num)s sets of house rules", n, num=f"{n:,}")
+                ngettext("%(num)s set of house rules", "%(num)s sets of house rules", n, num=format(n, ","))
             )
         added = join(parts, _("and"))
         if self.games_skipped:
             n = self.games_skipped
-            skipped = ngettext("%(num)s game was", "%(num)s games were", n, num=f"{n:,}")
+            skipped = ngettext("%(num)s game was", "%(num)s games were", n, num=format(n, ","))
             # Translators: "Imported 3 games (20 rounds); 2 games were already here."
             text = _("Imported %(added)s; %(skipped)s already here.", added=added, skipped=skipped)
         else:

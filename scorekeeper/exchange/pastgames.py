@@ -120,7 +120,7 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
                     [
                         (
                             reader.line_num,
-                            _("a file of past games has at most %(most)s lines", most=f"{MAX_LINES:,}"),
+                            _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ",")),
                         )
                     ]
                 )
@@ -535,8 +535,8 @@ def _count(cell, name, maximum, row, problems):
                 _(
                     "%(column)s: %(value)s is not between 0 and %(most)s",
                     column=name,
-                    value=f"{value:,}",
-                    most=f"{maximum:,}",
+                    value=format(value, ","),
+                    most=format(maximum, ","),
                 ),
             )
         )

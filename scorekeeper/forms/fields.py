@@ -43,7 +43,7 @@ class WholeNumberField(IntegerField):
                 else _("At least %(minimum)s.", minimum=self.minimum)
             )
         if self.data > self.maximum:
-            raise ValidationError(_("At most %(maximum)s.", maximum=f"{self.maximum:,}"))
+            raise ValidationError(_("At most %(maximum)s.", maximum=format(self.maximum, ",")))
 
 
 class DayField(DateField):

@@ -145,7 +145,7 @@ def _not_scored(written, number, words, rows):
         )
     return _(
         "%(kind)s: not a kind of %(book)s these rules score (%(scored)s).",
-        kind=f"{written[:1].upper()}{written[1:]}",
+        kind=written[:1].upper() + written[1:],
         book=words.book,
         scored=scored,
     )

@@ -198,8 +198,8 @@ def _check(game, form):
                             "%(team)s: the sheet says %(sheet)s; these rules make it "
                             "%(score)s, which is what is saved.",
                             team=names[t],
-                            sheet=f"{column.sheet[t]:,}",
-                            score=f"{column.scores[t]:,}",
+                            sheet=format(column.sheet[t], ","),
+                            score=format(column.scores[t], ","),
                         ),
                     )
                 )

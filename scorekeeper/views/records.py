@@ -73,9 +73,9 @@ def months_chart(data):
         year=data["year"],
         first=labels[0],
         last=labels[-1],
-        games=f"{data['games']:,}",
+        games=format(data["games"], ","),
         busiest=labels[busiest],
-        most=f"{counts[busiest]:,}",
+        most=format(counts[busiest], ","),
     )
     return charts.line_chart(
         _("Games per month, %(year)s", year=data["year"]), description, labels, [(_("Games"), counts)]
