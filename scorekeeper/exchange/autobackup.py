@@ -125,8 +125,7 @@ def prune(folder, keep):
 
 
 class NoRoom(OSError):
-    """A copy skipped: it would leave the disk less free space than its floor (said in the
-    language of whoever reads it, when it is read: it is kept for the settings page)."""
+    """A copy skipped: it would leave the disk less free space than its floor (said as it is read)."""
 
     def __init__(self, folder, free, needed, floor):
         super().__init__()
@@ -188,7 +187,7 @@ class AutoBackup:
         self.interval = datetime.timedelta(seconds=interval)
         self.keep = dict(KEEP, **(keep or {}))
         self.clock = clock
-        self.last_error = None  # (UTC time, message) of the last failed attempt, until one succeeds
+        self.last_error = None  # (UTC time, message, error) of the last failed attempt, until one succeeds
         self.no_room = False  # that attempt was skipped for want of room (NoRoom)
         self._pending = False  # a change not yet in a backup
         self._worker = background.Worker("scorekeeper-backups")
@@ -240,7 +239,6 @@ class AutoBackup:
 
     def _failed(self, error):
         """Keep and log why; try again at the next change (the pending mark is dropped)."""
-        # (when, what it says now, the error: said again in the reader's language on the page)
         self.last_error = (self.clock(), _said(error), error)
         self.no_room = isinstance(error, NoRoom)
         log.warning("automatic backup into %s failed: %s", self.folder, error)

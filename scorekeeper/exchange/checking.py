@@ -1,5 +1,8 @@
 """Checking a history export whole before anything is written (``importer.py`` writes it).
 
+Over 400 lines: every field of the format has its check here, and each refusal is one whole
+sentence for the translators (issue 47), which the formatter lays out a value a line.
+
 A file with anything wrong is refused whole with a message that names the
 place ("games[3].rounds[2]…"). Before any field is read, the file's shape is
 bounded (depth, sizes, counts, text that cannot be stored), so no file,
