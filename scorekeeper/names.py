@@ -24,20 +24,28 @@ def clean_name(text):
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
-def name_problem(name, maximum=MAX_NAME):
-    """Why ``name`` (already cleaned) cannot be a name, or None."""
+def _english(message, **values):
+    return message % values if values else message
+
+
+def name_problem(name, maximum=MAX_NAME, _=_english):
+    """Why ``name`` (already cleaned) cannot be a name, or None.
+
+    :param _: says the words in the reader's language (``scoring.language._``; this module
+        imports nothing of ours, so the caller hands it over); English without it.
+    """
     if not name:
-        return "Type a name."
+        return _("Type a name.")
     if len(name) > maximum:
-        return f"At most {maximum} characters."
+        return _("At most %(maximum)s characters.", maximum=maximum)
     for char in name:
         category = unicodedata.category(char)
         if category == "Cc":
-            return "A name can’t hold control characters."
+            return _("A name can’t hold control characters.")
         if category == "Cs":  # half of a character: only a broken keyboard or file sends one
-            return "A name can’t hold that character."
+            return _("A name can’t hold that character.")
     if all(unicodedata.category(char) in _INVISIBLE for char in name):
-        return "A name needs a letter, digit or sign you can see."
+        return _("A name needs a letter, digit or sign you can see.")
     return None
 
 

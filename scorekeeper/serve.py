@@ -32,6 +32,7 @@ from waitress import create_server
 
 from . import background, create_app
 from .forms.exchange import MAX_IMPORT_SIZE
+from .scoring.language import _
 from .storage.db import get_db
 from .storage.faults import Fault
 from .web import certificates, passcode
@@ -57,20 +58,44 @@ CERTIFICATE_CHECK_SECONDS = 3600
 
 def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
     """The lines that tell the family which address to open."""
-    lines = [f"Scorekeeper is running. On this computer: http://localhost:{port}/"]
     if https_port:
-        lines[0] += f" (https on port {https_port}, for phones made secure)"
+        lines = [
+            _(
+                "Scorekeeper is running. On this computer: http://localhost:%(port)s/ "
+                "(https on port %(https)s, for phones made secure)",
+                port=port,
+                https=https_port,
+            )
+        ]
+    else:
+        lines = [_("Scorekeeper is running. On this computer: http://localhost:%(port)s/", port=port)]
     if host in ("0.0.0.0", ""):
-        for address in addresses or ["<this computer's address>"]:
-            lines.append(f"On a phone on the same Wi-Fi, open: http://{address}:{port}/")
+        for address in addresses or [_("<this computer's address>")]:
+            lines.append(
+                _(
+                    "On a phone on the same Wi-Fi, open: http://%(address)s:%(port)s/",
+                    address=address,
+                    port=port,
+                )
+            )
         if https_port and addresses:
             lines.append(
-                f"Secure, on a phone made secure once at http://{addresses[0]}:{port}/trust: "
-                f"https://{addresses[0]}:{https_port}/"
+                _(
+                    "Secure, on a phone made secure once at http://%(address)s:%(port)s/trust: "
+                    "https://%(address)s:%(https)s/",
+                    address=addresses[0],
+                    port=port,
+                    https=https_port,
+                )
             )
     if https_port and fingerprint:
-        lines.append(f"The household certificate's fingerprint starts {fingerprint} (a phone shows it too).")
-    lines.append("Stop it with Ctrl+C.")
+        lines.append(
+            _(
+                "The household certificate's fingerprint starts %(fingerprint)s (a phone shows it too).",
+                fingerprint=fingerprint,
+            )
+        )
+    lines.append(_("Stop it with Ctrl+C."))
     return lines
 
 
@@ -82,7 +107,7 @@ def qr_codes(host, port, addresses, https_port=None):
     for address in addresses:
         urls = [f"http://{address}:{port}/"] + ([f"https://{address}:{https_port}/"] if https_port else [])
         for url in urls:
-            out.write(f"Scan to open {url}\n")
+            out.write(_("Scan to open %(url)s", url=url) + "\n")
             segno.make(url, error="m").terminal(out=out, compact=True)
     return out.getvalue()
 
@@ -164,11 +189,16 @@ def told_of(made, port):
     """What ``make run`` says of a household root it just made again (none the first time)."""
     if not made.new_root or made.why == "there was none":
         return []
-    first = made.status.covered.addresses[:1] or made.status.covered.names[:1] or ["this computer"]
+    first = made.status.covered.addresses[:1] or made.status.covered.names[:1] or [_("this computer")]
     return [
-        f"The household certificate is new ({made.why}). A phone made secure before sees a "
-        f"certificate warning at https: open http://{first[0]}:{port}/trust on it, remove the old "
-        "Scorekeeper certificate and install the new one (docs/HTTPS.md)."
+        _(
+            "The household certificate is new (%(why)s). A phone made secure before sees a "
+            "certificate warning at https: open http://%(host)s:%(port)s/trust on it, remove the old "
+            "Scorekeeper certificate and install the new one (docs/HTTPS.md).",
+            why=_(made.why),
+            host=first[0],
+            port=port,
+        )
     ]
 
 
@@ -186,7 +216,13 @@ def renew_certificates(app, adapter, port, covered, now_covered):
     made = certificates.ensure(app.instance_path, wanted, socket.gethostname())
     if made.status.server != adapter.serving:
         adapter.reload(made.status)
-        print(f"{datetime.datetime.now():%Y-%m-%d %H:%M} https certificate issued again.", flush=True)
+        print(
+            _(
+                "%(when)s https certificate issued again.",
+                when=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            ),
+            flush=True,
+        )
     for line in told_of(made, port):
         print(line, flush=True)
     return wanted
@@ -203,7 +239,11 @@ def keep_certificates(app, adapter, port):
         try:
             covered = renew_certificates(app, adapter, port, covered, covered_now(app))
         except (OSError, ValueError, ssl.SSLError) as error:  # a full disk: the old one serves on
-            print(f"The https certificate could not be renewed: {error}", file=sys.stderr, flush=True)
+            print(
+                _("The https certificate could not be renewed: %(error)s", error=error),
+                file=sys.stderr,
+                flush=True,
+            )
         return CERTIFICATE_CHECK_SECONDS
 
     worker = background.Worker("certificates")
@@ -230,8 +270,11 @@ def _say_where(app, args, port, addresses, made, said):
     if passcode.stored_hash(app.instance_path) is None:
         # proves a phone is held at home: the first passcode, an import, the whole history
         print(
-            f"Household code: {passcode.household_code(app.instance_path)} (a phone asks for it before"
-            " the first passcode, an import, or a download of the whole history)",
+            _(
+                "Household code: %(code)s (a phone asks for it before"
+                " the first passcode, an import, or a download of the whole history)",
+                code=passcode.household_code(app.instance_path),
+            ),
             flush=True,
         )
     codes = qr_codes(args.host, port, addresses, https_port)
@@ -276,7 +319,9 @@ def main(argv=None, make_app=create_app):
             made = certificates.ensure(app.instance_path, covered_now(app), socket.gethostname())
             secure = https_server(app, args.host, args.https_port, made.status)
         except (OSError, ValueError, ssl.SSLError) as error:
-            said.append(f"https is not served ({error}): phones open the app over http alone.")
+            said.append(
+                _("https is not served (%(error)s): phones open the app over http alone.", error=error)
+            )
         else:
             app.config["HTTPS_PORT"] = secure.bind_addr[1]
             said += told_of(made, server.effective_port)
@@ -284,7 +329,8 @@ def main(argv=None, make_app=create_app):
     # from here every way out stops the https server: cheroot's threads are no daemons, and
     # the process would wait for them for ever (a failed print, Ctrl+C as it starts)
     try:
-        _say_where(app, args, server.effective_port, addresses, made, said)
+        with app.app_context():  # in the household's language, if it chose one
+            _say_where(app, args, server.effective_port, addresses, made, said)
         # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
         # that what waits for it (a change's backup, autobackup.flush) is done
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

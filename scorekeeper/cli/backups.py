@@ -8,6 +8,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..exchange import autobackup, backup
+from ..scoring.language import _, ngettext
 from .common import Progress, database, quiet_option, stoppable
 
 
@@ -19,11 +20,11 @@ from .common import Progress, database, quiet_option, stoppable
 def backup_command(path, force, quiet):
     """Copy the database to PATH, consistently, even while the app runs."""
     try:
-        with stoppable(), Progress("Copying pages", quiet) as progress:
+        with stoppable(), Progress(_("Copying pages"), quiet) as progress:
             backup.backup_database(database(), path, force=force, progress=progress.pages)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Backed up {database()} to {path}.")
+    click.echo(_("Backed up %(database)s to %(path)s.", database=database(), path=path))
 
 
 def _size(n):
@@ -39,16 +40,24 @@ def backups_command():
     """List the automatic backups, newest first: name, time, size and games."""
     auto = autobackup.for_app(current_app)
     found = autobackup.list_backups(auto.folder)
-    click.echo(f"Backups in {auto.folder}:" if found else f"No automatic backup in {auto.folder} yet.")
+    click.echo(
+        _("Backups in %(folder)s:", folder=auto.folder)
+        if found
+        else _("No automatic backup in %(folder)s yet.", folder=auto.folder)
+    )
     for item in found:
         count = backup.count_games(item.path)
         click.echo(
             f"  {item.name}  {item.made.astimezone():%Y-%m-%d %H:%M}  {_size(item.size):>10}  "
-            + (f"{count:,} game{'' if count == 1 else 's'}" if count is not None else "unreadable")
+            + (
+                ngettext("%(num)s game", "%(num)s games", count, num=format(count, ","))
+                if count is not None
+                else _("unreadable")
+            )
         )
     problem = auto.problem()
     if problem:
-        click.echo(f"Backups cannot be written: {problem}", err=True)
+        click.echo(_("Backups cannot be written: %(problem)s", problem=problem), err=True)
 
 
 def _backup_to_restore(path, latest):
@@ -56,13 +65,15 @@ def _backup_to_restore(path, latest):
     folder = autobackup.for_app(current_app).folder
     if latest:
         if path:
-            raise click.UsageError("Give either a backup or --latest, not both.")
+            raise click.UsageError(_("Give either a backup or --latest, not both."))
         found = autobackup.list_backups(folder)
         if not found:
-            raise click.ClickException(f"No automatic backup in {folder} to restore.")
+            raise click.ClickException(_("No automatic backup in %(folder)s to restore.", folder=folder))
         return found[0].path
     if not path:
-        raise click.UsageError("Give the backup to restore (a file, or a name `backups` lists), or --latest.")
+        raise click.UsageError(
+            _("Give the backup to restore (a file, or a name `backups` lists), or --latest.")
+        )
     if not os.path.exists(path) and os.sep not in path and (folder / path).is_file():
         return folder / path
     return path
@@ -78,11 +89,17 @@ def restore_command(path, latest, quiet):
     (the current one is kept beside it)."""
     path = _backup_to_restore(path, latest)
     try:
-        with stoppable(), Progress("Restoring pages", quiet) as progress:
+        with stoppable(), Progress(_("Restoring pages"), quiet) as progress:
             kept = backup.restore_database(path, database(), progress=progress.pages)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(
-        f"Restored {path} into {database()}."
-        + (f" The database as it was is kept at {kept}." if kept else "")
-    )
+    if kept:
+        said = _(
+            "Restored %(path)s into %(database)s. The database as it was is kept at %(kept)s.",
+            path=path,
+            database=database(),
+            kept=kept,
+        )
+    else:
+        said = _("Restored %(path)s into %(database)s.", path=path, database=database())
+    click.echo(said)

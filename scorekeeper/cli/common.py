@@ -7,6 +7,7 @@ import sys
 import click
 from flask import current_app
 
+from ..scoring.language import ngettext
 from ..storage.db import connect
 
 
@@ -75,4 +76,4 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 
 
 def games_count(n):
-    return f"{n:,} game{'' if n == 1 else 's'}"
+    return ngettext("%(num)s game", "%(num)s games", n, num=format(n, ","))

@@ -13,6 +13,7 @@ from flask.cli import with_appcontext
 
 from ..exchange import autobackup, backup, csvfile, demo, importer, jsonfile
 from ..scoring import RuleSet
+from ..scoring.language import _
 from ..services import games, rulesets
 from ..services.schema import migrate
 from ..storage.private import make_private
@@ -35,7 +36,11 @@ def init_db_command():
     folder = autobackup.backup_folder(current_app)
     kept = [*folder.glob("*.db*"), *Path(database()).parent.glob(Path(database()).name + ".before-restore-*")]
     make_private(database(), current_app.instance_path, *kept)
-    click.echo(f"Database {database()}: " + (f"applied {', '.join(applied)}." if applied else "up to date."))
+    click.echo(
+        _("Database %(database)s: applied %(applied)s.", database=database(), applied=", ".join(applied))
+        if applied
+        else _("Database %(database)s: up to date.", database=database())
+    )
 
 
 def _pause():
@@ -55,7 +60,7 @@ def import_rules_command(file):
             key = rulesets.save_house_rules(db, rules)
     except ValueError as error:
         raise click.ClickException(f"{file.name}: {error}") from None
-    click.echo(f"Saved “{rules.name}” as /rules/{key}")
+    click.echo(_("Saved “%(name)s” as /rules/%(key)s", name=rules.name, key=key))
 
 
 @click.command("recompute-scores")
@@ -64,7 +69,7 @@ def recompute_scores_command():
     """Rewrite every stored round score and team total from its inputs with the engine."""
     with connection() as db:
         count = games.recompute_scores(db)
-    click.echo(f"Recomputed {count} round scores.")
+    click.echo(_("Recomputed %(count)s round scores.", count=count))
 
 
 @click.command("export")
@@ -75,7 +80,7 @@ def recompute_scores_command():
 def export_command(path, force, quiet):
     """Export the whole history to PATH: CSV if it ends in .csv, else JSON (- for stdout)."""
     csv = path.lower().endswith(".csv")
-    with connection() as db, Progress("Exporting games", quiet) as progress:
+    with connection() as db, Progress(_("Exporting games"), quiet) as progress:
         chunks = (
             csvfile.iter_csv(db, progress=progress.update)
             if csv
@@ -86,7 +91,9 @@ def export_command(path, force, quiet):
                 click.echo(chunk, nl=False)
         else:
             if os.path.exists(path) and not force:
-                raise click.ClickException(f"{path} already exists (use --force to replace it)")
+                raise click.ClickException(
+                    _("%(path)s already exists (use --force to replace it)", path=path)
+                )
             partial = f"{path}{backup.PARTIAL}{secrets.token_hex(4)}"
             try:
                 with stoppable(), open(partial, "w", encoding="utf-8", newline="") as file:
@@ -96,8 +103,14 @@ def export_command(path, force, quiet):
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(partial)
-    where = "standard output" if path == "-" else path
-    click.echo(f"Exported {games_count(progress.total)} to {where} ({'CSV' if csv else 'JSON'}).", err=True)
+    where = _("standard output") if path == "-" else path
+    said = _(
+        "Exported %(games)s to %(where)s (%(format)s).",
+        games=games_count(progress.total),
+        where=where,
+        format="CSV" if csv else "JSON",
+    )
+    click.echo(said, err=True)
 
 
 @click.command("import")
@@ -110,12 +123,14 @@ def import_command(file, quiet):
         data = importer.read_history(file.read())
         with (
             connection() as db,
-            Progress("Checking games", quiet) as checking,
-            Progress("Importing games", quiet) as progress,
+            Progress(_("Checking games"), quiet) as checking,
+            Progress(_("Importing games"), quiet) as progress,
         ):
             summary = importer.import_history(db, data, progress.update, checking.update, _pause)
     except ValueError as error:
-        raise click.ClickException(f"{file.name}: refused, nothing imported: {error}") from None
+        raise click.ClickException(
+            _("%(file)s: refused, nothing imported: %(error)s", file=file.name, error=error)
+        ) from None
     click.echo(str(summary))
 
 
@@ -129,6 +144,13 @@ def import_command(file, quiet):
 def demo_data_command(count, seed, quiet):
     """Fill the database with realistic generated games (scored by the engine)."""
     migrate(database())
-    with connection() as db, Progress("Making games", quiet) as progress:
+    with connection() as db, Progress(_("Making games"), quiet) as progress:
         rounds = demo.generate(db, count, seed, progress=progress.update)
-    click.echo(f"Added {count:,} games ({rounds:,} rounds) to {database()}.")
+    click.echo(
+        _(
+            "Added %(count)s games (%(rounds)s rounds) to %(database)s.",
+            count=format(count, ","),
+            rounds=format(rounds, ","),
+            database=database(),
+        )
+    )

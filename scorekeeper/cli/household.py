@@ -11,6 +11,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..exchange import autobackup
+from ..scoring.language import _
 from ..services import guesses
 from ..web import certificates, passcode
 from . import service
@@ -34,19 +35,21 @@ def passcode_command(remove, from_stdin):
         was_set = passcode.remove_passcode(instance)
         _forget_guesses()
         click.echo(
-            "Passcode removed: the app opens without signing in." if was_set else "No passcode was set."
+            _("Passcode removed: the app opens without signing in.") if was_set else _("No passcode was set.")
         )
         return
     if from_stdin:
         new = sys.stdin.readline().rstrip("\r\n")
     else:
-        new = click.prompt("New passcode", hide_input=True, confirmation_prompt="The same passcode again")
+        new = click.prompt(
+            _("New passcode"), hide_input=True, confirmation_prompt=_("The same passcode again")
+        )
     try:
         passcode.set_passcode(instance, new)
     except ValueError as error:
-        raise click.ClickException(f"Passcode not set: {error}") from None
+        raise click.ClickException(_("Passcode not set: %(error)s", error=error)) from None
     _forget_guesses()
-    click.echo("Passcode set: each phone signs in with it once an evening. Share links open without it.")
+    click.echo(_("Passcode set: each phone signs in with it once an evening. Share links open without it."))
 
 
 def _forget_guesses():
@@ -75,16 +78,18 @@ def https_command(new_root):
     made = certificates.ensure(current_app.instance_path, covered, hostname, new_root=new_root)
     status = made.status
     if made.new_root:
-        click.echo(f"New household root ({made.why}): each phone pairs at /trust.")
+        click.echo(_("New household root (%(why)s): each phone pairs at /trust.", why=_(made.why)))
     elif made.new_server:
-        click.echo("Server certificate issued again, under the same root: paired phones stay paired.")
+        click.echo(_("Server certificate issued again, under the same root: paired phones stay paired."))
     else:
-        click.echo("The certificates were up to date.")
+        click.echo(_("The certificates were up to date."))
     now = datetime.datetime.now(datetime.UTC)
-    click.echo(f"Fingerprint (SHA-256) starts: {status.fingerprint}")
-    click.echo(f"Covers: {', '.join(status.covered.hosts)}")
-    click.echo(f"Valid for {status.days_left(now)} more days (issued again by itself before it ends)")
-    click.echo(f"Kept in {status.folder} (owner-only)")
+    click.echo(_("Fingerprint (SHA-256) starts: %(fingerprint)s", fingerprint=status.fingerprint))
+    click.echo(_("Covers: %(hosts)s", hosts=", ".join(status.covered.hosts)))
+    click.echo(
+        _("Valid for %(days)s more days (issued again by itself before it ends)", days=status.days_left(now))
+    )
+    click.echo(_("Kept in %(folder)s (owner-only)", folder=status.folder))
 
 
 @click.group("service")
@@ -168,7 +173,7 @@ def service_install(host, port, system, as_user):
         _say(service.install(wanted, make_user))
     except (service.NoSystemd, RuntimeError, OSError) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Its log: {service.log_command(wanted.system)}")
+    click.echo(_("Its log: %(command)s", command=service.log_command(wanted.system)))
 
 
 @service_group.command("remove")
@@ -191,7 +196,7 @@ def service_status(system):
         _say(service.status(_system(system)))
     except (service.NoSystemd, RuntimeError, OSError) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Its log: {service.log_command(_system(system))}")
+    click.echo(_("Its log: %(command)s", command=service.log_command(_system(system))))
 
 
 @service_group.command("unit")

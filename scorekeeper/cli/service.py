@@ -28,6 +28,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..scoring.language import _
+
 NAME = "scorekeeper"
 UNIT = f"{NAME}.service"
 SYSTEM_USER = NAME  # made for a system service when no one else is named or owns the instance
@@ -186,9 +188,9 @@ def service_user(named, instance):
     when that is not root, else ``SYSTEM_USER``; and whether that user is still to be made."""
     if named is not None:
         if named == "root" or _uid(named) == 0:
-            raise RuntimeError("The service does not run as root: name another user (--as-user).")
+            raise RuntimeError(_("The service does not run as root: name another user (--as-user)."))
         if _uid(named) is None:
-            raise RuntimeError(f"There is no user {named} on this computer.")
+            raise RuntimeError(_("There is no user %(user)s on this computer.", user=named))
         return named, False
     found = owner(instance)
     if found is not None:
@@ -223,7 +225,9 @@ def hand_over(service, make_user):
             ),
             f"useradd {service.user}",
         )
-        said.append(f"Made the system user {service.user}: the service runs as it, not as root.")
+        said.append(
+            _("Made the system user %(user)s: the service runs as it, not as root.", user=service.user)
+        )
     for folder in service.writable:
         Path(folder).mkdir(parents=True, exist_ok=True)
         _checked(_run("chown", "-R", f"{service.user}:", str(folder)), f"chown {folder}")
@@ -233,7 +237,11 @@ def hand_over(service, make_user):
                 _checked(_run("chown", f"{service.user}:", str(path)), f"chown {path}")
     if service.writable:
         said.append(
-            f"{', '.join(map(str, service.writable))}: now {service.user}'s (the service writes there)."
+            _(
+                "%(folders)s: now %(user)s's (the service writes there).",
+                folders=", ".join(map(str, service.writable)),
+                user=service.user,
+            )
         )
     tried = _run(
         "runuser",
@@ -251,9 +259,15 @@ def hand_over(service, make_user):
     if tried.returncode != 0:
         why = (tried.stderr or tried.stdout).strip()[-200:] or "refused"
         raise RuntimeError(
-            f"{service.user} cannot run {service.python} in {service.workdir}, or write beside the scores "
-            f"({why}). Put Scorekeeper in a folder every user can read (for example /opt/scorekeeper), "
-            "or name a user who can with --as-user"
+            _(
+                "%(user)s cannot run %(python)s in %(folder)s, or write beside the scores "
+                "(%(why)s). Put Scorekeeper in a folder every user can read (for example /opt/scorekeeper), "
+                "or name a user who can with --as-user",
+                user=service.user,
+                python=service.python,
+                folder=service.workdir,
+                why=why,
+            )
         )
     return said
 
@@ -271,14 +285,19 @@ def _systemctl(system, *args):
 def _must_have_systemd():
     if not systemd_running() or shutil.which("systemctl") is None:
         raise NoSystemd(
-            f"systemd is not running on this computer (no {BOOTED}): nothing was changed. "
-            "Start the app with `make run`, or with this system's own way of starting programs at boot."
+            _(
+                "systemd is not running on this computer (no %(booted)s): nothing was changed. "
+                "Start the app with `make run`, or with this system's own way of starting programs at boot.",
+                booted=BOOTED,
+            )
         )
 
 
 def _checked(result, what):
     if result.returncode != 0:
-        raise RuntimeError(f"{what} failed: {(result.stderr or result.stdout).strip()}")
+        raise RuntimeError(
+            _("%(what)s failed: %(why)s", what=what, why=(result.stderr or result.stdout).strip())
+        )
     return result
 
 
@@ -293,27 +312,35 @@ def install(service, make_user=False):
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(unit_text(service), encoding="utf-8")
     os.replace(partial, path)
-    said.append(f"Wrote {path}.")
+    said.append(_("Wrote %(path)s.", path=path))
     try:
         _checked(_systemctl(service.system, "daemon-reload"), "systemctl daemon-reload")
         _checked(_systemctl(service.system, "enable", "--now", UNIT), f"systemctl enable --now {UNIT}")
     except RuntimeError as error:  # a unit that cannot start is not left behind
         path.unlink(missing_ok=True)
         _systemctl(service.system, "daemon-reload")
-        raise RuntimeError(f"{error}. Nothing is installed.") from None
+        raise RuntimeError(_("%(error)s. Nothing is installed.", error=error)) from None
     if not service.system:
         user = pwd.getpwuid(os.getuid()).pw_name
         linger = subprocess.run(
             ["loginctl", "enable-linger", user], capture_output=True, text=True, timeout=60, check=False
         )
         if linger.returncode == 0:
-            said.append(f"Lingering is on for {user}: the app starts at boot, before anyone logs in.")
+            said.append(
+                _("Lingering is on for %(user)s: the app starts at boot, before anyone logs in.", user=user)
+            )
         else:
             said.append(
-                f"Could not turn lingering on ({(linger.stderr or '').strip()}): the app starts when "
-                f"{user} logs in. As root: loginctl enable-linger {user}"
+                _(
+                    "Could not turn lingering on (%(why)s): the app starts when "
+                    "%(user)s logs in. As root: loginctl enable-linger %(user)s",
+                    why=(linger.stderr or "").strip(),
+                    user=user,
+                )
             )
-    said.append(f"Started: it answers on port {service.port} and starts again with the computer.")
+    said.append(
+        _("Started: it answers on port %(port)s and starts again with the computer.", port=service.port)
+    )
     return said
 
 
@@ -322,11 +349,11 @@ def remove(system):
     _must_have_systemd()
     path = unit_path(system)
     if not path.exists():
-        return [f"Not installed: there is no {path}."]
+        return [_("Not installed: there is no %(path)s.", path=path)]
     _systemctl(system, "disable", "--now", UNIT)  # a unit already stopped or disabled is fine
     path.unlink()
     _checked(_systemctl(system, "daemon-reload"), "systemctl daemon-reload")
-    return [f"Stopped and removed {path}."]
+    return [_("Stopped and removed %(path)s.", path=path)]
 
 
 def status(system):
@@ -334,10 +361,14 @@ def status(system):
     _must_have_systemd()
     path = unit_path(system)
     if not path.exists():
-        return [f"Not installed (no {path})."]
+        return [_("Not installed (no %(path)s).", path=path)]
     enabled = _systemctl(system, "is-enabled", UNIT).stdout.strip() or "unknown"
     active = _systemctl(system, "is-active", UNIT).stdout.strip() or "unknown"
-    return [f"Installed: {path}", f"Starts with the computer: {enabled}", f"Running: {active}"]
+    return [
+        _("Installed: %(path)s", path=path),
+        _("Starts with the computer: %(enabled)s", enabled=enabled),
+        _("Running: %(active)s", active=active),
+    ]
 
 
 def log_command(system):

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import background
+from ..scoring.language import _
 from ..storage import faults
 from ..storage.private import private_folder
 from . import backup
@@ -123,11 +124,22 @@ def prune(folder, keep):
     return removed
 
 
-SKIPPED = "the last automatic backup was skipped"
-
-
 class NoRoom(OSError):
-    """A copy skipped: it would leave the disk less free space than its floor."""
+    """A copy skipped: it would leave the disk less free space than its floor (said as it is read)."""
+
+    def __init__(self, folder, free, needed, floor):
+        super().__init__()
+        self.folder, self.free, self.needed, self.floor = folder, free, needed, floor
+
+    def __str__(self):
+        return _(
+            "the last automatic backup was skipped: the disk of %(folder)s has %(free)s free, "
+            "a copy takes %(needed)s, and %(floor)s is kept free.",
+            folder=self.folder,
+            free=faults.size_text(self.free),
+            needed=faults.size_text(self.needed),
+            floor=faults.size_text(self.floor),
+        )
 
 
 def make_room(folder, needed, share, most):
@@ -145,11 +157,7 @@ def make_room(folder, needed, share, most):
         with contextlib.suppress(OSError):
             sizes.append((item, item.size))
     if space.free + sum(size for _, size in sizes) - needed < space.floor:
-        raise NoRoom(
-            f"{SKIPPED}: the disk of {folder} has "
-            f"{faults.size_text(space.free)} free, a copy takes {faults.size_text(needed)}, and "
-            f"{faults.size_text(space.floor)} is kept free."
-        )
+        raise NoRoom(folder, space.free, needed, space.floor)
     removed, free = [], space.free
     for item, size in sizes:
         if free - needed >= space.floor:
@@ -179,7 +187,7 @@ class AutoBackup:
         self.interval = datetime.timedelta(seconds=interval)
         self.keep = dict(KEEP, **(keep or {}))
         self.clock = clock
-        self.last_error = None  # (UTC time, message) of the last failed attempt, until one succeeds
+        self.last_error = None  # (UTC time, message, error) of the last failed attempt, until one succeeds
         self.no_room = False  # that attempt was skipped for want of room (NoRoom)
         self._pending = False  # a change not yet in a backup
         self._worker = background.Worker("scorekeeper-backups")
@@ -231,8 +239,7 @@ class AutoBackup:
 
     def _failed(self, error):
         """Keep and log why; try again at the next change (the pending mark is dropped)."""
-        said = str(error) if isinstance(error, NoRoom) else f"the last automatic backup failed: {error}"
-        self.last_error = (self.clock(), said)
+        self.last_error = (self.clock(), _said(error), error)
         self.no_room = isinstance(error, NoRoom)
         log.warning("automatic backup into %s failed: %s", self.folder, error)
         self._pending = False
@@ -306,13 +313,21 @@ class AutoBackup:
     def problem(self):
         """Why backups cannot be written, as a sentence (None when they can, as far as we know)."""
         if self.last_error:
-            return f"{self.last_error[1][0].upper()}{self.last_error[1][1:]}"
+            said = _said(self.last_error[2])
+            return f"{said[0].upper()}{said[1:]}"
         folder = faults.existing(self.folder)  # the first folder that exists must let us make the rest
         if not folder.is_dir():
-            return f"{folder} is not a folder."
+            return _("%(folder)s is not a folder.", folder=folder)
         if not os.access(folder, os.W_OK | os.X_OK):
-            return f"{folder} cannot be written to."
+            return _("%(folder)s cannot be written to.", folder=folder)
         return None
+
+
+def _said(error):
+    """Why a backup failed, as the settings page says it."""
+    if isinstance(error, NoRoom):
+        return str(error)
+    return _("the last automatic backup failed: %(error)s", error=error)
 
 
 def backup_folder(app):

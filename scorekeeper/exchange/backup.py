@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from ..scoring.language import _
 from ..services.schema import migrate
 from ..storage.migrations import migrations
 from ..storage.private import open_private
@@ -44,7 +45,7 @@ def _check_written(path):
     with contextlib.closing(_read_only(path)) as conn:
         result = conn.execute("PRAGMA integrity_check").fetchall()
     if result != [("ok",)]:
-        raise ValueError(f"the written copy failed its integrity check: {result[:3]}")
+        raise ValueError(_("the written copy failed its integrity check: %(result)s", result=result[:3]))
 
 
 def _copy(source_conn, target, progress=None):
@@ -66,7 +67,7 @@ def _copy(source_conn, target, progress=None):
         source_conn.backup(memory, pages=1024, progress=progress)
         result = memory.execute("PRAGMA integrity_check").fetchall()
         if result != [("ok",)]:
-            raise ValueError(f"the copy failed its integrity check: {result[:3]}")
+            raise ValueError(_("the copy failed its integrity check: %(result)s", result=result[:3]))
         data = bytearray(memory.serialize())
     # a backup is one self-contained file: rollback journal, not WAL (header bytes 18 and 19)
     data[18:20] = b"\x01\x01"
@@ -91,11 +92,11 @@ def backup_database(source, target, *, force=False, progress=None):
     """
     source, target = Path(source), Path(target)
     if not source.is_file():
-        raise FileNotFoundError(f"{source}: no database there")
+        raise FileNotFoundError(_("%(path)s: no database there", path=source))
     if target.exists() and not force:
-        raise FileExistsError(f"{target} already exists (use --force to replace it)")
+        raise FileExistsError(_("%(path)s already exists (use --force to replace it)", path=target))
     if target.exists() and target.resolve() == source.resolve():
-        raise ValueError(f"{target} is the database itself")
+        raise ValueError(_("%(path)s is the database itself", path=target))
     with contextlib.closing(_read_only(source)) as src:
         return _copy(src, target, progress)
 
@@ -130,21 +131,28 @@ def check_database(path):
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such file")
+        raise ValueError(_("%(path)s: no such file", path=path))
     known = [m.name for m in migrations._migrations]
     try:
         with contextlib.closing(_read_only(path)) as conn:
             result = conn.execute("PRAGMA integrity_check").fetchall()
             if result != [("ok",)]:
                 raise ValueError(
-                    f"{path}: the database is damaged "
-                    f"(integrity check: {'; '.join(r[0] for r in result[:3])})"
+                    _(
+                        "%(path)s: the database is damaged (integrity check: %(result)s)",
+                        path=path,
+                        result="; ".join(r[0] for r in result[:3]),
+                    )
                 )
             if not conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [migrations.migrations_table]
             ).fetchone():
                 raise ValueError(
-                    f"{path}: not a Scorekeeper database (it has no {migrations.migrations_table} table)"
+                    _(
+                        "%(path)s: not a Scorekeeper database (it has no %(table)s table)",
+                        path=path,
+                        table=migrations.migrations_table,
+                    )
                 )
             applied = [
                 row[0]
@@ -154,43 +162,76 @@ def check_database(path):
                 )
             ]
             if not applied:
-                raise ValueError(f"{path}: not a Scorekeeper database (no Scorekeeper migrations in it)")
+                raise ValueError(
+                    _("%(path)s: not a Scorekeeper database (no Scorekeeper migrations in it)", path=path)
+                )
             newer = [name for name in applied if name not in known]
             if newer:
                 raise ValueError(
-                    f"{path}: made by a newer Scorekeeper (it has {', '.join(newer)}); "
-                    "update Scorekeeper before restoring it"
+                    _(
+                        "%(path)s: made by a newer Scorekeeper (it has %(newer)s); "
+                        "update Scorekeeper before restoring it",
+                        path=path,
+                        newer=", ".join(newer),
+                    )
                 )
             if applied != known[: len(applied)]:
-                raise ValueError(f"{path}: its migrations are out of order ({', '.join(applied)})")
+                raise ValueError(
+                    _(
+                        "%(path)s: its migrations are out of order (%(applied)s)",
+                        path=path,
+                        applied=", ".join(applied),
+                    )
+                )
             expected, made = _expected_schema(applied)
             # a trigger, a view or any other object the migrations never make: a file made to
             # do something as the app writes (a trigger setting every new share link to one
             # its author knows), copied into the live database whole by a restore
             extra = sorted(_objects(conn) - made)
             if extra:
-                found = ", ".join(f"the {kind} “{name}”" for kind, name in extra[:5])
+                # Translators: %(kind)s is SQLite's word: table, index, trigger, view
+                found = ", ".join(
+                    _("the %(kind)s “%(name)s”", kind=kind, name=name) for kind, name in extra[:5]
+                )
                 raise ValueError(
-                    f"{path}: holds what Scorekeeper never makes ({found}): refused, nothing restored"
+                    _(
+                        "%(path)s: holds what Scorekeeper never makes (%(found)s): refused, nothing restored",
+                        path=path,
+                        found=found,
+                    )
                 )
             for table, columns in expected.items():
                 found = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
                 if not found:
-                    raise ValueError(f"{path}: damaged: the {table} table is missing")
+                    raise ValueError(
+                        _("%(path)s: damaged: the %(table)s table is missing", path=path, table=table)
+                    )
                 if columns - found:
                     raise ValueError(
-                        f"{path}: damaged: the {table} table has no {', '.join(sorted(columns - found))}"
+                        _(
+                            "%(path)s: damaged: the %(table)s table has no %(columns)s",
+                            path=path,
+                            table=table,
+                            columns=", ".join(sorted(columns - found)),
+                        )
                     )
             broken = conn.execute("PRAGMA foreign_key_check").fetchall()
             if broken:
                 raise ValueError(
-                    f"{path}: damaged: {len(broken)} rows (in {broken[0][0]} and perhaps others) "
-                    "point at rows that are not there"
+                    _(
+                        "%(path)s: damaged: %(count)s rows (in %(table)s and perhaps others) "
+                        "point at rows that are not there",
+                        path=path,
+                        count=len(broken),
+                        table=broken[0][0],
+                    )
                 )
     except sqlite3.DatabaseError as error:
         if "not a database" in str(error):
-            raise ValueError(f"{path}: not a SQLite database ({error})") from None
-        raise ValueError(f"{path}: the database is damaged ({error})") from None
+            raise ValueError(
+                _("%(path)s: not a SQLite database (%(error)s)", path=path, error=error)
+            ) from None
+        raise ValueError(_("%(path)s: the database is damaged (%(error)s)", path=path, error=error)) from None
     return applied
 
 
@@ -207,7 +248,7 @@ def restore_database(backup, live, progress=None):
     backup, live = Path(backup), Path(live)
     check_database(backup)
     if live.exists() and live.resolve() == backup.resolve():
-        raise ValueError(f"{backup} is the database itself")
+        raise ValueError(_("%(path)s is the database itself", path=backup))
     kept = None
     if live.exists():
         stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -1,5 +1,8 @@
 """Checking a history export whole before anything is written (``importer.py`` writes it).
 
+Over 400 lines: every field of the format has its check here, and each refusal is one whole
+sentence for the translators (issue 47), which the formatter lays out a value a line.
+
 A file with anything wrong is refused whole with a message that names the
 place ("games[3].rounds[2]…"). Before any field is read, the file's shape is
 bounded (depth, sizes, counts, text that cannot be stored), so no file,
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from .. import scoring
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
+from ..scoring.language import _, ngettext
 from ..services.game_model import PAPER_KINDS, SCORES_ONLY
 from . import FORMAT, READS, VERSION
 
@@ -39,14 +43,14 @@ def _bounded(value, where="file", depth=0):
     """Refuse what no export holds: deep nesting, huge texts, characters that
     cannot be stored (a lone surrogate from an escaped "\\ud800")."""
     if depth > MAX_DEPTH:
-        _fail(where, "nested too deeply for a Scorekeeper export")
+        _fail(where, _("nested too deeply for a Scorekeeper export"))
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            _fail(where, f"a text of {len(value):,} characters is too long")
+            _fail(where, _("a text of %(count)s characters is too long", count=format(len(value), ",")))
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            _fail(where, "holds a character that is not text (a lone surrogate)")
+            _fail(where, _("holds a character that is not text (a lone surrogate)"))
     elif isinstance(value, Mapping):
         for key, item in value.items():
             _bounded(key, where, depth + 1)
@@ -82,26 +86,30 @@ def _fail(where, message):
 
 def _object(value, where, required, optional=()):
     if not isinstance(value, Mapping):
-        _fail(where or "file", f"must be an object, not {_short(value)}")
+        _fail(where or "file", _("must be an object, not %(value)s", value=_short(value)))
     for key in value:
         if key not in required and key not in optional:
             _fail(
                 f"{where}.{key}" if where else key,
-                f"not a field of this format (version {VERSION} has {', '.join((*required, *optional))})",
+                _(
+                    "not a field of this format (version %(version)s has %(fields)s)",
+                    version=VERSION,
+                    fields=", ".join((*required, *optional)),
+                ),
             )
     for key in required:
         if key not in value:
-            _fail(f"{where}.{key}" if where else key, "missing")
+            _fail(f"{where}.{key}" if where else key, _("missing"))
     return value
 
 
 def _list(value, where, *, low=0, high=None):
     if not isinstance(value, list):
-        _fail(where, f"must be a list, not {_short(value)}")
+        _fail(where, _("must be a list, not %(value)s", value=_short(value)))
     if len(value) < low:
-        _fail(where, f"needs at least {low} {'entry' if low == 1 else 'entries'}")
+        _fail(where, ngettext("needs at least %(num)s entry", "needs at least %(num)s entries", low))
     if high is not None and len(value) > high:
-        _fail(where, f"at most {high} entries, not {len(value)}")
+        _fail(where, _("at most %(most)s entries, not %(count)s", most=high, count=len(value)))
     return value
 
 
@@ -113,8 +121,8 @@ def _short(value):
 def _player_name(value, where):
     name = clean_name(value) if isinstance(value, str) else ""
     if not name:
-        _fail(where, f"a player's name must be a non-empty text, not {_short(value)}")
-    problem = name_problem(name)
+        _fail(where, _("a player's name must be a non-empty text, not %(value)s", value=_short(value)))
+    problem = name_problem(name, _=_)
     if problem:
         _fail(where, f"{_short(name)}: {problem}")
     return name
@@ -133,13 +141,18 @@ def _timestamp(value, where, *, optional=False):
     try:
         moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        _fail(where, f"must be a date and time like 2024-05-01T19:30:00+00:00, not {_short(value)}")
+        _fail(
+            where,
+            _("must be a date and time like 2024-05-01T19:30:00+00:00, not %(value)s", value=_short(value)),
+        )
     if moment.tzinfo is not None and moment.utcoffset() == datetime.timedelta(0):
         return value
     try:
         return moment.replace(tzinfo=moment.tzinfo or datetime.UTC).astimezone(datetime.UTC).isoformat()
     except (OverflowError, ValueError):
-        _fail(where, f"must fall between 0001-01-01 and 9999-12-31 in UTC, not {_short(value)}")
+        _fail(
+            where, _("must fall between 0001-01-01 and 9999-12-31 in UTC, not %(value)s", value=_short(value))
+        )
 
 
 def _rules(value, where):
@@ -147,7 +160,7 @@ def _rules(value, where):
         return RuleSet.from_dict(value)
     except ValueError as error:
         # the engine names the field ("card_values.K: …"): put it under this rule set's place
-        path, _, detail = str(error).partition(": ")
+        path, _colon, detail = str(error).partition(": ")
         raise ValueError(
             f"{where}: {detail}" if path == "house rules" else f"{where}.{path}: {detail}"
         ) from None
@@ -164,16 +177,30 @@ def check_history(data, progress=None):
     _bounded(data)
     _object(data, "", ("format", "version", "players", "house_rules", "games"), ("exported_at",))
     if data["format"] != FORMAT:
-        _fail("format", f"must be “{FORMAT}”: this is not a Scorekeeper export")
+        _fail("format", _("must be “%(format)s”: this is not a Scorekeeper export", format=FORMAT))
     version = data["version"]
     if isinstance(version, bool) or not isinstance(version, int):
-        _fail("version", f"must be a whole number, not {_short(version)}")
+        _fail("version", _("must be a whole number, not %(value)s", value=_short(version)))
     if version not in READS:
         _fail(
             "version",
-            f"this Scorekeeper reads version {', '.join(map(str, READS[:-1]))} and {READS[-1]} files; "
-            f"this file is version {version}"
-            + (" (update Scorekeeper to import it)" if version > VERSION else ""),
+            (
+                _(
+                    "this Scorekeeper reads version %(versions)s and %(last)s files; this file is version "
+                    "%(version)s (update Scorekeeper to import it)",
+                    versions=", ".join(map(str, READS[:-1])),
+                    last=READS[-1],
+                    version=version,
+                )
+                if version > VERSION
+                else _(
+                    "this Scorekeeper reads version %(versions)s and %(last)s files; "
+                    "this file is version %(version)s",
+                    versions=", ".join(map(str, READS[:-1])),
+                    last=READS[-1],
+                    version=version,
+                )
+            ),
         )
 
     players, seen = [], {}
@@ -182,8 +209,11 @@ def check_history(data, progress=None):
         if name_key(name) in seen:
             _fail(
                 f"players[{i}]",
-                f"“{name}” is listed twice (players[{seen[name_key(name)]}]; "
-                "names are matched regardless of case)",
+                _(
+                    "“%(name)s” is listed twice (players[%(index)s]; names are matched regardless of case)",
+                    name=name,
+                    index=seen[name_key(name)],
+                ),
             )
         seen[name_key(name)] = i
         players.append(name)
@@ -194,7 +224,11 @@ def check_history(data, progress=None):
         if name_key(rules.name) in seen:
             _fail(
                 f"house_rules[{i}].name",
-                f"“{rules.name}” is listed twice (house_rules[{seen[name_key(rules.name)]}])",
+                _(
+                    "“%(name)s” is listed twice (house_rules[%(index)s])",
+                    name=rules.name,
+                    index=seen[name_key(rules.name)],
+                ),
             )
         seen[name_key(rules.name)] = i
         house_rules.append(rules)
@@ -204,7 +238,7 @@ def check_history(data, progress=None):
     for i, value in enumerate(games):
         game = _check_game(value, f"games[{i}]", seen)
         if game.uid in uids:
-            _fail(f"games[{i}].uid", f"the same game as games[{uids[game.uid]}]")
+            _fail(f"games[{i}].uid", _("the same game as games[%(index)s]", index=uids[game.uid]))
         uids[game.uid] = i
         checked.append(game)
         if progress:
@@ -231,26 +265,40 @@ def _check_game(value, where, house_rules_names):
     )
     uid = value["uid"]
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not set(uid) <= _UID_CHARS:
-        _fail(f"{where}.uid", f"must be 1 to 64 letters, digits, - or _, not {_short(uid)}")
+        _fail(f"{where}.uid", _("must be 1 to 64 letters, digits, - or _, not %(value)s", value=_short(uid)))
     created_at = _timestamp(value["created_at"], f"{where}.created_at")
     played_at = _timestamp(value.get("played_at", created_at), f"{where}.played_at")
     paper = value.get("paper")
     if paper is not None and paper not in PAPER_KINDS:
-        _fail(f"{where}.paper", f"must be null, {' or '.join(map(repr, PAPER_KINDS))}, not {_short(paper)}")
+        _fail(
+            f"{where}.paper",
+            _(
+                "must be null, %(kinds)s, not %(value)s",
+                kinds=" or ".join(map(repr, PAPER_KINDS)),
+                value=_short(paper),
+            ),
+        )
     updated_at = _timestamp(value.get("updated_at", created_at), f"{where}.updated_at")
     finished_at = _timestamp(value["finished_at"], f"{where}.finished_at", optional=True)
     ended = value["ended_by_hand"]
     if not isinstance(ended, bool):
-        _fail(f"{where}.ended_by_hand", f"must be true or false, not {_short(ended)}")
+        _fail(f"{where}.ended_by_hand", _("must be true or false, not %(value)s", value=_short(ended)))
     key = value["rules_key"]
     if key is not None and key not in RULESETS:
         _fail(
             f"{where}.rules_key",
-            f"must be null or a written rule set's key ({', '.join(RULESETS)}), not {_short(key)}",
+            _(
+                "must be null or a written rule set's key (%(keys)s), not %(value)s",
+                keys=", ".join(RULESETS),
+                value=_short(key),
+            ),
         )
     house = value.get("house_rules")
     if house is not None and (not isinstance(house, str) or name_key(house) not in house_rules_names):
-        _fail(f"{where}.house_rules", f"{_short(house)} is not the name of any house rules in this file")
+        _fail(
+            f"{where}.house_rules",
+            _("%(value)s is not the name of any house rules in this file", value=_short(house)),
+        )
     rules = _rules(value["rules"], f"{where}.rules")
 
     teams, names = [], {}
@@ -258,21 +306,31 @@ def _check_game(value, where, house_rules_names):
         at = f"{where}.teams[{t}]"
         _object(team, at, ("name", "players"))
         if not isinstance(team["name"], str) or len(clean_name(team["name"])) > MAX_TEAM_NAME:
-            _fail(f"{at}.name", f"must be a text of at most {MAX_TEAM_NAME} characters")
+            _fail(f"{at}.name", _("must be a text of at most %(most)s characters", most=MAX_TEAM_NAME))
         if clean_name(team["name"]) and name_problem(clean_name(team["name"]), MAX_TEAM_NAME):
-            _fail(f"{at}.name", name_problem(clean_name(team["name"]), MAX_TEAM_NAME))
+            _fail(f"{at}.name", name_problem(clean_name(team["name"]), MAX_TEAM_NAME, _=_))
         members = []
         for p, player in enumerate(_list(team["players"], f"{at}.players", low=1, high=MAX_PLAYERS_PER_TEAM)):
             name = _player_name(player, f"{at}.players[{p}]")
             if name_key(name) in names:
-                _fail(f"{at}.players[{p}]", f"“{name}” already plays in this game ({names[name_key(name)]})")
+                _fail(
+                    f"{at}.players[{p}]",
+                    _(
+                        "“%(name)s” already plays in this game (%(where)s)",
+                        name=name,
+                        where=names[name_key(name)],
+                    ),
+                )
             names[name_key(name)] = f"{where}.teams[{t}].players[{p}]"
             members.append(name)
         teams.append((team["name"], members))
 
     dealer = value["first_dealer"]
     if dealer is not None and (not isinstance(dealer, str) or name_key(clean_name(dealer)) not in names):
-        _fail(f"{where}.first_dealer", f"must be null or one of this game's players, not {_short(dealer)}")
+        _fail(
+            f"{where}.first_dealer",
+            _("must be null or one of this game's players, not %(value)s", value=_short(dealer)),
+        )
 
     team_names = [clean_name(name) or " & ".join(members) for name, members in teams]
     rounds = []
@@ -283,17 +341,26 @@ def _check_game(value, where, house_rules_names):
         if isinstance(number, bool) or not isinstance(number, int) or number != r + 1:
             _fail(
                 f"{at}.number",
-                f"rounds are numbered 1, 2, 3…: expected {r + 1}, not {_short(played['number'])}",
+                _(
+                    "rounds are numbered 1, 2, 3…: expected %(expected)s, not %(value)s",
+                    expected=r + 1,
+                    value=_short(played["number"]),
+                ),
             )
         entries = _list(played["entries"], f"{at}.entries")
         if len(entries) != len(teams):
-            _fail(f"{at}.entries", f"{len(entries)} entries for a game of {len(teams)} teams")
+            _fail(
+                f"{at}.entries",
+                _("%(count)s entries for a game of %(teams)s teams", count=len(entries), teams=len(teams)),
+            )
         rounds.append(_check_round(rules, entries, r + 1, at, team_names))
         if any(entry.scores_only for entry in rounds[-1]) != (paper == SCORES_ONLY):
             _fail(
                 f"{at}.entries",
-                "a game kept as its scores alone (paper: “scores”) has rounds of paper_score alone, "
-                "and no other game has such a round",
+                _(
+                    "a game kept as its scores alone (paper: “scores”) has rounds of paper_score alone, "
+                    "and no other game has such a round"
+                ),
             )
 
     try:
@@ -303,8 +370,10 @@ def _check_game(value, where, house_rules_names):
     if finished_at is not None and not result.finished:
         _fail(
             f"{where}.finished_at",
-            "the game is marked finished, but its rules and rounds say it "
-            "is still going (and ended_by_hand is false)",
+            _(
+                "the game is marked finished, but its rules and rounds say it "
+                "is still going (and ended_by_hand is false)"
+            ),
         )
     return _Game(
         uid,
@@ -336,7 +405,10 @@ def _check_round(rules, entries, number, where, team_names):
             values += [(f"books.{kind}", count, MAX_BOOKS) for kind, count in entry["books"].items()]
         for name, value, high in values:
             if isinstance(value, int) and value > high:
-                _fail(f"{at}.{name}", f"at most {high:,}, not {value:,}")
+                _fail(
+                    f"{at}.{name}",
+                    _("at most %(most)s, not %(value)s", most=format(high, ","), value=format(value, ",")),
+                )
         round_entries.append(TeamRound.from_dict(entry))
     for problem in scoring.check_round(rules, round_entries, number, team_names=team_names):
         if problem.level != "error":

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from .. import scoring
 from ..names import clean_name, name_key
 from ..scoring import RULESETS, RuleSet
+from ..scoring.language import _, ngettext
+from ..scoring.words import join
 from ..services import changes, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
 from ..storage.db import let_writers_in, snapshot, transaction
@@ -55,22 +57,35 @@ class ImportSummary:
     house_rules_renamed: list = field(default_factory=list)  # (name in the file, name saved)
 
     def __str__(self):
-        def count(n, one, many=None):
-            return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-        parts = [f"{count(self.games_added, 'game')} ({count(self.rounds_added, 'round')})"]
+        games, rounds = self.games_added, self.rounds_added
+        parts = [
+            # Translators: "12 games (80 rounds)"
+            _(
+                "%(games)s (%(rounds)s)",
+                games=ngettext("%(num)s game", "%(num)s games", games, num=format(games, ",")),
+                rounds=ngettext("%(num)s round", "%(num)s rounds", rounds, num=format(rounds, ",")),
+            )
+        ]
         if self.players_added:
-            parts.append(count(self.players_added, "new player"))
+            n = self.players_added
+            parts.append(ngettext("%(num)s new player", "%(num)s new players", n, num=format(n, ",")))
         if self.house_rules_added:
-            parts.append(count(self.house_rules_added, "set of house rules", "sets of house rules"))
-        text = "Imported " + (
-            " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        )
+            n = self.house_rules_added
+            parts.append(
+                ngettext("%(num)s set of house rules", "%(num)s sets of house rules", n, num=format(n, ","))
+            )
+        added = join(parts, _("and"))
         if self.games_skipped:
-            text += f"; {count(self.games_skipped, 'game was', 'games were')} already here"
-        text += "."
+            n = self.games_skipped
+            skipped = ngettext("%(num)s game was", "%(num)s games were", n, num=format(n, ","))
+            # Translators: "Imported 3 games (20 rounds); 2 games were already here."
+            text = _("Imported %(added)s; %(skipped)s already here.", added=added, skipped=skipped)
+        else:
+            text = _("Imported %(added)s.", added=added)
         for old, new in self.house_rules_renamed:
-            text += f" House rules “{old}” differ from yours of that name: saved as “{new}”."
+            text += " " + _(
+                "House rules “%(old)s” differ from yours of that name: saved as “%(new)s”.", old=old, new=new
+            )
         return text
 
 
@@ -106,7 +121,7 @@ def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     # every name once (a family of a dozen plays thousands of games): a short transaction
     names = {name_key(clean_name(n)): n for n in players}
     for game in checked:
-        for _, members in game.teams:
+        for _name, members in game.teams:
             names.update(
                 (name_key(clean_name(n)), n) for n in members if name_key(clean_name(n)) not in names
             )

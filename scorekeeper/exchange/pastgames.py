@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from .. import scoring
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
+from ..scoring.language import _, ngettext
 from ..services.evenings import EVENING, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from ..typed import whole_number
@@ -59,7 +60,9 @@ class PastGamesRefused(ValueError):
     def __init__(self, problems, total=None):
         self.problems = problems[:MAX_PROBLEMS]
         self.total = total or len(problems)
-        super().__init__("; ".join(f"line {line}: {why}" for line, why in self.problems))
+        super().__init__(
+            "; ".join(_("line %(line)s: %(why)s", line=line, why=why) for line, why in self.problems)
+        )
 
 
 @dataclass
@@ -98,15 +101,15 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
     try:
         header = next(reader, None)
     except csv.Error as error:
-        raise PastGamesRefused([(1, f"not a CSV file ({error})")]) from None
+        raise PastGamesRefused([(1, _("not a CSV file (%(error)s)", error=error))]) from None
     if not header:
-        raise PastGamesRefused([(1, "the file is empty: its first line names the columns")])
+        raise PastGamesRefused([(1, _("the file is empty: its first line names the columns"))])
     columns = [_column(name) for name in header]
     problems = []
     missing = [name for name in ("date", "game", "players") if name not in columns]
     if missing:
         raise PastGamesRefused(
-            [(1, f"no “{name}” column (the first line names the columns)") for name in missing]
+            [(1, _("no “%(name)s” column (the first line names the columns)", name=name)) for name in missing]
         )
     layout = "lines" if "round" in columns else "scores"
     rows = []
@@ -114,20 +117,34 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
         for cells in reader:
             if reader.line_num > MAX_LINES:
                 raise PastGamesRefused(
-                    [(reader.line_num, f"a file of past games has at most {MAX_LINES:,} lines")]
+                    [
+                        (
+                            reader.line_num,
+                            _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ",")),
+                        )
+                    ]
                 )
             if not any(cell.strip() for cell in cells):
                 continue  # a blank line between games
             if len(cells) > len(columns):
                 problems.append(
-                    (reader.line_num, f"{len(cells)} cells, but the first line names {len(columns)}")
+                    (
+                        reader.line_num,
+                        _(
+                            "%(cells)s cells, but the first line names %(columns)s",
+                            cells=len(cells),
+                            columns=len(columns),
+                        ),
+                    )
                 )
                 continue
             rows.append(_Row(reader.line_num, dict(zip(columns, (c.strip() for c in cells)))))
     except csv.Error as error:
-        raise PastGamesRefused([*problems, (reader.line_num, f"not readable as CSV ({error})")]) from None
+        raise PastGamesRefused(
+            [*problems, (reader.line_num, _("not readable as CSV (%(error)s)", error=error))]
+        ) from None
     if not rows and not problems:
-        raise PastGamesRefused([(2, "no games: the file has only its first line")])
+        raise PastGamesRefused([(2, _("no games: the file has only its first line"))])
     games = {}
     for row in rows:
         games.setdefault(row.cells.get("game", ""), []).append(row)
@@ -139,7 +156,7 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
             continue
         preview.games.append(read)
         preview.rounds += len(read.rounds)
-        for _, members in read.teams:
+        for _name, members in read.teams:
             for name in members:
                 seen_players.setdefault(name_key(name), name)
     if problems:
@@ -179,7 +196,9 @@ def _day(text, dates):
             raise ValueError
         return datetime.date(year, month, day)
     except ValueError:
-        raise ValueError(f"“{text}” is not a day written like {example}") from None
+        raise ValueError(
+            _("“%(text)s” is not a day written like %(example)s", text=text, example=example)
+        ) from None
 
 
 def _time(text):
@@ -188,20 +207,20 @@ def _time(text):
     try:
         return datetime.time.fromisoformat(text if len(text) > 4 else "0" + text)
     except ValueError:
-        raise ValueError(f"“{text}” is not a time written like 19:30") from None
+        raise ValueError(_("“%(text)s” is not a time written like 19:30", text=text)) from None
 
 
 def _players(text):
     names = [clean_name(n) for n in _SPLIT_PLAYERS.split(text)]
     names = [n for n in names if n]
     if not names:
-        raise ValueError("no players: name them, joined with &")
+        raise ValueError(_("no players: name them, joined with &"))
     for name in names:
-        problem = name_problem(name, MAX_NAME)
+        problem = name_problem(name, MAX_NAME, _=_)
         if problem:
-            raise ValueError(f"“{name}”: {problem}")
+            raise ValueError(_("“%(name)s”: %(problem)s", name=name, problem=problem))
     if len(names) > scoring.MAX_PLAYERS_PER_TEAM:
-        raise ValueError(f"at most {scoring.MAX_PLAYERS_PER_TEAM} players a team")
+        raise ValueError(_("at most %(most)s players a team", most=scoring.MAX_PLAYERS_PER_TEAM))
     return names
 
 
@@ -209,7 +228,8 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
     """One game's rows checked: a ``checking._Game``, or None with its problems added."""
     before = len(problems)
     first = rows[0]
-    where = f"game “{label}”" if label else "a game with no label"
+    # Translators: a game of a spreadsheet named in the messages below, by its label
+    where = _("game “%(label)s”", label=label) if label else _("a game with no label")
     try:
         day = _day(first.cells.get("date", ""), dates)
         played_at = stored(day, _time(first.cells.get("time", "")))
@@ -219,18 +239,37 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
     named = first.cells.get("rules", "")
     key, rules = rule_sets.get(name_key(clean_name(named)), (None, None)) if named else default
     if rules is None:
-        problems.append((first.line, f"no rule set is called “{named}”"))
+        problems.append((first.line, _("no rule set is called “%(name)s”", name=named)))
         return None
     for row in rows[1:]:
         for column, said in (("date", first.cells.get("date", "")), ("time", first.cells.get("time", ""))):
             other = row.cells.get(column, "")
             if other != said:
                 problems.append(
-                    (row.line, f"{where} has the {column} “{said}” on line {first.line}, not “{other}”")
+                    (
+                        row.line,
+                        # Translators: %(column)s is the column's name in the file: date, time
+                        _(
+                            "%(game)s has the %(column)s “%(said)s” on line %(line)s, not “%(other)s”",
+                            game=where,
+                            column=column,
+                            said=said,
+                            line=first.line,
+                            other=other,
+                        ),
+                    )
                 )
         if row.cells.get("rules", "") != named:
             problems.append(
-                (row.line, f"{where} is played under “{named or rules.name}” on line {first.line}")
+                (
+                    row.line,
+                    _(
+                        "%(game)s is played under “%(rules)s” on line %(line)s",
+                        game=where,
+                        rules=named or rules.name,
+                        line=first.line,
+                    ),
+                )
             )
     if layout == "lines":
         teams, rounds, lines = _lines_game(rows, rules, where, problems)
@@ -242,22 +281,39 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
         problems.append(
             (
                 first.line,
-                f"{where} has {len(teams)} team{'s' * (len(teams) != 1)}: a game has 2 to 6, a line each",
+                ngettext(
+                    "%(game)s has %(num)s team: a game has 2 to 6, a line each",
+                    "%(game)s has %(num)s teams: a game has 2 to 6, a line each",
+                    len(teams),
+                    game=where,
+                ),
             )
         )
         return None
     seen = {}
-    for line, (_, members) in zip(lines, teams):
+    for line, (_name, members) in zip(lines, teams):
         for name in members:
             if name_key(name) in seen:
-                problems.append((line, f"“{name}” plays twice in {where} (line {seen[name_key(name)]})"))
+                problems.append(
+                    (
+                        line,
+                        _(
+                            "“%(name)s” plays twice in %(game)s (line %(line)s)",
+                            name=name,
+                            game=where,
+                            line=seen[name_key(name)],
+                        ),
+                    )
+                )
             seen.setdefault(name_key(name), line)
     team_names = [name or " & ".join(members) for name, members in teams]
     for number, entries in enumerate(rounds, start=1):
         for problem in scoring.check_round(rules, entries, number, team_names=team_names):
             if problem.level == "error":
                 line = lines[problem.team] if problem.team is not None else first.line
-                problems.append((line, f"round {number}: {problem.message}"))
+                problems.append(
+                    (line, _("round %(number)s: %(problem)s", number=number, problem=problem.message))
+                )
     if len(problems) > before:
         return None
     result = scoring.standings(rules, rounds, teams=len(teams))
@@ -265,8 +321,14 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
         problems.append(
             (
                 first.line,
-                f"{where}: these rules ({rules.name}) end the game after round {result.ended_after}, "
-                f"but it has {len(rounds)}: is it another rule set?",
+                _(
+                    "%(game)s: these rules (%(rules)s) end the game after round %(ended)s, "
+                    "but it has %(rounds)s: is it another rule set?",
+                    game=where,
+                    rules=rules.name,
+                    ended=result.ended_after,
+                    rounds=len(rounds),
+                ),
             )
         )
         return None
@@ -307,9 +369,9 @@ def _team(row, problems):
         problems.append((row.line, str(error)))
         return None
     name = clean_name(row.cells.get("team", ""))
-    problem = name_problem(name, MAX_TEAM_NAME) if name else None
+    problem = name_problem(name, MAX_TEAM_NAME, _=_) if name else None
     if problem:
-        problems.append((row.line, f"the team's name: {problem}"))
+        problems.append((row.line, _("the team's name: %(problem)s", problem=problem)))
         return None
     return (name, members)
 
@@ -330,14 +392,21 @@ def _scores_game(rows, columns, problems):
             try:
                 values.append(whole_number(cell))
             except ValueError:
-                problems.append((row.line, f"round {number}: “{cell}” is not a whole number"))
+                problems.append(
+                    (
+                        row.line,
+                        _("round %(number)s: “%(cell)s” is not a whole number", number=number, cell=cell),
+                    )
+                )
                 values.append(None)
         while values and values[-1] is None:
             values.pop()
         if None in values:
             gap = values.index(None) + 1
             if not any(p[0] == row.line for p in problems):
-                problems.append((row.line, f"round {gap} is empty, but a later round has a score"))
+                problems.append(
+                    (row.line, _("round %(number)s is empty, but a later round has a score", number=gap))
+                )
         if team is not None:
             teams.append(team)
             scores.append(values)
@@ -347,10 +416,18 @@ def _scores_game(rows, columns, problems):
     for row, values in zip(rows[1:], scores[1:]):
         if len(values) != played:
             problems.append(
-                (row.line, f"{len(values)} rounds, but line {rows[0].line} of the same game has {played}")
+                (
+                    row.line,
+                    _(
+                        "%(rounds)s rounds, but line %(line)s of the same game has %(played)s",
+                        rounds=len(values),
+                        line=rows[0].line,
+                        played=played,
+                    ),
+                )
             )
     if not played:
-        problems.append((rows[0].line, "no round has a score"))
+        problems.append((rows[0].line, _("no round has a score")))
     rounds = [[TeamRound(paper_score=values[n]) for values in scores] for n in range(played)]
     return teams, rounds, [row.line for row in rows]  # a row a team
 
@@ -373,27 +450,50 @@ def _lines_game(rows, rules, where, problems):
             lines.append(row.line)
         cell = row.cells.get("round", "")
         if not (cell.isdigit() and 0 < int(cell) <= scoring.MAX_ROUNDS):
-            problems.append((row.line, f"“{cell}” is not a round's number"))
+            problems.append((row.line, _("“%(cell)s” is not a round's number", cell=cell)))
             continue
         entry = _entry(row, rules, problems)
         if entry is not None:
             taken = by_round.setdefault(int(cell), {})
             if order[key] in taken:
-                problems.append((row.line, f"{where}: round {cell} of {' & '.join(team[1])} twice"))
+                problems.append(
+                    (
+                        row.line,
+                        _(
+                            "%(game)s: round %(number)s of %(team)s twice",
+                            game=where,
+                            number=cell,
+                            team=" & ".join(team[1]),
+                        ),
+                    )
+                )
             taken[order[key]] = (row.line, entry)
     if problems and any(p[0] in {r.line for r in rows} for p in problems):
         return None, None, None
     numbers = sorted(by_round)
     if numbers != list(range(1, len(numbers) + 1)):
         missing = next(n for n in range(1, len(numbers) + 2) if n not in by_round)
-        problems.append((rows[0].line, f"{where} has no round {missing}, but a later one"))
+        problems.append(
+            (rows[0].line, _("%(game)s has no round %(number)s, but a later one", game=where, number=missing))
+        )
         return None, None, None
     rounds = []
     for number in numbers:
         taken = by_round[number]
         if len(taken) != len(teams):
             line = min(line for line, _ in taken.values())
-            problems.append((line, f"{where}: round {number} has {len(taken)} of its {len(teams)} teams"))
+            problems.append(
+                (
+                    line,
+                    _(
+                        "%(game)s: round %(number)s has %(taken)s of its %(teams)s teams",
+                        game=where,
+                        number=number,
+                        taken=len(taken),
+                        teams=len(teams),
+                    ),
+                )
+            )
             return None, None, None
         rounds.append([taken[t][1] for t in range(len(teams))])
     return teams, rounds, lines
@@ -410,7 +510,12 @@ def _entry(row, rules, problems):
         cell = row.cells.get(f.name, "")
         if f.name in _FLAGS:
             if cell.lower() not in _YES | _NO:
-                problems.append((row.line, f"{f.name}: “{cell}” is not 1 or 0 (yes or no)"))
+                problems.append(
+                    (
+                        row.line,
+                        _("%(column)s: “%(cell)s” is not 1 or 0 (yes or no)", column=f.name, cell=cell),
+                    )
+                )
             values[f.name] = cell.lower() in _YES
         else:
             values[f.name] = _count(cell, f.name, f.maximum, row, problems)
@@ -421,10 +526,20 @@ def _count(cell, name, maximum, row, problems):
     try:
         value = whole_number(cell) or 0
     except ValueError:
-        problems.append((row.line, f"{name}: “{cell}” is not a whole number"))
+        problems.append((row.line, _("%(column)s: “%(cell)s” is not a whole number", column=name, cell=cell)))
         return 0
     if not 0 <= value <= maximum:
-        problems.append((row.line, f"{name}: {value:,} is not between 0 and {maximum:,}"))
+        problems.append(
+            (
+                row.line,
+                _(
+                    "%(column)s: %(value)s is not between 0 and %(most)s",
+                    column=name,
+                    value=format(value, ","),
+                    most=format(maximum, ","),
+                ),
+            )
+        )
     return value
 
 

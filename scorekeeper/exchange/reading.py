@@ -5,6 +5,8 @@ whole file."""
 import json
 import re
 
+from ..scoring.language import _
+
 
 def read_history(content):
     """Parse an export file's bytes or text; ``ValueError`` if it is not JSON.
@@ -23,9 +25,9 @@ def read_history(content):
             text = content
         return _members(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"not a JSON file ({error})") from None
+        raise ValueError(_("not a JSON file (%(error)s)", error=error)) from None
     except RecursionError:
-        raise ValueError("not a Scorekeeper export (nested too deeply)") from None
+        raise ValueError(_("not a Scorekeeper export (nested too deeply)")) from None
 
 
 _DECODER = json.JSONDecoder()

@@ -5,17 +5,19 @@ its message and the passcode fields empty (a typed passcode stays out of the
 HTML, the browser's cache and its history).
 """
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired
 
+from ..scoring.language import _
 from ..web import passcode
 
 
 class SignInForm(FlaskForm):
     passcode = PasswordField(
-        "Household passcode",
-        validators=[InputRequired("Type the household passcode.")],
+        _l("Household passcode"),
+        validators=[InputRequired(_l("Type the household passcode."))],
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     next = HiddenField()  # where the phone was going (a path of this app; checked by the view)
@@ -29,7 +31,7 @@ class SignInForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         if not passcode.matches(self.stored, self.passcode.data):
-            self.passcode.errors.append("That is not the passcode. Check it and try again.")
+            self.passcode.errors.append(_("That is not the passcode. Check it and try again."))
             self.wrong_passcode = True
             return False
         return True
@@ -44,16 +46,18 @@ class PasscodeForm(FlaskForm):
     """
 
     current = PasswordField(
-        "Current passcode",
+        _l("Current passcode"),
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     new = PasswordField(
-        "New passcode",
-        description=f"At least {passcode.MIN_LENGTH} characters. Every other phone signs in again.",
+        _l("New passcode"),
+        description=_l(
+            "At least %(count)s characters. Every other phone signs in again.", count=passcode.MIN_LENGTH
+        ),
         render_kw={"autocomplete": "new-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     confirm = PasswordField(
-        "New passcode again",
+        _l("New passcode again"),
         render_kw={"autocomplete": "new-password", "autocapitalize": "none", "spellcheck": "false"},
     )
 
@@ -68,22 +72,22 @@ class PasscodeForm(FlaskForm):
         stored = self.stored
         if stored is not None:
             if not self.current.data:
-                self.current.errors.append("Type the current passcode first.")
+                self.current.errors.append(_("Type the current passcode first."))
                 valid = False
             elif not passcode.matches(stored, self.current.data):
-                self.current.errors.append("That is not the current passcode.")
+                self.current.errors.append(_("That is not the current passcode."))
                 self.wrong_passcode = True
                 valid = False
         if not self.removing:
             reason = passcode.problem(self.new.data or "")
             if not self.new.data:
-                self.new.errors.append("Type the new passcode.")
+                self.new.errors.append(_("Type the new passcode."))
                 valid = False
             elif reason:
                 self.new.errors.append(reason)
                 valid = False
             elif self.confirm.data != self.new.data:
-                self.confirm.errors.append("The two new passcodes differ: type it again in both.")
+                self.confirm.errors.append(_("The two new passcodes differ: type it again in both."))
                 valid = False
         return valid
 
@@ -96,9 +100,9 @@ class HouseholdForm(FlaskForm):
     """The household code, typed as `make run` prints it on the computer."""
 
     code = StringField(
-        "Household code",
-        validators=[InputRequired("Type the household code.")],
-        description="Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor.",
+        _l("Household code"),
+        validators=[InputRequired(_l("Type the household code."))],
+        description=_l("Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor."),
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
     next = HiddenField()
@@ -108,11 +112,11 @@ class EveryPhonePairedForm(FlaskForm):
     """The household's "every phone here is paired" setting (views/trust.py)."""
 
     paired = RadioField(
-        "Phones over http",
+        _l("Phones over http"),
         choices=[
-            SelectChoice("no", "Some phones are not made secure yet: http opens the whole app"),
-            SelectChoice("yes", "Every phone here is made secure: http opens only the page that does it"),
+            SelectChoice("no", _l("Some phones are not made secure yet: http opens the whole app")),
+            SelectChoice("yes", _l("Every phone here is made secure: http opens only the page that does it")),
         ],
         default="no",
-        validators=[InputRequired("Choose one.")],
+        validators=[InputRequired(_l("Choose one."))],
     )

@@ -3,6 +3,7 @@ proposal (who sits where) carried in the form until every table starts."""
 
 import json
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     FieldList,
@@ -18,6 +19,7 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..names import clean_name, name_key, name_problem
+from ..scoring.language import _
 from ..services import seating
 from ..services.evening_tables import MODES
 
@@ -32,40 +34,41 @@ class CheckboxList(SelectMultipleField):
 
 
 class EveningForm(FlaskForm):
-    present = CheckboxList("Players the app knows: tick those here", choices=[], validate_choice=False)
+    present = CheckboxList(_l("Players the app knows: tick those here"), choices=[], validate_choice=False)
     newcomers = FieldList(
-        StringField("New name", validators=[Optional()]), min_entries=NEW_NAMES, max_entries=NEW_NAMES
+        StringField(_l("New name"), validators=[Optional()]), min_entries=NEW_NAMES, max_entries=NEW_NAMES
     )
-    rules_key = RadioField("Rule set", choices=[])
+    rules_key = RadioField(_l("Rule set"), choices=[])
     mode = RadioField(
-        "From game to game",
-        choices=[SelectChoice(key, label) for key, label in MODES.items()],
+        _l("From game to game"),
+        choices=[SelectChoice(key, _l(label)) for key, label in MODES.items()],
         default="rotate",
     )
     team_size = RadioField(
-        "Players in a team",
+        _l("Players in a team"),
         choices=[
-            SelectChoice("2", "Two (partners)"),
-            SelectChoice("1", "One (each for themselves)"),
-            SelectChoice("3", "Three"),
+            SelectChoice("2", _l("Two (partners)")),
+            SelectChoice("1", _l("One (each for themselves)")),
+            SelectChoice("3", _l("Three")),
         ],
         default="2",
     )
     tables = IntegerField(
-        "Tables",
+        _l("Tables"),
         validators=[
             Optional(),
-            NumberRange(1, seating.MAX_TABLES, f"Choose 1 to {seating.MAX_TABLES} tables."),
+            NumberRange(1, seating.MAX_TABLES, _l("Choose 1 to %(most)s tables.", most=seating.MAX_TABLES)),
         ],
-        description="Leave empty for the usual rule, below.",
+        description=_l("Leave empty for the usual rule, below."),
     )
     locked = HiddenField(default="[]")  # pairs always together: JSON [[name, name], ...]
     seats = HiddenField(default="")  # the proposal shown: JSON [table [team [name, ...]]]
     seed = HiddenField(default="0")
     seen = HiddenField(default="0")  # the games of the night the page knew of (a second Start is refused)
-    swap_a = SelectField("Swap", choices=[], validate_choice=False)
-    swap_b = SelectField("with", choices=[], validate_choice=False)
-    keep = CheckboxList("Keep as they are", choices=[], validate_choice=False)
+    # Translators: "Swap [name] with [name]": two lists of the players here
+    swap_a = SelectField(_l("Swap"), choices=[], validate_choice=False)
+    swap_b = SelectField(_l("with"), choices=[], validate_choice=False)
+    keep = CheckboxList(_l("Keep as they are"), choices=[], validate_choice=False)
 
     def names(self):
         """Everyone here, known players first, in the order shown; each once."""
@@ -84,9 +87,9 @@ class EveningForm(FlaskForm):
             name = clean_name(entry.data or "")
             if not name:
                 continue
-            problem = name_problem(name)
+            problem = name_problem(name, _=_)
             if problem is None and (name_key(name) in keys or name_key(name) in seen):
-                problem = f"{name} is here twice."
+                problem = _("%(name)s is here twice.", name=name)
             if problem:
                 entry.errors = [*entry.errors, problem]
                 raise ValidationError(problem)

@@ -1,5 +1,6 @@
 """Uploading a history export to import, or a spreadsheet of past games."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField, RadioField, SelectChoice
@@ -13,11 +14,11 @@ MAX_IMPORT_SIZE = 64 * 1024 * 1024
 class ImportForm(FlaskForm):
     # no accept=".json": some phones' file pickers then grey out a downloaded file
     file = FileField(
-        "Export file",
-        description="A Scorekeeper .json export, at most 64 MB.",
+        _l("Export file"),
+        description=_l("A Scorekeeper .json export, at most 64 MB."),
         validators=[
-            FileRequired("Choose an export file."),
-            FileSize(MAX_IMPORT_SIZE, message="That file is too big (at most 64 MB)."),
+            FileRequired(_l("Choose an export file.")),
+            FileSize(MAX_IMPORT_SIZE, message=_l("That file is too big (at most 64 MB).")),
         ],
     )
 
@@ -32,13 +33,13 @@ class PastGamesForm(FlaskForm):
     (``content``, base64) comes back with "Import", so nothing is kept on the computer."""
 
     file = FileField(
-        "Spreadsheet (CSV)",
-        description="Saved as CSV from a spreadsheet, at most 8 MB.",
-        validators=[FileSize(MAX_PAST_GAMES_SIZE, message="That file is too big (at most 8 MB).")],
+        _l("Spreadsheet (CSV)"),
+        description=_l("Saved as CSV from a spreadsheet, at most 8 MB."),
+        validators=[FileSize(MAX_PAST_GAMES_SIZE, message=_l("That file is too big (at most 8 MB)."))],
     )
-    rules = RadioField("Played under", choices=[], validate_choice=False)
+    rules = RadioField(_l("Played under"), choices=[], validate_choice=False)
     dates = RadioField(
-        "Days written as",
+        _l("Days written as"),
         choices=[SelectChoice(key, example) for key, example in DATE_ORDERS.items()],
         default="ymd",
     )

@@ -6,6 +6,7 @@ from wtforms import DateField, HiddenField, IntegerField, TimeField
 from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
+from ..scoring.language import _
 from ..typed import whole_number
 
 
@@ -30,15 +31,19 @@ class WholeNumberField(IntegerField):
             self.data = whole_number(valuelist[0])
         except ValueError:
             self.data = None
-            raise ValueError("Enter a whole number, like 120.") from None
+            raise ValueError(_("Enter a whole number, like 120.")) from None
 
     def pre_validate(self, form):
         if self.data is None:
             return
         if self.data < self.minimum:
-            raise ValidationError("Can’t be negative." if self.minimum == 0 else f"At least {self.minimum}.")
+            raise ValidationError(
+                _("Can’t be negative.")
+                if self.minimum == 0
+                else _("At least %(minimum)s.", minimum=self.minimum)
+            )
         if self.data > self.maximum:
-            raise ValidationError(f"At most {self.maximum:,}.")
+            raise ValidationError(_("At most %(maximum)s.", maximum=format(self.maximum, ",")))
 
 
 class DayField(DateField):
@@ -52,7 +57,7 @@ class DayField(DateField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError("Enter a day as year-month-day, like 2026-11-25.") from None
+            raise ValueError(_("Enter a day as year-month-day, like 2026-11-25.")) from None
 
 
 class ClockField(TimeField):
@@ -65,7 +70,7 @@ class ClockField(TimeField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError("Enter a time as hours:minutes, like 19:30.") from None
+            raise ValueError(_("Enter a time as hours:minutes, like 19:30.")) from None
 
 
 class SignedNumberField(WholeNumberField):

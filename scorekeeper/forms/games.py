@@ -2,12 +2,14 @@
 
 import datetime
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import Optional
 
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
+from ..scoring.language import _
 from ..services.evenings import EVENING, local, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from .fields import ClockField, DayField, RevisionField
@@ -17,17 +19,17 @@ from .rules import RulesFields
 CLOCKS_DIFFER = datetime.timedelta(minutes=10)
 #: how a game is kept, as New game asks it (None: on a phone round by round)
 KEPT = (
-    SelectChoice("phone", "On this phone, round by round"),
-    SelectChoice(PAPER_SHEET, "On a paper sheet: print it, type it in afterwards"),
-    SelectChoice(SCORES_ONLY, "From an old sheet that kept only each round’s score"),
+    SelectChoice("phone", _l("On this phone, round by round")),
+    SelectChoice(PAPER_SHEET, _l("On a paper sheet: print it, type it in afterwards")),
+    SelectChoice(SCORES_ONLY, _l("From an old sheet that kept only each round’s score")),
 )
 
 
 class PlayedFields:
     """When a game was played: a day and a time on the household's clock."""
 
-    played_day = DayField("Day played", validators=[Optional()])
-    played_time = ClockField("Time", validators=[Optional()])
+    played_day = DayField(_l("Day played"), validators=[Optional()])
+    played_time = ClockField(_l("Time"), validators=[Optional()])
 
     def played_problem(self):
         """Put a message by the day that cannot be when a game was played; return whether all is well."""
@@ -56,7 +58,7 @@ class PlayedFields:
             time = EVENING
         stamp = stored(day, time)
         if datetime.datetime.fromisoformat(stamp) > now + CLOCKS_DIFFER:
-            raise ValueError("That is later than now: a game is typed in once it was played.")
+            raise ValueError(_("That is later than now: a game is typed in once it was played."))
         return stamp
 
     def show_played(self, stamp):
@@ -75,10 +77,10 @@ class ActionForm(FlaskForm):
 
 class TeamFields(Form):
     name = StringField(
-        "Team name", validators=[Optional()], description="Leave empty to use the players' names."
+        _l("Team name"), validators=[Optional()], description=_l("Leave empty to use the players' names.")
     )
     players = FieldList(
-        StringField("Player", validators=[Optional()]),
+        StringField(_l("Player"), validators=[Optional()]),
         min_entries=MAX_PLAYERS_PER_TEAM,
         max_entries=MAX_PLAYERS_PER_TEAM,
     )
@@ -95,28 +97,28 @@ class PlayedForm(PlayedFields, FlaskForm):
     def validate(self, extra_validators=None):
         valid = super().validate(extra_validators)
         if valid and self.played_day.data is None:
-            self.played_day.errors.append("Pick the day it was played.")
+            self.played_day.errors.append(_("Pick the day it was played."))
             return False
         return valid and self.played_problem()
 
 
 class NewGameForm(PlayedFields, FlaskForm):
     # radio buttons, not selects: a choice is shown whole however long its name
-    rules_key = RadioField("Rule set", choices=[])
+    rules_key = RadioField(_l("Rule set"), choices=[])
     # a preset's variants (two players, 1 + 1 …), each a rule set of its own
-    variant = RadioField("Variant", choices=[], validate_choice=False)
+    variant = RadioField(_l("Variant"), choices=[], validate_choice=False)
     # the rule set the values in `rules` were filled from: if the scorekeeper
     # picks another one, its values are loaded before anything starts
     rules_from = HiddenField()
     rules = FormField(RulesFields)
     teams = FieldList(FormField(TeamFields), min_entries=MAX_TEAMS, max_entries=MAX_TEAMS)
     first_dealer = StringField(
-        "Who deals first",
+        _l("Who deals first"),
         validators=[Optional()],
-        description="A player's name; empty: team 1's first player.",
+        description=_l("A player's name; empty: team 1's first player."),
     )
     # not sent (an older page, a script): on a phone round by round
-    kept = RadioField("Scored", choices=KEPT, default="phone", validate_choice=False)
+    kept = RadioField(_l("Scored"), choices=KEPT, default="phone", validate_choice=False)
 
     def paper(self):
         """How the game is kept, for ``create_game``: None on a phone round by round."""
@@ -137,30 +139,30 @@ class NewGameForm(PlayedFields, FlaskForm):
             fields = entry.form
             team_name = clean_name(fields.name.data)
             if team_name and name_problem(team_name, MAX_NAME):
-                refuse(fields.name, name_problem(team_name, MAX_NAME))
+                refuse(fields.name, name_problem(team_name, MAX_NAME, _=_))
             names = 0
             for f in fields.players:
                 name = clean_name(f.data)
                 if not name:
                     continue
                 names += 1
-                problem = name_problem(name, MAX_NAME)
+                problem = name_problem(name, MAX_NAME, _=_)
                 if problem:
                     refuse(f, problem)
                 elif name_key(name) in seen:
                     team, first = seen[name_key(name)]
-                    refuse(f, f"{first} is already on team {team}.")
+                    refuse(f, _("%(name)s is already on team %(team)s.", name=first, team=team))
                 else:
                     seen[name_key(name)] = (number, name)
             if names:
                 teams += 1
             elif team_name:
-                refuse(fields.players[0], "Add at least one player, or clear the team name.")
+                refuse(fields.players[0], _("Add at least one player, or clear the team name."))
         if teams < MIN_TEAMS:
-            refuse(self.teams[0].form.players[0], "A game needs at least two teams, each with a player.")
+            refuse(self.teams[0].form.players[0], _("A game needs at least two teams, each with a player."))
         dealer = clean_name(self.first_dealer.data)
         if dealer and name_key(dealer) not in seen:
-            refuse(self.first_dealer, "Who deals first must be one of this game's players.")
+            refuse(self.first_dealer, _("Who deals first must be one of this game's players."))
         return self.played_problem() and valid and not refused
 
     def teams_data(self):

@@ -1,8 +1,10 @@
 """The history filters."""
 
+from flask_babel import lazy_gettext as _l
 from wtforms import Form, RadioField, SelectChoice, SelectField
 from wtforms.validators import Optional
 
+from ..scoring.language import _
 from ..services.history import STATUSES, Filters
 from .fields import DayField
 
@@ -13,24 +15,24 @@ class FilterForm(Form):
     Wrong values get a message next to their field and are not applied.
     """
 
-    player = SelectField("Player", choices=[], default="")
+    player = SelectField(_l("Player"), choices=[], default="")
     # radio buttons: a rule set's name is shown whole however long (a select cuts it short)
-    rules = RadioField("Rule set", choices=[], default="")
+    rules = RadioField(_l("Rule set"), choices=[], default="")
     # Optional: every browser sends the empty fields (?since=&until=), which mean "any day"
-    since = DayField("From", validators=[Optional()], render_kw={"autocomplete": "off"})
-    until = DayField("To", validators=[Optional()], render_kw={"autocomplete": "off"})
+    since = DayField(_l("From"), validators=[Optional()], render_kw={"autocomplete": "off"})
+    until = DayField(_l("To"), validators=[Optional()], render_kw={"autocomplete": "off"})
     status = SelectField(
-        "Games",
+        _l("Games"),
         default="",
-        choices=[SelectChoice("", "All games")] + [SelectChoice(k, v) for k, v in STATUSES.items()],
+        choices=[SelectChoice("", _l("All games"))] + [SelectChoice(k, _l(v)) for k, v in STATUSES.items()],
     )
 
     def filters(self, players, rule_names):
         """The filters to apply: the valid values of the fields (call once)."""
-        self.player.choices = [SelectChoice("", "Everyone")] + [
+        self.player.choices = [SelectChoice("", _("Everyone"))] + [
             SelectChoice(str(p.id), p.name) for p in players
         ]
-        self.rules.choices = [SelectChoice("", "Every rule set")] + [
+        self.rules.choices = [SelectChoice("", _("Every rule set"))] + [
             SelectChoice(name, name) for name in rule_names
         ]
         self.validate()

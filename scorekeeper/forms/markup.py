@@ -14,6 +14,8 @@ page (``error_summary``, ``form_errors``) stay in templates/_forms.html.
 from flask import request
 from markupsafe import Markup, escape
 
+from ..scoring.language import _
+
 NUMBER_FIELDS = ("IntegerField", "WholeNumberField")  # the phone's numeric keypad
 
 
@@ -66,10 +68,10 @@ def field(f, label=None, **kwargs):
     extra = {"inputmode": "numeric", "autocomplete": "off"} if f.type in NUMBER_FIELDS else {}
     input = _input(f, **dict(extra, **kwargs))
     if f.type == "SignedNumberField":
-        name = escape(label or f.label.text)
+        said = escape(_("Plus or minus: %(name)s", name=label or f.label.text))
         input = Markup(
             f'<div class="signed-row">{input}<button type="button" class="step sign" data-sign hidden'
-            f' aria-label="Plus or minus: {name}">±</button></div>'
+            f' aria-label="{said}">±</button></div>'
         )
     error = " has-error" if f.errors else ""
     return Markup(
@@ -97,7 +99,8 @@ def stepper(f, label=None, anchor=None, **kwargs):
     """A whole number with − and + buttons. Without JavaScript the buttons submit the
     form with name="step" and the server adds or takes one (nothing is saved);
     static/app.js does it in place."""
-    name = escape(label or f.label.text)
+    name = label or f.label.text
+    fewer, more = escape(_("One fewer: %(name)s", name=name)), escape(_("One more: %(name)s", name=name))
     action = f' formaction="{escape(request.path)}#{escape(anchor)}"' if anchor else ""
     value = escape(f.name)
     input = _input(f, inputmode="numeric", autocomplete="off", **kwargs)
@@ -105,9 +108,9 @@ def stepper(f, label=None, anchor=None, **kwargs):
     return Markup(
         f'\n<div class="field stepper{error}">\n  {_label(f, label)}\n  <div class="stepper-row">\n'
         f'    <button type="submit" name="step" value="{value}:-1" class="step"'
-        f' aria-label="One fewer: {name}" formnovalidate{action} data-step="-1">−</button>\n    {input}\n'
+        f' aria-label="{fewer}" formnovalidate{action} data-step="-1">−</button>\n    {input}\n'
         f'    <button type="submit" name="step" value="{value}:1" class="step"'
-        f' aria-label="One more: {name}" formnovalidate{action} data-step="1">+</button>\n'
+        f' aria-label="{more}" formnovalidate{action} data-step="1">+</button>\n'
         f"  </div>\n  {messages(f)}\n</div>\n"
     )
 
@@ -118,6 +121,7 @@ def book_chips(f):
     name (forms.rounds.BookCountField: the box wins when it holds anything).
     static/app.js moves on to the next field after a chip."""
     id, name, label = escape(f.id), escape(f.name), escape(f.label.text)
+    another = escape(_("%(name)s: another number", name=f.label.text))
     chosen = f.chip()
     chips = "".join(
         f'\n    <label class="chip"><input type="radio" name="{name}" id="{id}-{n}" value="{n}"'
@@ -130,7 +134,7 @@ def book_chips(f):
         f'\n<fieldset class="field chips{error}" id="{id}-group"{described}>\n  <legend>{label}</legend>\n'
         f'  <div class="chip-row">{chips}\n    <input type="text" class="chip-more" name="{name}" id="{id}"'
         f' value="{escape(f.typed())}" inputmode="numeric" autocomplete="off" placeholder="10+"'
-        f' aria-label="{label}: another number"'
+        f' aria-label="{another}"'
         f"{invalid}>\n  </div>\n  {messages(f)}\n</fieldset>\n"
     )
 

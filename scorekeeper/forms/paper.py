@@ -17,7 +17,7 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
 from ..printing.blank_sheets import sheet_lines
 from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
-from ..scoring.language import language
+from ..scoring.language import _, language
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 #: a round's score as the sheet added it up (compared with the engine's, never saved)
@@ -42,7 +42,7 @@ def rounds_shown(rules, played, asked=None):
 def team_lines(rules, scores_only):
     """(field name, label, points per unit or None) a team has in each round, in the sheet's order."""
     if scores_only:
-        return [(SCORE, "Round score", None)]
+        return [(SCORE, _("Round score"), None)]
     return [(name, label, value) for name, label, value in sheet_lines(rules) if name is not None]
 
 
@@ -50,7 +50,7 @@ def paper_form(game, rounds, *, posted=True):
     """The page's form for this game: ``rounds`` columns from its next round on, as the
     phone posted it (``posted``), or empty for the page."""
     shape = (len(game.teams), rounds, game.scores_only)
-    # its labels say the rules' words, which are the reader's language's
+    # a class per language too: its labels are said in the reader's
     PaperForm = _CLASSES.get(game.rules, lambda: _build(game.rules, *shape), *shape, language())
     form = PaperForm() if posted else PaperForm(formdata=None)
     form.rules, form.scores_only = game.rules, game.scores_only
@@ -66,7 +66,7 @@ def _build(rules, team_count, round_count, scores_only):
     class TeamLines(Form):
         pass
 
-    for name, label, _ in team_lines(rules, scores_only):
+    for name, label, _value in team_lines(rules, scores_only):
         if name == SCORE:
             field = SignedNumberField(label, minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, default=None)
         elif name.startswith("book_"):
@@ -81,7 +81,7 @@ def _build(rules, team_count, round_count, scores_only):
         setattr(
             TeamLines,
             SHEET_SCORE,
-            SignedNumberField("Score on the sheet", minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE),
+            SignedNumberField(_("Score on the sheet"), minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE),
         )
 
     class RoundLines(Form):
@@ -90,7 +90,7 @@ def _build(rules, team_count, round_count, scores_only):
     class PaperForm(FlaskForm):
         rounds = FieldList(FormField(RoundLines), min_entries=round_count, max_entries=round_count)
         # the game ends after these rounds (the table stopped), where its rules do not end it
-        ended = BooleanField("The game ended with the last round typed", default=True)
+        ended = BooleanField(_("The game ended with the last round typed"), default=True)
         revision = RevisionField()  # the game as the page was opened
         shown = RevisionField()  # how many round columns the page shows
         checked = HiddenField()  # what the check step signed (views.paper: digest)

@@ -7,7 +7,7 @@ from wtforms.validators import InputRequired
 from .. import scoring
 from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
-from ..scoring.language import language
+from ..scoring.language import _, language
 from ..typed import whole_number
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
@@ -62,7 +62,11 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
     held = frozenset(f.name for f in ENTRY_FIELDS for e in saved or () if getattr(e, f.name))
     if game.scores_only:  # an old sheet's round: a score per team, nothing else
         teams = len(game.teams)
-        RoundForm, tiers, first_meld = _SCORES.get(rules, lambda: _scores_form_class(teams), teams), (), None
+        RoundForm, tiers, first_meld = (
+            _SCORES.get(rules, lambda: _scores_form_class(teams), teams, language()),
+            (),
+            None,
+        )
     else:
         RoundForm, tiers, first_meld = _form_class(
             rules, game.player_count, number, held, tuple(team.name for team in game.teams)
@@ -92,7 +96,8 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
 
 
 # Round form classes, built once for each shape of form (issue 24: building the
-# class was a tenth of a save), per rule set object and what else shapes it.
+# class was a tenth of a save), per rule set object and what else shapes it (the
+# language its labels are said in too).
 _CLASSES = PerObject(64)
 _SCORES = PerObject(16)
 #: the one field of a round kept as its scores alone (an old paper sheet's)
@@ -104,13 +109,13 @@ def _scores_form_class(team_count):
 
     class ScoreFields(Form):
         paper_score = SignedNumberField(
-            "Round score", minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, validators=[InputRequired()]
+            _("Round score"), minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, validators=[InputRequired()]
         )
 
     class ScoresForm(FlaskForm):
         teams = FieldList(FormField(ScoreFields), min_entries=team_count, max_entries=team_count)
         went_out = RadioField(
-            "Who went out", default=NOBODY, choices=[SelectChoice(NOBODY, "Nobody went out")]
+            _("Who went out"), default=NOBODY, choices=[SelectChoice(NOBODY, _("Nobody went out"))]
         )
         checked = HiddenField()
         revision = RevisionField()
@@ -170,14 +175,14 @@ def _build_form_class(rules, players, first_meld, held, team_names):
 
     choices = []
     for i, name in enumerate(team_names):
-        choices.append(SelectChoice(str(i), f"{name} went out"))
+        choices.append(SelectChoice(str(i), _("%(team)s went out", team=name)))
         if scoring.in_use(rules.going_out_concealed):
-            choices.append(SelectChoice(f"{i}{CONCEALED}", f"{name} went out concealed"))
+            choices.append(SelectChoice(f"{i}{CONCEALED}", _("%(team)s went out concealed", team=name)))
 
     class RoundForm(FlaskForm):
         teams = FieldList(FormField(EntryFields), min_entries=len(team_names), max_entries=len(team_names))
         went_out = RadioField(
-            "Who went out", default=NOBODY, choices=[*choices, SelectChoice(NOBODY, "Nobody went out")]
+            _("Who went out"), default=NOBODY, choices=[*choices, SelectChoice(NOBODY, _("Nobody went out"))]
         )
         # a digest of the entries the scorekeeper last saw checked, so that
         # "save" saves exactly what was reviewed

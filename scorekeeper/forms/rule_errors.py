@@ -8,13 +8,16 @@ import re
 from wtforms import FieldList, FormField
 from wtforms.form import BaseForm
 
+from ..scoring.language import N_, _
 from .rule_lists import book_kind
 from .rules import CASE_KEYS, CASES
 
 # Where a list in an engine path ("going_out[2]") is shown as "Round 3";
 # by_score entries are pairs, so "Pair 2, minimum" says which number.
-_PAIR_PARTS = {"0": "score", "1": "minimum"}
-_DECK_PARTS = {"0": "players", "1": "decks"}
+# Translators: "Pair 2, score", "Pair 2, minimum", "Pair 1, players", "Pair 1, decks": which
+# number of a typed pair a message is about
+_PAIR_PARTS = {"0": N_("score"), "1": N_("minimum")}
+_DECK_PARTS = {"0": N_("players"), "1": N_("decks")}
 # Engine paths shown by a field of another name (the rest keep the engine's name).
 _FIELD_NAMES = {
     "meld_minimum": "meld_mode",
@@ -73,7 +76,7 @@ def _field_at(fields, path):
     """The field that shows the value at an engine path, or None."""
     # without list positions: "books_to_go_out[1].sevens" -> "books_to_go_out"
     base = re.sub(r"\[.*", "", path)
-    root, _, key = base.partition(".")
+    root, _dot, key = base.partition(".")
     case = base.rpartition(".")[2]
     try:
         if root in CASES and case in CASE_KEYS:
@@ -105,9 +108,10 @@ def _position(path):
         # the first meld's books typed on one line: which kind
         return path.partition(".")[2] if path.startswith("first_meld_books.") else ""
     pairs = ".by_score" in path or ".decks" in path
-    entry = "Pair" if pairs else "Round"
+    number = int(match[1]) + 1
+    entry = _("Pair %(number)s", number=number) if pairs else _("Round %(number)s", number=number)
     part = (_DECK_PARTS if ".decks" in path else _PAIR_PARTS).get(match[2])
-    parts = [f"{entry} {int(match[1]) + 1}", part, match[3]]
+    parts = [entry, part and _(part), match[3]]
     return ", ".join(part for part in parts if part)
 
 

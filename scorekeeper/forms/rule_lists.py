@@ -16,6 +16,8 @@ each ``format_`` function writes what its ``parse_`` reads.
 
 import re
 
+from ..scoring.language import _
+
 ANY = "any"
 # what a family may write for "books of any kind"
 _ANY_WORDS = {
@@ -40,7 +42,7 @@ def parse_numbers(text):
     _refuse_thousands_commas(text)
     items = [item for item in re.split(r"[\s,;]+", text) if item]
     if not items:
-        raise ValueError("Enter a number, or one per round like 50, 90, 120.")
+        raise ValueError(_("Enter a number, or one per round like 50, 90, 120."))
     return [_whole(item) for item in items]
 
 
@@ -51,10 +53,12 @@ def parse_score_steps(text):
     for item in filter(str.strip, re.split(r"[\n,;]+", text)):
         score, colon, minimum = item.partition(":")
         if not colon:
-            raise ValueError(f"“{item.strip()}”: write a score and its minimum, like 2500: 90.")
+            raise ValueError(
+                _("“%(item)s”: write a score and its minimum, like 2500: 90.", item=item.strip())
+            )
         steps.append([_whole(score.strip()), _whole(minimum.strip())])
     if not steps:
-        raise ValueError("Enter at least one pair, like 0: 50.")
+        raise ValueError(_("Enter at least one pair, like 0: 50."))
     return steps
 
 
@@ -68,7 +72,14 @@ def parse_books_by_round(text, *, book="book", books="books", kinds=("clean", "d
     clean, dirty = kinds
     rounds = [_book_counts(line, book, clean) for line in filter(str.strip, re.split(r"[\n;]+", text))]
     if not rounds:
-        raise ValueError(f"Enter the {books} for round 1, like 1 {clean} + 1 {dirty}.")
+        raise ValueError(
+            _(
+                "Enter the %(books)s for round 1, like 1 %(clean)s + 1 %(dirty)s.",
+                books=books,
+                clean=clean,
+                dirty=dirty,
+            )
+        )
     return rounds
 
 
@@ -80,11 +91,18 @@ def _book_counts(line, book, clean):
         # "2 clean", "2 clean books", "1 wild cards"
         match = re.fullmatch(r"(\d+)\s+(.+?)(?:\s+books?)?", part.strip(), re.IGNORECASE)
         if not match:
-            raise ValueError(f"“{part.strip()}”: write a number and a kind of {book}, like 2 {clean}.")
+            raise ValueError(
+                _(
+                    "“%(part)s”: write a number and a kind of %(book)s, like 2 %(clean)s.",
+                    part=part.strip(),
+                    book=book,
+                    clean=clean,
+                )
+            )
         kind = book_kind(match[2])
         kind = ANY if kind in _ANY_WORDS else kind
         if kind in counts:
-            raise ValueError(f"“{line.strip()}”: {kind} is given twice.")
+            raise ValueError(_("“%(line)s”: %(kind)s is given twice.", line=line.strip(), kind=kind))
         counts[kind] = int(match[1])
     return counts
 
@@ -103,7 +121,10 @@ def parse_decks(text):
     if ":" in text:
         return parse_score_steps(text)
     raise ValueError(
-        f"“{text}”: write a number of decks (5), 1 per player + 1, or by players like 2: 3, 4: 5."
+        _(
+            "“%(text)s”: write a number of decks (5), 1 per player + 1, or by players like 2: 3, 4: 5.",
+            text=text,
+        )
     )
 
 
@@ -120,7 +141,7 @@ def format_decks(decks):
 
 def _whole(text):
     if not re.fullmatch(r"[-\u2212]?\d+", text):
-        raise ValueError(f"“{text}” is not a whole number.")
+        raise ValueError(_("“%(text)s” is not a whole number.", text=text))
     return int(text.replace("\u2212", "-"))
 
 
@@ -128,8 +149,11 @@ def _refuse_thousands_commas(text):
     match = re.search(r"\d+(?:,\d+)+", text)
     if match:
         raise ValueError(
-            f"“{match[0]}”: write thousands without a comma (2500), "
-            "and put a space after a comma between numbers (50, 90)."
+            _(
+                "“%(text)s”: write thousands without a comma (2500), "
+                "and put a space after a comma between numbers (50, 90).",
+                text=match[0],
+            )
         )
 
 

@@ -10,7 +10,7 @@ import functools
 
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES, RuleSet
-from ..scoring.language import language
+from ..scoring.language import _, language
 from ..scoring.words import DEFAULT, Words, check_words
 from .rule_errors import (
     book_rows,
@@ -91,14 +91,14 @@ def rules_from_fields(fields) -> RuleSet | None:
 def _named(field):
     # the engine would say so too, but only once every other value is right
     if not (field.data or "").strip():
-        refuse(field, "Give these rules a name.")
+        refuse(field, _("Give these rules a name."))
     return field.data
 
 
 def _required(field):
     """The field's number; a blank one (in use) gets a message."""
     if field.data is None and not field.errors:
-        refuse(field, "Enter a number.")
+        refuse(field, _("Enter a number."))
     return field.data
 
 
@@ -142,9 +142,21 @@ def _first_meld_books(field, names, said, rows):
 
 def _not_scored(written, number, words, rows):
     """ "Round 2, sevens: not a kind of canasta these rules score (natural, mixed)." """
-    where = f"Round {number}, {written}" if number else written
-    scored = ", ".join(words.kinds.get(kind, kind) for kind, _ in rows if kind)
-    return f"{where[:1].upper()}{where[1:]}: not a kind of {words.book} these rules score ({scored})."
+    scored = ", ".join(words.kinds.get(kind, kind) for kind, _row in rows if kind)
+    if number:
+        return _(
+            "Round %(number)s, %(kind)s: not a kind of %(book)s these rules score (%(scored)s).",
+            number=number,
+            kind=written,
+            book=words.book,
+            scored=scored,
+        )
+    return _(
+        "%(kind)s: not a kind of %(book)s these rules score (%(scored)s).",
+        kind=written[:1].upper() + written[1:],
+        book=words.book,
+        scored=scored,
+    )
 
 
 def _books_parser(said, rows):
@@ -171,7 +183,12 @@ def _by_kind(field, rounds, names, words, rows, *, numbered=True):
             if kind in one:
                 first = said[kind].replace("_", " ")
                 refuse(
-                    field, f"{first} and {written.replace('_', ' ')} are the same kind: give it once a round."
+                    field,
+                    _(
+                        "%(first)s and %(second)s are the same kind: give it once a round.",
+                        first=first,
+                        second=written.replace("_", " "),
+                    ),
                 )
                 return None
             one[kind], said[kind] = count, written
@@ -231,9 +248,9 @@ def _books(rows, said):
     for kind, row in rows:
         value = _required(row["value"])
         if not kind:
-            refuse(row["kind"], f"Name the kind of {said.book}, like sevens.")
+            refuse(row["kind"], _("Name the kind of %(book)s, like sevens.", book=said.book))
         elif kind in books:
-            refuse(row["kind"], f"“{kind}” {said.books} are already listed.")
+            refuse(row["kind"], _("“%(kind)s” %(books)s are already listed.", kind=kind, books=said.books))
         else:
             books[kind] = value
     return books
@@ -266,7 +283,7 @@ def _books_to_go_out(fields, rows, names, said):
     if not counts:
         refuse(
             fields["book_clean"]["to_go_out"],
-            f"Enter the {said.books} needed to go out, or choose “No set number” below.",
+            _("Enter the %(books)s needed to go out, or choose “No set number” below.", books=said.books),
         )
     return counts
 

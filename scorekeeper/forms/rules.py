@@ -36,7 +36,7 @@ CASES = (
 CASE_KEYS = (*OUTCOMES, NOT_MELDED)
 
 # Labels of the ranks that are not written as numbers.
-_RANK_NAMES = {"joker": "Joker", "A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
+_RANK_NAMES = {"joker": _l("Joker"), "A": _l("Ace"), "K": _l("King"), "Q": _l("Queen"), "J": _l("Jack")}
 
 
 def _number(label, maximum=scoring.MAX_RULE_VALUE, **kwargs):
@@ -45,7 +45,7 @@ def _number(label, maximum=scoring.MAX_RULE_VALUE, **kwargs):
 
 def _sign(label):
     return SelectField(
-        label, default=LOSE, choices=[SelectChoice(LOSE, "loses"), SelectChoice(GAIN, "gains")]
+        label, default=LOSE, choices=[SelectChoice(LOSE, _l("loses")), SelectChoice(GAIN, _l("gains"))]
     )
 
 
@@ -60,13 +60,13 @@ del _rank
 
 
 class BookFields(Form):
-    value = _number("Bonus each")
-    to_go_out = _number("To go out", maximum=99)
-    called = StringField("Called", description="Like natural; empty: its kind’s own name.")
+    value = _number(_l("Bonus each"))
+    to_go_out = _number(_l("To go out"), maximum=99)
+    called = StringField(_l("Called"), description=_l("Like natural; empty: its kind’s own name."))
 
 
 class ExtraBookFields(BookFields):
-    kind = StringField("Kind of book", description="Like sevens or wild.")
+    kind = StringField(_l("Kind of book"), description=_l("Like sevens or wild."))
 
 
 class CaseFields(Form):
@@ -75,14 +75,14 @@ class CaseFields(Form):
     Typed on the full keyboard, which has a minus, since one case may count
     for a team and another against it (Canasta's red 3s)."""
 
-    went_out = SignedNumberField("If this team went out")
-    other_went_out = SignedNumberField("If another team went out")
-    nobody_out = SignedNumberField("If nobody went out")
-    not_melded = SignedNumberField("If this team melded nothing", description="Whoever went out.")
+    went_out = SignedNumberField(_l("If this team went out"))
+    other_went_out = SignedNumberField(_l("If another team went out"))
+    nobody_out = SignedNumberField(_l("If nobody went out"))
+    not_melded = SignedNumberField(_l("If this team melded nothing"), description=_l("Whoever went out."))
 
 
 def _cases():
-    return FormField(CaseFields, "Depends on who went out")
+    return FormField(CaseFields, _l("Depends on who went out"))
 
 
 class RulesFields(Form):
@@ -92,66 +92,74 @@ class RulesFields(Form):
     #: the words its labels, legends and hints say (``rule_words.speak`` sets them)
     words: Words = DEFAULT
 
-    name = StringField("Name of these rules", description="What your family calls them.")
-    card_values = FormField(CardValueFields, "Card values")
-    book_clean = FormField(BookFields, "Clean (red) books")
-    book_dirty = FormField(BookFields, "Dirty (black) books")
-    extra_books = FieldList(FormField(ExtraBookFields, "Another kind of book"), min_entries=3, max_entries=10)
+    name = StringField(_l("Name of these rules"), description=_l("What your family calls them."))
+    card_values = FormField(CardValueFields, _l("Card values"))
+    book_clean = FormField(BookFields, _l("Clean (red) books"))
+    book_dirty = FormField(BookFields, _l("Dirty (black) books"))
+    extra_books = FieldList(
+        FormField(ExtraBookFields, _l("Another kind of book")), min_entries=3, max_entries=10
+    )
     books_mode = SelectField(
-        "Books needed to go out",
+        _l("Books needed to go out"),
         choices=[
-            SelectChoice("none", "No set number"),
-            SelectChoice("same", "Same each round"),
-            SelectChoice("by_round", "By round"),
+            SelectChoice("none", _l("No set number")),
+            SelectChoice("same", _l("Same each round")),
+            SelectChoice("by_round", _l("By round")),
         ],
         # a choice's words stay short: a select shows no more than its width
-        description="Same each round: the counts above; by round: the table below.",
+        description=_l("Same each round: the counts above; by round: the table below."),
     )
     books_any_to_go_out = _number(
-        "To go out: books in all",
+        _l("To go out: books in all"),
         maximum=99,
-        description="Of any kind, like Canasta's one canasta; empty if only the kinds above count.",
+        description=_l("Of any kind, like Canasta's one canasta; empty if only the kinds above count."),
     )
     books_by_round = TextAreaField(
-        "Books to go out, by round",
-        description="A round a line (or split by ;), like 1 clean + 1 dirty. "
-        "The last round repeats; write none for a round with no books needed.",
+        _l("Books to go out, by round"),
+        description=_l(
+            "A round a line (or split by ;), like 1 clean + 1 dirty. "
+            "The last round repeats; write none for a round with no books needed."
+        ),
     )
-    red_three_sign = _sign("The team")
-    red_three = _number("Points per red 3")
-    black_three_sign = _sign("The team")
-    black_three = _number("Points per black 3")
-    penalty_sign = _sign("The team")
-    penalty = _number("Points per penalty", description="0 if your house has no penalty.")
+    red_three_sign = _sign(_l("The team"))
+    red_three = _number(_l("Points per red 3"))
+    black_three_sign = _sign(_l("The team"))
+    black_three = _number(_l("Points per black 3"))
+    penalty_sign = _sign(_l("The team"))
+    penalty = _number(_l("Points per penalty"), description=_l("0 if your house has no penalty."))
     red_three_melded = _number(
-        "Red 3 laid down: points each", description="0 if your house does not score them."
+        _l("Red 3 laid down: points each"), description=_l("0 if your house does not score them.")
     )
     red_three_cases = _cases()
     black_three_cases = _cases()
     red_three_melded_cases = _cases()
     red_threes_all_count = _number(
-        "All the red 3s: how many",
+        _l("All the red 3s: how many"),
         maximum=99,
-        description="A bonus for laying them all down (4 with two decks); 0 if your house has none.",
+        description=_l("A bonus for laying them all down (4 with two decks); 0 if your house has none."),
     )
-    red_threes_all = _number("Bonus for laying them all down")
+    red_threes_all = _number(_l("Bonus for laying them all down"))
     red_threes_all_cases = _cases()
     not_melded_books = _number(
-        "“Melded nothing” until a team has this many books",
+        _l("“Melded nothing” until a team has this many books"),
         maximum=99,
-        description="For the cases “if this team melded nothing”: like Samba's 2, whose red 3s count "
-        "against a side with fewer than two canastas; 0 or empty: until it melds anything.",
+        description=_l(
+            "For the cases “if this team melded nothing”: like Samba's 2, whose red 3s count "
+            "against a side with fewer than two canastas; 0 or empty: until it melds anything."
+        ),
     )
-    red_three_book = _number("Book of red 3s: bonus each", description="0 if your house has none.")
+    red_three_book = _number(_l("Book of red 3s: bonus each"), description=_l("0 if your house has none."))
     red_three_book_cases = _cases()
-    black_three_book = _number("Book of black 3s: bonus each", description="0 if your house has none.")
+    black_three_book = _number(
+        _l("Book of black 3s: bonus each"), description=_l("0 if your house has none.")
+    )
     black_three_book_cases = _cases()
     black_three_out = _number(
-        "Black 3 melded going out: points each", description="0 if your house does not allow it."
+        _l("Black 3 melded going out: points each"), description=_l("0 if your house does not allow it.")
     )
     cut_22 = _number(
-        "Cutting exactly 22 cards: points per player",
-        description="0 if your house does not play the cut bonus.",
+        _l("Cutting exactly 22 cards: points per player"),
+        description=_l("0 if your house does not play the cut bonus."),
     )
     # the second packet (Buraco's morto, Burraco's pozzetto): the last pile a player holds
     packet_not_taken_sign = _sign(_l("The team"))
@@ -169,69 +177,82 @@ class RulesFields(Form):
         description=_l("Burraco counts its cards; Buraco counts it as never taken."),
     )
     going_out = StringField(
-        "Going out: points", description="One number, or one per round like 100, 200, 300 (the last repeats)."
+        _l("Going out: points"),
+        description=_l("One number, or one per round like 100, 200, 300 (the last repeats)."),
     )
     going_out_concealed = _number(
-        "Going out concealed: points more",
-        description="On top of going out, for going out in one turn without having melded; 0 if unused.",
+        _l("Going out concealed: points more"),
+        description=_l("On top of going out, for going out in one turn without having melded; 0 if unused."),
     )
     meld_mode = SelectField(
-        "First meld minimum",
+        _l("First meld minimum"),
         choices=[
-            SelectChoice("none", "No points minimum"),
-            SelectChoice("by_round", "By round"),
-            SelectChoice("by_score", "By the team's score"),
+            SelectChoice("none", _l("No points minimum")),
+            SelectChoice("by_round", _l("By round")),
+            SelectChoice("by_score", _l("By the team's score")),
         ],
     )
     meld_by_round = StringField(
-        "Minimums by round", description="Like 50, 90, 120, 150: one per round, the last repeats."
+        _l("Minimums by round"), description=_l("Like 50, 90, 120, 150: one per round, the last repeats.")
     )
     meld_by_score = TextAreaField(
-        "Minimums by the team's score",
-        description="A pair “score: minimum” a line (or split by commas), the scores rising, "
-        "like 0: 50, 2500: 90. A team below the first score gets the first minimum.",
+        _l("Minimums by the team's score"),
+        description=_l(
+            "A pair “score: minimum” a line (or split by commas), the scores rising, "
+            "like 0: 50, 2500: 90. A team below the first score gets the first minimum."
+        ),
     )
     first_meld_books = TextAreaField(
-        "First meld must hold these books",
-        description="Like 1 clean + 1 dirty, or 1 book (of any kind); one round a line, the last repeats, "
-        "none for a round without. Empty: no books needed.",
+        _l("First meld must hold these books"),
+        description=_l(
+            "Like 1 clean + 1 dirty, or 1 book (of any kind); one round a line, the last repeats, "
+            "none for a round without. Empty: no books needed."
+        ),
     )
     deal_decks = StringField(
-        "Decks",
-        description="Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
-        "from 4 players 5). Empty if your house does not say.",
+        _l("Decks"),
+        description=_l(
+            "Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
+            "from 4 players 5). Empty if your house does not say."
+        ),
     )
-    deal_hand = _number("Cards in a hand", minimum=1, maximum=scoring.values.MAX_CARDS_DEALT)
+    deal_hand = _number(_l("Cards in a hand"), minimum=1, maximum=scoring.values.MAX_CARDS_DEALT)
     deal_knee = _number(
-        "Cards in a knee",
+        _l("Cards in a knee"),
         maximum=scoring.values.MAX_CARDS_DEALT,
         default=0,
-        description="Dealt between the hand and the foot (Hand, Knee and Foot); 0 for none.",
+        description=_l("Dealt between the hand and the foot (Hand, Knee and Foot); 0 for none."),
     )
     deal_foot = _number(
-        "Cards in a foot", maximum=scoring.values.MAX_CARDS_DEALT, description="0 for a game without a foot."
+        _l("Cards in a foot"),
+        maximum=scoring.values.MAX_CARDS_DEALT,
+        description=_l("0 for a game without a foot."),
     )
-    deal_jokers = _number("Jokers in a deck", maximum=4, default=2)
+    deal_jokers = _number(_l("Jokers in a deck"), maximum=4, default=2)
     end_mode = SelectField(
-        "The game ends",
+        _l("The game ends"),
         choices=[
-            SelectChoice("none", "When the table says"),
-            SelectChoice("rounds", "After set rounds"),
-            SelectChoice("score", "At a target score"),
+            SelectChoice("none", _l("When the table says")),
+            SelectChoice("rounds", _l("After set rounds")),
+            SelectChoice("score", _l("At a target score")),
         ],
     )
-    end_rounds = _number("Number of rounds", minimum=1, maximum=scoring.MAX_ROUNDS)
+    end_rounds = _number(_l("Number of rounds"), minimum=1, maximum=scoring.MAX_ROUNDS)
     end_score = _number(
-        "Target score", minimum=1, description="The game ends after the round in which a team reaches it."
+        _l("Target score"),
+        minimum=1,
+        description=_l("The game ends after the round in which a team reaches it."),
     )
     # what the family calls things (scoring.words); empty: Hand and Foot's words
-    words_game = StringField("The game", description="Like Canasta; empty: Hand and Foot.")
-    words_book = StringField("One book is called", description="Like canasta; empty: book.")
-    words_books = StringField("Two or more", description="Like canastas; empty: books.")
+    words_game = StringField(_l("The game"), description=_l("Like Canasta; empty: Hand and Foot."))
+    words_book = StringField(_l("One book is called"), description=_l("Like canasta; empty: book."))
+    words_books = StringField(_l("Two or more"), description=_l("Like canastas; empty: books."))
     words_piles = StringField(
-        "The piles a player holds",
-        description="In the order they are played, split by commas: like hand, or hand, knee, foot; "
-        "empty: hand, foot.",
+        _l("The piles a player holds"),
+        description=_l(
+            "In the order they are played, split by commas: like hand, or hand, knee, foot; "
+            "empty: hand, foot."
+        ),
     )
 
 
@@ -245,17 +266,20 @@ class HouseRulesForm(RulesFields, FlaskForm):
 class ImportForm(FlaskForm):
     # no accept=".json": some phones' file pickers then grey out a downloaded file
     file = FileField(
-        "House-rules file",
-        description="A .json file, at most 64 KB.",
+        _l("House-rules file"),
+        description=_l("A .json file, at most 64 KB."),
         validators=[
-            FileRequired("Choose a house-rules file."),
+            FileRequired(_l("Choose a house-rules file.")),
             FileSize(
                 MAX_FILE_SIZE,
-                message=f"That file is too big for a house-rules file (at most {MAX_FILE_SIZE // 1024} KB).",
+                message=_l(
+                    "That file is too big for a house-rules file (at most %(size)s KB).",
+                    size=MAX_FILE_SIZE // 1024,
+                ),
             ),
         ],
     )
-    name = StringField("Save as", description="Leave empty to keep the name in the file.")
+    name = StringField(_l("Save as"), description=_l("Leave empty to keep the name in the file."))
 
 
 class DeleteForm(FlaskForm):

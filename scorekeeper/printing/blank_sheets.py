@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 
 from .. import scoring
+from ..scoring.language import _
 
 BLANK_ROUNDS = 6  # a blank sheet for rules that do not fix the number of rounds
 
@@ -142,15 +143,17 @@ def round_head(rules, r):
     words = rules.say
     from ..web.formatting import books, points  # the sheet's own words for numbers
 
-    parts = [f"Round {r.number}"]
+    parts = [_("Round %(number)s", number=r.number)]
+    # Translators: the head of a round's column on a blank sheet, as "meld 90", "first meld 1 book",
+    # "out with 2 books", "going out +100": one short line each under "Round 3"
     if r.meld_minimum is not None:
-        parts.append(f"meld {r.meld_minimum}")
+        parts.append(_("meld %(minimum)s", minimum=r.meld_minimum))
     if r.first_meld_books:
-        parts.append(f"first meld {books(r.first_meld_books, words)}")
+        parts.append(_("first meld %(books)s", books=books(r.first_meld_books, words)))
     if r.books_to_go_out:
-        parts.append(f"out with {books(r.books_to_go_out, words)}")
+        parts.append(_("out with %(books)s", books=books(r.books_to_go_out, words)))
     if r.going_out and not isinstance(rules.going_out, int):  # by round (else on the cheat sheet)
-        parts.append(f"going out {points(r.going_out)}")
+        parts.append(_("going out %(points)s", points=points(r.going_out)))
     return parts
 
 
@@ -279,7 +282,7 @@ def _shown(layout):
 def blank_lines(rules):
     """The boxes to fill in per team and round: (label, points per unit, or None
     where the points are written as counted or change by round)."""
-    return [(label, value) for _, label, value in sheet_lines(rules)]
+    return [(label, value) for _what, label, value in sheet_lines(rules)]
 
 
 def sheet_lines(rules):
@@ -297,7 +300,7 @@ def sheet_lines(rules):
             lines.append(
                 (
                     None,
-                    f"All {rules.red_threes_all['count']} red 3s",
+                    _("All %(count)s red 3s", count=rules.red_threes_all["count"]),
                     bonus if isinstance(bonus, int) else None,
                 )
             )

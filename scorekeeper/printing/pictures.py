@@ -92,7 +92,8 @@ def year_picture(year):
 
 def _picture(key, html):
     """The picture cached under ``key`` (a hit never waits for a drawing), else the HTML
-    ``html()`` makes, drawn; in each language its own picture."""
+    ``html()`` makes, drawn. A picture is drawn in the words of whoever asks for it: the
+    language is part of its key."""
     key = (language(), *key)
     with _lock:
         found = _cache.get(key)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from .. import scoring
 from ..recent import Recent
-from ..scoring.language import language
+from ..scoring.language import N_, _, language
 from ..web.resources import resource_folder
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
-PAPERS = {"letter": "Letter", "a4": "A4"}
+PAPERS = {"letter": N_("Letter"), "a4": N_("A4")}
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def breakdown_text(score, minimum, width):
     twice the runs (docs/PERFORMANCE.md)."""
     from ..web.formatting import points
 
-    lines = [f"Meld minimum {minimum}"] if minimum is not None else []
+    lines = [_("Meld minimum %(minimum)s", minimum=minimum)] if minimum is not None else []
     for line in score.breakdown:
         if line.count == 0:
             continue
@@ -219,7 +219,7 @@ def evening_pdf(evening, paper):
             evening=evening,
             modes=MODES,
             ranking_rule=RANKING_RULE,
-            paper_name=PAPERS[paper],
+            paper_name=_(PAPERS[paper]),
             pdf=True,
             pdf_links=(),
             back_url=None,
@@ -244,6 +244,7 @@ _sheets = Recent(CACHE_SIZE)
 
 
 def _sheet_of(game, paper):
+    # the language too: a sheet is printed in the words of whoever asks for it
     return (
         game.uid,
         game.revision,

@@ -22,34 +22,37 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..scoring.language import N_, _
+
 # SQLite's primary result codes (the low byte of the extended ones)
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT = 8, 10, 11
 SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 13, 14, 26
 
 PROBLEMS = {
-    "full": "The computer that runs Scorekeeper has no room left on its disk",
-    "read-only": (
+    "full": N_("The computer that runs Scorekeeper has no room left on its disk"),
+    "read-only": N_(
         "The computer that runs Scorekeeper cannot write to its scores file "
         "(its disk or the file is read-only)"
     ),
-    "missing": (
+    "missing": N_(
         "The scores file is gone from the folder Scorekeeper keeps it in (moved or deleted while it runs)"
     ),
-    "io": "The computer that runs Scorekeeper could not read or write its disk (an input/output error)",
-    "damaged": "The scores file cannot be read: it is damaged",
-    "busy": (
+    "io": N_("The computer that runs Scorekeeper could not read or write its disk (an input/output error)"),
+    "damaged": N_("The scores file cannot be read: it is damaged"),
+    "busy": N_(
         "The scores file was busy for longer than Scorekeeper waits (another program, or a very "
         "long import, held it)"
     ),
 }
+# Translators: %(again)s is what to do again, as "try again", "reload this page", "tap Save again"
 REMEDIES = {
-    "full": "Free some space on it, then {again}.",
-    "read-only": "Whoever looks after that computer can make it writable again; then {again}.",
-    "missing": "Put the file back where it was, then {again}.",
-    "io": "Its disk may be failing: copy the latest backup somewhere safe, then {again}.",
-    "damaged": "Restore the latest backup (see the README's “Backing up”), then {again}.",
-    "busy": "Wait a moment, then {again}.",
+    "full": N_("Free some space on it, then %(again)s."),
+    "read-only": N_("Whoever looks after that computer can make it writable again; then %(again)s."),
+    "missing": N_("Put the file back where it was, then %(again)s."),
+    "io": N_("Its disk may be failing: copy the latest backup somewhere safe, then %(again)s."),
+    "damaged": N_("Restore the latest backup (see the README's “Backing up”), then %(again)s."),
+    "busy": N_("Wait a moment, then %(again)s."),
 }
 STATUS = {"full": 507}  # Insufficient Storage; the others are 503 Service Unavailable
 
@@ -75,9 +78,15 @@ class Fault(Exception):
         missing or broken file is not the one it was opened on once it is fixed)."""
         return self.kind not in ("full", "busy")
 
-    def message(self, what="nothing was changed", again="try again"):
+    def message(self, what=None, again=None):
         """The sentence for the top of the page: what happened, what was not done, what to do."""
-        return f"{PROBLEMS[self.kind]}: {what}. {REMEDIES[self.kind].format(again=again)}"
+        # Translators: what happened, what was not done ("nothing was changed"), what to do
+        return _(
+            "%(problem)s: %(what)s. %(remedy)s",
+            problem=_(PROBLEMS[self.kind]),
+            what=_("nothing was changed") if what is None else what,
+            remedy=_(REMEDIES[self.kind], again=_("try again") if again is None else again),
+        )
 
 
 def fault_of(error, path=None):
@@ -182,10 +191,10 @@ class Disk:
 def disks(database, backups, share=0.10, most=200 * 2**20):
     """The disks of the scores and of the backups: one when they share it."""
     if same_disk(database, backups):
-        return [Disk("the scores and the backups", Path(database), space(database, share, most), True)]
+        return [Disk(_("the scores and the backups"), Path(database), space(database, share, most), True)]
     return [
-        Disk("the scores", Path(database), space(database, share, most), False),
-        Disk("the backups", Path(backups), space(backups, share, most), True),
+        Disk(_("the scores"), Path(database), space(database, share, most), False),
+        Disk(_("the backups"), Path(backups), space(backups, share, most), True),
     ]
 
 

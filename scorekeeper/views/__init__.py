@@ -7,6 +7,8 @@ id past its range is a plain 404 rather than an error deep in a query.
 from flask import abort, request
 from werkzeug.routing import IntegerConverter
 
+from ..scoring.language import _
+
 SQLITE_MAX = 2**63 - 1
 
 
@@ -41,7 +43,7 @@ def page_number(args, *, lenient=False):
         return int(text)
     if lenient:
         return 1
-    abort(404, description="There is no such page.")
+    abort(404, description=_("There is no such page."))
 
 
 def init_app(app):

@@ -29,6 +29,7 @@ from flask_limiter.util import get_remote_address
 from ..exchange import autobackup
 from ..forms.auth import EveryPhonePairedForm, HouseholdForm, PasscodeForm, SignInForm, SignOutForm
 from ..forms.language import HouseholdLanguageForm
+from ..scoring.language import _, ngettext
 from ..services import guesses as household_guesses
 from ..storage import faults
 from ..storage.db import get_db
@@ -140,9 +141,10 @@ def _must_wait(field):
 
 def _waiting(wait):
     """What a phone that must wait is told, beside the field."""
-    return (
-        f"Too many wrong guesses on this Wi-Fi: wait {household_guesses.spoken(wait)}, then try again. "
-        "(The count is for the whole household, so that a guest cannot try from many addresses.)"
+    return _(
+        "Too many wrong guesses on this Wi-Fi: wait %(wait)s, then try again. "
+        "(The count is for the whole household, so that a guest cannot try from many addresses.)",
+        wait=household_guesses.spoken(wait),
     )
 
 
@@ -205,7 +207,7 @@ def _ask_household():
     the phone sends it again)."""
     back = request.full_path.rstrip("?") if request.method == "GET" else request.path
     if request.method != "GET":
-        flash("First the household code: nothing was done. Then try again.", "error")
+        flash(_("First the household code: nothing was done. Then try again."), "error")
     return redirect(url_for("auth.household", next=back), 303)
 
 
@@ -225,7 +227,7 @@ def household():
             _right_guess()
             session["household"] = passcode.household_fingerprint(_instance())
             return redirect(target, 303)
-        form.code.errors.append("That is not the household code. Look at the computer again.")
+        form.code.errors.append(_("That is not the household code. Look at the computer again."))
         g.wrong_passcode = True
     form.next.data = target
     return render_template("auth/household.html", form=form), REFUSED if form.is_submitted() else 200
@@ -236,7 +238,7 @@ def sign_out():
     """Sign this phone out."""
     if SignOutForm().validate_on_submit():
         session.clear()
-        flash("Signed out.", "info")
+        flash(_("Signed out."), "info")
     return redirect(url_for("auth.sign_in"), 303)
 
 
@@ -258,12 +260,12 @@ def settings():
             _right_guess()
         if removing:
             if passcode.remove_passcode(_instance()):
-                flash("Passcode removed: the app opens without signing in.", "success")
+                flash(_("Passcode removed: the app opens without signing in."), "success")
             session.pop("signed_in", None)
         else:
             passcode.set_passcode(_instance(), form.new.data)
             _sign_in(passcode.stored_hash(_instance()))  # this phone stays in; the others sign in again
-            flash("Passcode saved. Other phones sign in with it from now on.", "success")
+            flash(_("Passcode saved. Other phones sign in with it from now on."), "success")
         return redirect(url_for("auth.settings"), 303)
     g.wrong_passcode = form.wrong_passcode
     return _settings_page(form, stored), REFUSED if form.is_submitted() else 200
@@ -314,11 +316,18 @@ def too_many_guesses(error):
     limit = limiter.current_limit
     wait = max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
     minutes = math.ceil(wait / 60)
-    message = (
-        "Too many wrong passcodes from this phone. Wait "
-        + (f"{minutes} minutes" if wait > 60 else f"{wait} seconds")
-        + ", then try again."
-    )
+    if wait > 60:  # English says "minutes" and "seconds" whatever the number
+        message = ngettext(
+            "Too many wrong passcodes from this phone. Wait %(num)s minutes, then try again.",
+            "Too many wrong passcodes from this phone. Wait %(num)s minutes, then try again.",
+            minutes,
+        )
+    else:
+        message = ngettext(
+            "Too many wrong passcodes from this phone. Wait %(num)s seconds, then try again.",
+            "Too many wrong passcodes from this phone. Wait %(num)s seconds, then try again.",
+            wait,
+        )
     headers = {"Retry-After": str(wait)}
     stored = passcode.stored_hash(_instance())
     if request.endpoint == "auth.settings":

@@ -11,9 +11,11 @@ from wtforms import SelectChoice
 from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
 from ..printing import pictures, sheets
+from ..scoring.language import _, ngettext
 from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
 from ..services.evening_tables import MODES, RANKING_RULE
 from ..storage.db import get_db
+from ..web import language
 from .share import followed, gone, picture_answer, qr_svg, share_url
 from .sheets import game_blank_html
 
@@ -30,13 +32,13 @@ def night_or_404(night):
             return night
         except ValueError:
             pass
-    abort(404, description="There is no such evening: an evening's address is its date, like 2026-12-24.")
+    abort(404, description=_("There is no such evening: an evening's address is its date, like 2026-12-24."))
 
 
 def evening_or_404(night):
     found = evening_tables.load_evening(get_db(), night_or_404(night))
     if found is None:
-        abort(404, description=f"Nothing was played on the evening of {night}.")
+        abort(404, description=_("Nothing was played on the evening of %(night)s.", night=night))
     return found
 
 
@@ -99,8 +101,12 @@ def _seating(evening):
             flash(str(refusal), "error")
             return redirect(url_for("evenings.show", night=night), 303)
         flash(
-            f"Game {sitting} of the evening started at {len(shown)} table{'s' * (len(shown) > 1)}. "
-            "Good luck!",
+            ngettext(
+                "Game %(sitting)s of the evening started at %(num)s table. Good luck!",
+                "Game %(sitting)s of the evening started at %(num)s tables. Good luck!",
+                len(shown),
+                sitting=sitting,
+            ),
             "success",
         )
         return redirect(url_for("evenings.show", night=night), 303)
@@ -118,7 +124,7 @@ def _seating(evening):
         form.present.errors = [str(problem)]
         return _page(form, evening, status=REFUSED)
     if action == "start":
-        flash("The people here changed since the tables were proposed: here are new tables.", "info")
+        flash(_("The people here changed since the tables were proposed: here are new tables."), "info")
     if action == "lock":
         a, b = form.swap_a.data, form.swap_b.data
         if a in names and b in names and a != b:
@@ -181,7 +187,9 @@ def _page(form, evening, proposal=None, moves=None, status=200, notes=()):
     _swap_choices(form, names)
     if proposal is not None:
         form.seats.data = json.dumps([[list(team) for team in table] for table in proposal.tables])
-        form.keep.choices = [SelectChoice(str(i), f"Table {i + 1}") for i in range(len(proposal.tables))]
+        form.keep.choices = [
+            SelectChoice(str(i), _("Table %(number)s", number=i + 1)) for i in range(len(proposal.tables))
+        ]
     return render_template(
         "evenings/new.html",
         form=form,
@@ -251,7 +259,7 @@ def _evening_page(evening, shared=False):
 def _picture(evening):
     """An evening's picture (``printing.pictures``), with its ETag: a 304 when the phone has it."""
     if not any(game.finished for game in evening.games):
-        abort(404, description="An evening has a picture once one of its games has ended.")
+        abort(404, description=_("An evening has a picture once one of its games has ended."))
     return picture_answer(pictures.evening_picture(evening))
 
 
@@ -288,7 +296,7 @@ def blank_pdf(night):
     evening = evening_or_404(night)
     games = [table.game for table in evening.current if table.game.is_open]
     if not games:
-        abort(404, description="No table of this evening is playing: there is no sheet to print.")
+        abort(404, description=_("No table of this evening is playing: there is no sheet to print."))
     paper = sheets.paper(request.args.get("paper"), current_app.config["PAPER"])
     pdf = sheets.pdf_from_htmls([game_blank_html(game, paper, pdf=True) for game in games])
     headers = {
@@ -303,7 +311,7 @@ def qr(night):
     """The evening's share link as a QR code, for the other phones to scan."""
     evening = evening_or_404(night)
     if not evening.share_token:
-        abort(404, description="This evening is not shared.")
+        abort(404, description=_("This evening is not shared."))
     link = share_url(evening.share_token, "evenings.follow", "shared")
     response = Response(qr_svg(link), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
@@ -313,25 +321,26 @@ def qr(night):
 @bp.post("/evenings/<night>/share/new")
 def renew_share(night):
     """A new share link for the evening (the old one stops working)."""
-    return _share(night, True, "New share link made: the old one, if any, no longer works.")
+    return _share(night, True, _("New share link made: the old one, if any, no longer works."))
 
 
 @bp.post("/evenings/<night>/share/stop")
 def stop_share(night):
     """Stop sharing the evening: its link stops working."""
-    return _share(night, False, "Sharing stopped: the evening's link no longer works.")
+    return _share(night, False, _("Sharing stopped: the evening's link no longer works."))
 
 
 def _share(night, on, message):
     evening = evening_or_404(night)
     if evening.mode is None:
-        abort(404, description="Only an evening started from “Start an evening” has a share link.")
+        abort(404, description=_("Only an evening started from “Start an evening” has a share link."))
     evening_tables.set_sharing(get_db(), evening.night, on)  # the CSRF token was checked already
     flash(message, "success")
     return redirect(url_for("evenings.show", night=evening.night, _anchor="share"), 303)
 
 
 @bp.get("/evenings/<night>.json")
+@language.english
 def show_json(night):
     """The evening page's numbers, the same as the page shows."""
     return as_json(evening_or_404(night))

@@ -12,8 +12,10 @@ from wtforms import SelectChoice
 from ..exchange import collector_paused, csvfile, importer, jsonfile, pastgames
 from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, PastGamesForm
 from ..names import name_key
+from ..scoring.language import _
 from ..services import game_model, players, rulesets
 from ..storage.db import connect, get_db
+from ..web import language
 from . import found
 from .auth import household_required
 
@@ -56,6 +58,7 @@ def _today():
 
 @bp.get("/export.json")
 @household_required
+@language.english
 def export_json():
     """Download the whole history as JSON, the format import reads."""
     return _streamed(jsonfile.iter_history_json, "application/json", f"scorekeeper-history-{_today()}.json")
@@ -63,16 +66,18 @@ def export_json():
 
 @bp.get("/export.csv")
 @household_required
+@language.english
 def export_csv():
     """Download the whole history as CSV: a row per team per round."""
     return _streamed(csvfile.iter_csv, "text/csv", f"scorekeeper-history-{_today()}.csv")
 
 
 @bp.get("/games/<id:game_id>/export.json")
+@language.english
 def export_game_json(game_id):
     """Download one game in the history format (importable)."""
     db = get_db()
-    found(game_model.game_exists(db, game_id) or None, "There is no such game.")
+    found(game_model.game_exists(db, game_id) or None, _("There is no such game."))
     return Response(
         json.dumps(jsonfile.export_game(db, game_id), ensure_ascii=False, indent=1),
         mimetype="application/json",
@@ -81,10 +86,11 @@ def export_game_json(game_id):
 
 
 @bp.get("/games/<id:game_id>/export.csv")
+@language.english
 def export_game_csv(game_id):
     """Download one game as CSV."""
     db = get_db()
-    found(game_model.game_exists(db, game_id) or None, "There is no such game.")
+    found(game_model.game_exists(db, game_id) or None, _("There is no such game."))
     return Response(
         csvfile.export_csv(db, game_id),
         mimetype="text/csv",
@@ -104,7 +110,7 @@ def import_file():
                 summary = importer.import_history(get_db(), data)
                 del data  # freed here, while the collector is still off
         except ValueError as error:
-            form.file.errors.append(f"Nothing was imported: {error}")
+            form.file.errors.append(_("Nothing was imported: %(error)s", error=error))
         else:
             flash(str(summary), "success")
             return redirect(url_for("home.index"), 303)
@@ -127,13 +133,13 @@ def import_past():
         return render_template("exchange/past_games.html", form=form), REFUSED
     chosen = next((e for e in entries if e.key == form.rules.data), None)
     if chosen is None:
-        form.rules.errors.append("Pick the rule set these games were played under.")
+        form.rules.errors.append(_("Pick the rule set these games were played under."))
     upload = form.file.data
     content = upload.read() if upload else _carried(form.content.data)
     if not content:
-        form.file.errors.append("Choose the spreadsheet, saved as CSV.")
+        form.file.errors.append(_("Choose the spreadsheet, saved as CSV."))
     if form.dates.data not in pastgames.DATE_ORDERS:
-        form.dates.errors.append("Pick how the file writes its days.")
+        form.dates.errors.append(_("Pick how the file writes its days."))
     if form.rules.errors or form.file.errors or form.dates.errors:
         return render_template("exchange/past_games.html", form=form), REFUSED
     by_name = {name_key(e.rules.name): (e.key, e.rules) for e in entries}

@@ -15,9 +15,10 @@ from ..forms.games import ActionForm, NewGameForm, PlayedForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
 from ..forms.rule_words import speak
 from ..printing import ahead
+from ..scoring.language import _, ngettext
 from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
 from ..storage.db import get_db
-from ..web import charts
+from ..web import charts, language
 from . import found, posted_or_filled
 from .share import share_url
 
@@ -33,7 +34,7 @@ SAVED = "saved"
 
 def game_or_404(game_id, **options):
     game = game_model.load_game(get_db(), game_id, remember=True, **options)
-    return found(game, f"There is no game {game_id}.")
+    return found(game, _("There is no game %(id)s.", id=game_id))
 
 
 def to_game(game_id, anchor=None):
@@ -51,16 +52,15 @@ def flash_refusal(refusal):
     """Flash a refusal (a ``Conflict``, with what changed meanwhile, or a ``NotFound``)."""
     flash(str(refusal), "error")
     for change in getattr(refusal, "changes", ()):
-        flash(f"Meanwhile: {change.summary}", "info")
+        flash(_("Meanwhile: %(change)s", change=change.summary), "info")
 
 
-def refuse_stale(game, form, again):
-    """The game changed since the phone's page was opened (``form.revision``): say so with
-    what changed, then ``again`` (what to check anew); the form takes the game's revision
-    now and its Check is undone, what was typed stays."""
+def refuse_stale(game, form, said):
+    """The game changed since the phone's page was opened (``form.revision``): say so
+    (``said``: that, and what to check anew) with what changed; the form takes the game's
+    revision now and its Check is undone, what was typed stays."""
     seen = form.revision.data
     changes = game_model.changes_since(get_db(), game.id, seen) if seen is not None else ()
-    said = f"This game changed on another phone since you opened this page: {again}"
     flash_refusal(Conflict(said, changes))
     form.revision.data, form.checked.data = game.revision, ""
 
@@ -97,12 +97,12 @@ def new():
         paper=form.paper(),
     )
     if game.paper is None:
-        flash("Game started. Good luck!", "success")
+        flash(_("Game started. Good luck!"), "success")
         return to_game(game.id)
     if game.scores_only or game.played_at != game.created_at:  # played already: its sheet comes in
-        flash("Game added: type in its sheet.", "success")
+        flash(_("Game added: type in its sheet."), "success")
         return redirect(url_for("paper.sheet", game_id=game.id), 303)
-    flash("Game started on paper: print its sheet, and type it in once played.", "success")
+    flash(_("Game started on paper: print its sheet, and type it in once played."), "success")
     return to_game(game.id)
 
 
@@ -136,7 +136,7 @@ def _typed_chances(form):
     if len(teams) < 2:
         return None
     lineup = []
-    for _, names in teams:
+    for _name, names in teams:
         known = [players.find_player(db, name) for name in names]
         lineup.append([p.id if p else None for p in known])
     names = [name or " & ".join(members) for name, members in teams]
@@ -146,7 +146,7 @@ def _typed_chances(form):
 def _new_game_page(form, entries, status=200, loaded=None, chances=None):
     form.rules_key.choices = _choices(entries)
     form.variant.choices = [
-        SelectChoice(v.key, v.label) for v in scoring.VARIANTS.get(form.rules_key.data, ())
+        SelectChoice(v.key, _(v.label)) for v in scoring.VARIANTS.get(form.rules_key.data, ())
     ]
     entry = next(e for e in entries if e.key == form.rules_from.data)
     words = words_typed(form.rules, entry.rules.say)  # the rule set's, or as typed
@@ -211,13 +211,25 @@ def _progress_chart(game):
         return None
     names = [team.name for team in game.teams]
     leader = ", ".join(names[w] for w in s.winners) if s.winners else None
-    description = (
-        f"Running totals after each of {len(s.running_totals)} rounds. "
-        + "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
-        + (f". Winner: {leader}." if leader else ".")
-    )
+    totals = "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
+    # English says "rounds" whatever the number
+    if leader:
+        description = ngettext(
+            "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
+            "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
+            len(s.running_totals),
+            totals=totals,
+            leader=leader,
+        )
+    else:
+        description = ngettext(
+            "Running totals after each of %(num)s rounds. %(totals)s.",
+            "Running totals after each of %(num)s rounds. %(totals)s.",
+            len(s.running_totals),
+            totals=totals,
+        )
     return charts.line_chart(
-        "Score by round",
+        _("Score by round"),
         description,
         [str(r.number) for r in game.rounds],
         [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)],
@@ -225,6 +237,7 @@ def _progress_chart(game):
 
 
 @bp.get("/<id:game_id>.json")
+@language.english
 def export(game_id):
     """The game as JSON: rules, teams, rounds, scores, standings."""
     return jsonify(game_json(game_or_404(game_id)))
@@ -238,7 +251,7 @@ def end(game_id):
     if game.finished and not game.is_open:
         return to_game(game.id, "result")
     if form.validate_on_submit():
-        return _change(game, games.end_game, form, "Game over.", "result")
+        return _change(game, games.end_game, form, _("Game over."), "result")
     return render_template("games/end.html", game=game, s=game.standings, form=form)
 
 
@@ -254,7 +267,7 @@ def played(game_id):
             game,
             functools.partial(games.change_played, played_at=form.played_at() or games.now()),
             form,
-            "Date corrected.",
+            _("Date corrected."),
         )
     status = REFUSED if request.method == "POST" else 200
     return render_template("games/played.html", game=game, form=form), status
@@ -266,9 +279,9 @@ def reopen(game_id):
     game = game_or_404(game_id)
     form = ActionForm()
     if not form.validate_on_submit():
-        flash("That button had expired: nothing was changed. Please try again.", "error")
+        flash(_("That button had expired: nothing was changed. Please try again."), "error")
         return to_game(game.id)
-    return _change(game, games.reopen_game, form, "Game reopened: fix any round, then save it.")
+    return _change(game, games.reopen_game, form, _("Game reopened: fix any round, then save it."))
 
 
 def _change(game, change, form, message, anchor=None):

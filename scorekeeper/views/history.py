@@ -5,6 +5,7 @@ import math
 from flask import Blueprint, abort, render_template, request, url_for
 
 from ..forms.history import FilterForm
+from ..scoring.language import _
 from ..services import history, players
 from ..storage.db import get_db
 from . import page_number
@@ -22,7 +23,7 @@ def index():
     listed, count = history.find_games(db, filters, page)
     pages = max(1, math.ceil(count / history.PAGE_SIZE))
     if page > pages:
-        abort(404, description="There is no such page.")
+        abort(404, description=_("There is no such page."))
     args = {k: v for k, v in request.args.items() if k != "page" and v}
     return render_template(
         "history/index.html",

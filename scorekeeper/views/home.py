@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ..scoring.language import _
 from ..services import game_model
 from ..storage import faults
 from ..storage.db import forget_connection, get_db
@@ -26,7 +27,7 @@ def index():
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error):
     """A form older than an evening of play, or posted from elsewhere."""
-    error.description = (
+    error.description = _(
         "This page was open too long, or the form came from elsewhere. "
         "Go back, reload the page and try again: nothing was saved."
     )
@@ -52,8 +53,9 @@ def storage_fault(error):
     posted = request.method == "POST"
     told(
         fault,
-        "nothing was changed" if posted else "this page cannot be shown now",
-        "tap the button below" if posted else "reload this page",
+        # Translators: what was not done, and what to do again, in a storage fault's sentence
+        _("nothing was changed") if posted else _("this page cannot be shown now"),
+        _("tap the button below") if posted else _("reload this page"),
     )
     # a passcode is never written into a page: those forms are typed again
     secret = (request.endpoint or "").startswith("auth.")

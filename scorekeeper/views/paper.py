@@ -19,6 +19,7 @@ from flask import Blueprint, flash, render_template, request
 
 from .. import scoring
 from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
+from ..scoring.language import _
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
 from ..storage.db import get_db
@@ -49,10 +50,10 @@ def sheet(game_id):
     game = game_or_404(game_id)
     action = request.form.get("action", "check")
     if action == "save" and _saved_already(game, paper_form(game, _columns_posted(game))):
-        flash("The sheet was saved already: here is the game.", "success")
+        flash(_("The sheet was saved already: here is the game."), "success")
         return to_game(game.id)
     if not game.is_open or game.finished:
-        flash("This game is finished: reopen it to type more rounds in.", "error")
+        flash(_("This game is finished: reopen it to type more rounds in."), "error")
         return to_game(game.id)
     if request.method == "GET":
         asked = request.args.get("rounds", "")
@@ -69,7 +70,11 @@ def sheet(game_id):
         form.checked.data = ""
         return _page(game, form)
     if form.revision.data != game.revision:
-        refuse_stale(game, form, "check the sheet again.")
+        refuse_stale(
+            game,
+            form,
+            _("This game changed on another phone since you opened this page: check the sheet again."),
+        )
         return _page(game, form, status=REFUSED)
     columns, ok = _check(game, form)
     if not ok:
@@ -87,8 +92,11 @@ def sheet(game_id):
             return to_game(game.id)
         print_later(after)
         last = form.first + len(typed_rounds) - 1
-        saved = f"Round {last}" if last == form.first else f"Rounds {form.first}–{last}"
-        flash(f"{saved} saved from the paper sheet.", "success")
+        if last == form.first:
+            saved = _("Round %(number)s saved from the paper sheet.", number=last)
+        else:
+            saved = _("Rounds %(first)s–%(last)s saved from the paper sheet.", first=form.first, last=last)
+        flash(saved, "success")
         return to_game(game.id, "result" if after.finished else None)
     form.checked.data = proof
     warnings = [(c.number, message) for c in columns for level, message in c.problems if level == "warning"]
@@ -127,13 +135,15 @@ def _check(game, form):
     filled = [any(typed(t.form) for t in lines.form.teams) for lines in form.rounds]
     last = max((i for i, f in enumerate(filled) if f), default=-1)
     if last < 0:
-        form.form_errors.append("Type at least one round of the sheet.")
+        form.form_errors.append(_("Type at least one round of the sheet."))
         return columns, False
     ok = valid
     for i in range(last + 1):
         column, lines = columns[i], form.rounds[i].form
         if not filled[i]:
-            column.problems.append(("error", f"Round {column.number} is empty: rounds are saved in order."))
+            column.problems.append(
+                ("error", _("Round %(number)s is empty: rounds are saved in order.", number=column.number))
+            )
             ok = False
             continue
         if not valid:
@@ -143,7 +153,7 @@ def _check(game, form):
             for team in lines.teams:
                 box = team.form[SCORE]
                 if not typed([box]):
-                    box.errors.append("Type the round's score (0 if it scored nothing).")
+                    box.errors.append(_("Type the round's score (0 if it scored nothing)."))
                     ok = False
         problems = scoring.check_round(
             game.rules, column.entries, column.number, team_names=names, players=game.player_count
@@ -164,8 +174,12 @@ def _check(game, form):
         after.problems.append(
             (
                 "error",
-                f"These rules ended the game after round {s.ended_after}: round {after.number} "
-                "can't be added. Remove the rounds after it.",
+                _(
+                    "These rules ended the game after round %(ended)s: round %(number)s "
+                    "can't be added. Remove the rounds after it.",
+                    ended=s.ended_after,
+                    number=after.number,
+                ),
             )
         )
         return columns, False
@@ -180,8 +194,13 @@ def _check(game, form):
                 column.problems.append(
                     (
                         "warning",
-                        f"{names[t]}: the sheet says {column.sheet[t]:,}; these rules make it "
-                        f"{column.scores[t]:,}, which is what is saved.",
+                        _(
+                            "%(team)s: the sheet says %(sheet)s; these rules make it "
+                            "%(score)s, which is what is saved.",
+                            team=names[t],
+                            sheet=format(column.sheet[t], ","),
+                            score=format(column.scores[t], ","),
+                        ),
                     )
                 )
     return columns, True
@@ -208,7 +227,12 @@ def _page(game, form, columns=None, *, status=200, review=False, warnings=(), ag
     for i, lines in enumerate(form.rounds):
         for t, team in enumerate(lines.form.teams):
             for box in team.form:
-                titles[box.id] = f"Round {form.first + i} · {game.teams[t].name} · {box.label.text}"
+                titles[box.id] = _(
+                    "Round %(number)s · %(team)s · %(line)s",
+                    number=form.first + i,
+                    team=game.teams[t].name,
+                    line=box.label.text,
+                )
     typed_count = sum(1 for c in columns if c.entries is not None)
     return render_template(
         "paper/sheet.html",

@@ -4,9 +4,10 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from ..forms.players import RenameForm
 from ..printing import pictures
+from ..scoring.language import _
 from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats, years
 from ..storage.db import get_db, snapshot
-from ..web import charts, formatting
+from ..web import charts, formatting, language
 from . import found, page_number, posted_or_filled
 from .share import picture_answer
 
@@ -20,7 +21,7 @@ def _index():
     with snapshot(db):  # the ratings and their mark as of one moment
         everyone, pages = stats.players_page(db, page, stats.PLAYERS_PER_PAGE)
         if page > pages:
-            abort(404, description="There is no such page.")
+            abort(404, description=_("There is no such page."))
         return {
             "leaderboard": stats.leaderboard(db),
             "players": everyone,
@@ -37,6 +38,7 @@ def index():
 
 
 @bp.get("/players.json")
+@language.english
 def index_json():
     """A page of everyone as the page lists them, and the leaderboard (its first ten
     rated players), as JSON."""
@@ -50,7 +52,7 @@ def _show(player_id):
 
 
 def _read_player(db, player_id):
-    player, _ = _player_or_404(db, player_id)
+    player, _revision = _player_or_404(db, player_id)
     record = stats.player_record(db, player_id)
     return {
         "player": {"id": player.id, "name": player.name},
@@ -100,11 +102,14 @@ def show(player_id):
 @bp.get("/years/<int:year>/players/<id:player_id>/picture.png")
 def year_picture(year, player_id):
     """A player's year as a picture for the family chat: games, wins, rating, best partner."""
-    year_of = found(years.player_year(get_db(), year, player_id), f"No game of this player in {year}.")
+    year_of = found(
+        years.player_year(get_db(), year, player_id), _("No game of this player in %(year)s.", year=year)
+    )
     return picture_answer(pictures.year_picture(year_of))
 
 
 @bp.get("/players/<id:player_id>.json")
+@language.english
 def show_json(player_id):
     """One player's record as JSON: the numbers their page shows."""
     data = _show(player_id)
@@ -134,7 +139,7 @@ def rename(player_id):
             return redirect(url_for("players.show", player_id=player_id), 303)
         else:
             if renamed.name != player.name:
-                flash(f"{player.name} is now {renamed.name}.", "success")
+                flash(_("%(old)s is now %(new)s.", old=player.name, new=renamed.name), "success")
             return redirect(url_for("players.show", player_id=player_id), 303)
     status = 422 if form.errors else 200
     return render_template("players/rename.html", player=player, form=form), status
@@ -142,7 +147,7 @@ def rename(player_id):
 
 def _player_or_404(db, player_id):
     """(Player, revision)."""
-    return found(players.player(db, player_id), "There is no such player.")
+    return found(players.player(db, player_id), _("There is no such player."))
 
 
 def _month(stamp):
@@ -155,20 +160,37 @@ def results_chart(name, timeline):
     wins = sum(game["won"] for game in timeline)
     totals = [game["total"] for game in timeline]
     first, last = formatting.day(timeline[0]["played_at"]), formatting.day(timeline[-1]["played_at"])
+    values = {
+        "name": name,
+        "first": first,
+        "last": last,
+        "count": len(timeline),
+        "won": wins,
+        "lost": len(timeline) - wins,
+        "highest": formatting.number(max(totals)),
+        "lowest": formatting.number(min(totals)),
+    }
     if len(timeline) == 1:
-        span = f"their one finished game (played {first})"
+        description = _(
+            "%(name)s’s team’s final total in their one finished game (played %(first)s) beside the "
+            "game’s winning total. Won %(won)s, lost %(lost)s. Highest total %(highest)s, lowest %(lowest)s.",
+            **values,
+        )
     else:
-        span = f"each of their last {len(timeline)} finished games, played {first} to {last},"
-    description = (
-        f"{name}’s team’s final total in {span} beside the game’s winning total. "
-        f"Won {wins}, lost {len(timeline) - wins}. Highest total {formatting.number(max(totals))}, "
-        f"lowest {formatting.number(min(totals))}."
-    )
+        description = _(
+            "%(name)s’s team’s final total in each of their last %(count)s finished games, played "
+            "%(first)s to %(last)s, beside the game’s winning total. Won %(won)s, lost %(lost)s. "
+            "Highest total %(highest)s, lowest %(lowest)s.",
+            **values,
+        )
     return charts.line_chart(
-        f"{name}’s results, game by game",
+        _("%(name)s’s results, game by game", name=name),
         description,
         [_month(g["played_at"]) for g in timeline],
-        [(f"{name}’s team", totals), ("Winning total", [game["best"] for game in timeline])],
+        [
+            (_("%(name)s’s team", name=name), totals),
+            (_("Winning total"), [game["best"] for game in timeline]),
+        ],
     )
 
 
@@ -176,15 +198,30 @@ def rating_chart(name, history):
     """The player's fair rating after each of their latest games, oldest first."""
     values = [round(h["ordinal"], 1) for h in history]
     first, last = formatting.day(history[0]["played_at"]), formatting.day(history[-1]["played_at"])
-    games = "their one rated game" if len(history) == 1 else f"each of their last {len(history)} games"
-    description = (
-        f"{name}’s rating after {games}, played {first} to {last}: "
-        f"now {formatting.rating(values[-1])}, highest {formatting.rating(max(values))}, "
-        f"lowest {formatting.rating(min(values))}."
-    )
+    said = {
+        "name": name,
+        "count": len(history),
+        "first": first,
+        "last": last,
+        "now": formatting.rating(values[-1]),
+        "highest": formatting.rating(max(values)),
+        "lowest": formatting.rating(min(values)),
+    }
+    if len(history) == 1:
+        description = _(
+            "%(name)s’s rating after their one rated game, played %(first)s to %(last)s: "
+            "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
+            **said,
+        )
+    else:
+        description = _(
+            "%(name)s’s rating after each of their last %(count)s games, played %(first)s to %(last)s: "
+            "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
+            **said,
+        )
     return charts.line_chart(
-        f"{name}’s rating, game by game",
+        _("%(name)s’s rating, game by game", name=name),
         description,
         [_month(h["played_at"]) for h in history],
-        [("Rating", values)],
+        [(_("Rating"), values)],
     )

@@ -2,9 +2,10 @@
 
 from flask import Blueprint, abort, jsonify, render_template
 
+from ..scoring.language import _
 from ..services import catch_up, records, years
 from ..storage.db import get_db, snapshot
-from ..web import charts
+from ..web import charts, language
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
 bp = Blueprint("records", __name__)
@@ -27,6 +28,7 @@ def index():
 
 
 @bp.get("/records.json")
+@language.english
 def index_json():
     """Every record as JSON: what the records page shows."""
     return jsonify(_records())
@@ -34,7 +36,7 @@ def index_json():
 
 def _year(year):
     if not 1 <= year <= 9999:
-        abort(404, description="There is no such year.")
+        abort(404, description=_("There is no such year."))
     return years.year_review(get_db(), year)
 
 
@@ -54,6 +56,7 @@ def year(year):
 
 
 @bp.get("/years/<int:year>.json")
+@language.english
 def year_json(year):
     """A year at the table as JSON: what its page shows."""
     return jsonify(_year(year))
@@ -62,10 +65,18 @@ def year_json(year):
 def months_chart(data):
     """Games played each month of the year."""
     counts = [m["games"] for m in data["months"]]
-    labels = [years.MONTHS[int(m["month"][5:7]) - 1] for m in data["months"]]
+    labels = [_(years.MONTHS[int(m["month"][5:7]) - 1]) for m in data["months"]]
     busiest = max(range(len(counts)), key=lambda m: counts[m])
-    description = (
-        f"Games played each month of {data['year']}, {labels[0]} to {labels[-1]}: "
-        f"{data['games']:,} in all, the most in {labels[busiest]} ({counts[busiest]:,})."
+    description = _(
+        "Games played each month of %(year)s, %(first)s to %(last)s: "
+        "%(games)s in all, the most in %(busiest)s (%(most)s).",
+        year=data["year"],
+        first=labels[0],
+        last=labels[-1],
+        games=format(data["games"], ","),
+        busiest=labels[busiest],
+        most=format(counts[busiest], ","),
     )
-    return charts.line_chart(f"Games per month, {data['year']}", description, labels, [("Games", counts)])
+    return charts.line_chart(
+        _("Games per month, %(year)s", year=data["year"]), description, labels, [(_("Games"), counts)]
+    )

@@ -35,6 +35,7 @@ from ..forms.rounds import (
     summary_titles,
     team_fields,
 )
+from ..scoring.language import _
 from .games import REFUSED, refuse_stale
 
 # a round form's values in a URL: six teams with every field take under 8 KB
@@ -58,15 +59,22 @@ def page(game, played, values):
     form = round_form(game, formdata=values, number=number, saved=saved, csrf=False)
     action = values.get("action", "check")
     if "step" in values:
-        name, _, delta = values["step"].rpartition(":")
+        name, _colon, delta = values["step"].rpartition(":")
         step(form, name, delta)
         return render(game, played, form, number)
     if action.startswith("add-"):
-        target, _, team = action.partition("-")[2].partition("-")
+        target, _dash, team = action.partition("-")[2].partition("-")
         add_up(form, target, int(team) if team.isascii() and team.isdigit() and len(team) < 3 else -1)
         return render(game, played, form, number)
     if form.revision.data != game.revision:
-        refuse_stale(game, form, "check the round again before saving it.")
+        refuse_stale(
+            game,
+            form,
+            _(
+                "This game changed on another phone since you opened this page: "
+                "check the round again before saving it."
+            ),
+        )
         return render(game, played, form, number, status=REFUSED)
     entries, problems = checked(game, form, number)
     if entries is None:

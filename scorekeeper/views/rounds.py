@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, flash, render_template, request, sessi
 
 from ..forms.games import ActionForm
 from ..forms.rounds import entries_from, round_form
+from ..scoring.language import _
 from ..services import Conflict, NotFound, game_model
 from ..services import rounds as round_changes
 from ..storage.db import get_db
@@ -40,11 +41,11 @@ def undo(game_id):
     game = game_or_404(game_id)
     form = ActionForm()
     if not form.validate_on_submit():
-        flash("That button had expired: nothing was changed. Please try again.", "error")
+        flash(_("That button had expired: nothing was changed. Please try again."), "error")
         return to_game(game.id)
     played = next((r for r in game.rounds if r.id == form.round_id.data), None)
     if played is None:
-        flash("That round is no longer in this game: nothing was undone.", "error")
+        flash(_("That round is no longer in this game: nothing was undone."), "error")
         return to_game(game.id)
     try:
         after = round_changes.delete_round(
@@ -55,7 +56,7 @@ def undo(game_id):
         return to_game(game.id)
     print_later(after)
     session.pop(SAVED, None)
-    flash(f"Round {played.number} undone.", "success")
+    flash(_("Round %(number)s undone.", number=played.number), "success")
     return to_game(game.id)
 
 
@@ -69,7 +70,7 @@ def new(game_id):
     if request.method == "POST" and _saved_already(game):
         return to_game(game.id)
     if not game.is_open or game.finished:
-        flash("This game is finished: there is no next round to enter.", "error")
+        flash(_("This game is finished: there is no next round to enter."), "error")
         return to_game(game.id)
     return _round_editor(game, None)
 
@@ -132,7 +133,7 @@ def _saved_already(game):
         "after": revision + 1,
         "draft": round_screen.draft_key(game, None, number),
     }
-    flash(f"Round {number} saved.", "success")
+    flash(_("Round %(number)s saved.", number=number), "success")
     return True
 
 
@@ -153,15 +154,15 @@ def _fixable(game_id, number, editing=False):
             return game, played, to_game(game.id)
         if played is None:
             flash(
-                "That round is no longer in this game (deleted on another phone?): nothing was saved.",
+                _("That round is no longer in this game (deleted on another phone?): nothing was saved."),
                 "error",
             )
             return game, None, to_game(game.id)
     else:
-        played = found(game.round(number), f"This game has no round {number}.")
+        played = found(game.round(number), _("This game has no round %(number)s.", number=number))
     if game.is_open:
         return game, played, None
-    flash("This game is finished: tap “Reopen to fix a round” first.", "error")  # games/show.html's button
+    flash(_("This game is finished: tap “Reopen to fix a round” first."), "error")  # games/show.html's button
     return game, played, to_game(game.id)
 
 
@@ -186,7 +187,7 @@ def _save_checked(game, played, number, values):
     )
     if form.revision.data != game.revision:
         return round_screen.to_editor(game, played, values, action="check")  # which says what changed
-    entries, _ = round_screen.checked(game, form, number)
+    entries, _problems = round_screen.checked(game, form, number)
     if entries is None:
         return round_screen.to_editor(game, played, values, action="check")  # which says what is wrong
     if form.checked.data != round_screen.digest(game, entries, number, game.revision):
@@ -206,14 +207,15 @@ def _save(game, played, number, entries, values):
         # changed meanwhile: the round screen says what, and keeps what was typed
         return round_screen.to_editor(game, played, values, action="check")
     except Fault as fault:  # the disk is full, or the file read-only: the review again, with Save
-        status = told(fault, f"round {number} was not saved", "tap Save again")
+        # Translators: what was not done, and what to do again, in a storage fault's sentence
+        status = told(fault, _("round %(number)s was not saved", number=number), _("tap Save again"))
         shown = values.copy()
         shown["action"] = "check"
-        page, _ = round_screen.page(game, played, shown)
+        page, _status = round_screen.page(game, played, shown)
         return page, status
     print_later(after)
     if after.revision == game.revision:
-        flash(f"Round {number} is unchanged: nothing to save.", "info")
+        flash(_("Round %(number)s is unchanged: nothing to save.", number=number), "info")
         return to_game(game.id)
     round_id = played.id if played else after.round(number).id
     session[SAVED] = {
@@ -225,7 +227,12 @@ def _save(game, played, number, entries, values):
         "after": after.revision,
         "draft": round_screen.draft_key(game, played, number),
     }
-    flash(f"Round {number} {'updated' if played else 'saved'}.", "success")
+    flash(
+        _("Round %(number)s updated.", number=number)
+        if played
+        else _("Round %(number)s saved.", number=number),
+        "success",
+    )
     return to_game(game.id)  # the top: totals, meld minimums, the next round
 
 
@@ -243,7 +250,7 @@ def delete(game_id, number):
             flash_refusal(refusal)
             return to_game(game.id)
         print_later(after)
-        flash(f"Round {played.number} deleted.", "success")
+        flash(_("Round %(number)s deleted.", number=played.number), "success")
         return to_game(game.id)
     return render_template(
         "games/delete_round.html",

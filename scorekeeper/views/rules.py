@@ -14,8 +14,10 @@ from ..forms.rule_values import (
 )
 from ..forms.rule_words import speak
 from ..forms.rules import DeleteForm, HouseRulesForm, ImportForm
+from ..scoring.language import _
 from ..services import Conflict, NotFound, rulesets
 from ..storage.db import get_db
+from ..web import language
 from . import found, posted_or_filled
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -26,7 +28,7 @@ REFUSED = 422
 
 
 def _entry_or_404(key):
-    return found(rulesets.get_rule_set(get_db(), key), f"There is no rule set “{key}”.")
+    return found(rulesets.get_rule_set(get_db(), key), _("There is no rule set “%(key)s”.", key=key))
 
 
 def _house_rules_or_404(key):
@@ -34,8 +36,10 @@ def _house_rules_or_404(key):
     if entry.preset:
         abort(
             404,
-            description=f"“{entry.rules.name}” is a written rule set: only house rules "
-            "can be changed or deleted.",
+            description=_(
+                "“%(name)s” is a written rule set: only house rules can be changed or deleted.",
+                name=entry.rules.name,
+            ),
         )
     return entry
 
@@ -80,6 +84,7 @@ def _variants(key):
 
 
 @bp.get("/<key>.json")
+@language.english
 def download(key):
     """Download a rule set as a house-rules file."""
     entry = _entry_or_404(key)
@@ -97,7 +102,7 @@ def new():
     rules = _submitted_rules(form)
     key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
     if key:
-        flash(f"Saved your house rules “{rules.name}”.", "success")
+        flash(_("Saved your house rules “%(name)s”.", name=rules.name), "success")
         return redirect(url_for("rules.show", key=key), 303)
     return _editor(form, start.rules, start=start, entries=rulesets.list_rule_sets(get_db()))
 
@@ -107,7 +112,7 @@ def edit(key):
     """Change saved house rules; a preset leads to a copy of it instead."""
     entry = _entry_or_404(key)
     if entry.preset:
-        flash("Written rule sets stay as they are written: change a copy of them here.", "info")
+        flash(_("Written rule sets stay as they are written: change a copy of them here."), "info")
         return redirect(url_for("rules.new", **{"from": key}))
     form = HouseRulesForm(data=fields_from_rules(entry.rules) | {"revision": entry.revision})
     rules = _submitted_rules(form)
@@ -122,11 +127,11 @@ def edit(key):
         show_error(form, str(conflict))
         return _editor(form, entry.rules, entry=entry)
     except NotFound:
-        abort(404, description="These house rules were deleted on another phone.")
+        abort(404, description=_("These house rules were deleted on another phone."))
     except ValueError as error:
         show_error(form, str(error))
         return _editor(form, entry.rules, entry=entry)
-    flash(f"Saved your changes to “{rules.name}”.", "success")
+    flash(_("Saved your changes to “%(name)s”.", name=rules.name), "success")
     return redirect(url_for("rules.show", key=key), 303)
 
 
@@ -139,9 +144,9 @@ def delete(key):
         try:
             rulesets.delete_house_rules(get_db(), key, form.revision.data)
         except (Conflict, NotFound) as refused:
-            flash(f"Nothing was deleted: {refused}", "error")
+            flash(_("Nothing was deleted: %(reason)s", reason=refused), "error")
             return redirect(url_for("rules.show", key=key), 303)
-        flash(f"Deleted “{entry.rules.name}”.", "success")
+        flash(_("Deleted “%(name)s”.", name=entry.rules.name), "success")
         return redirect(url_for("rules.index"), 303)
     return render_template("rules/delete.html", entry=entry, form=form)
 
@@ -153,7 +158,7 @@ def import_file():
     rules = _uploaded_rules(form) if form.validate_on_submit() else None
     key = _stored(form, lambda db: rulesets.save_house_rules(db, rules)) if rules else None
     if key:
-        flash(f"Imported “{rules.name}”.", "success")
+        flash(_("Imported “%(name)s”.", name=rules.name), "success")
         return redirect(url_for("rules.show", key=key), 303)
     return render_template("rules/import.html", form=form), REFUSED if form.is_submitted() else 200
 

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 
 from ..forms.games import ActionForm
 from ..printing import pictures
+from ..scoring.language import _
 from ..services import Conflict, NotFound, game_model, games, records
 from ..storage.db import get_db
 from ..web.security import LOCAL_HOSTS, machine_names
@@ -115,8 +116,8 @@ def qr_svg(text):
 @bp.get("/games/<id:game_id>/share.svg")
 def qr(game_id):
     """The game's share link as a QR code, to scan at the table."""
-    game = found(game_model.load_game(get_db(), game_id), f"There is no game {game_id}.")
-    found(game.share_token, "This game is not shared.")
+    game = found(game_model.load_game(get_db(), game_id), _("There is no game %(id)s.", id=game_id))
+    found(game.share_token, _("This game is not shared."))
     response = Response(qr_svg(share_url(game.share_token)), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -127,7 +128,7 @@ def picture_response(game):
     phone has it already."""
     found(
         game if game is not None and game.finished and game.rounds else None,
-        "Only a finished game with a round has a picture.",
+        _("Only a finished game with a round has a picture."),
     )
     return picture_answer(pictures.game_picture(game, records.worth_telling(get_db(), game)))
 
@@ -160,25 +161,25 @@ def picture(token):
 @bp.post("/games/<id:game_id>/share/new")
 def renew(game_id):
     """Make a new share link (the old one stops working)."""
-    return _change(game_id, games.share_game, "New share link made: the old one, if any, no longer works.")
+    return _change(game_id, games.share_game, _("New share link made: the old one, if any, no longer works."))
 
 
 @bp.post("/games/<id:game_id>/share/stop")
 def stop(game_id):
     """Stop sharing: the link stops working."""
-    return _change(game_id, games.stop_sharing, "Sharing stopped: the link no longer works.")
+    return _change(game_id, games.stop_sharing, _("Sharing stopped: the link no longer works."))
 
 
 def _change(game_id, change, message):
     db = get_db()
-    game = found(game_model.load_game(db, game_id), f"There is no game {game_id}.")
+    game = found(game_model.load_game(db, game_id), _("There is no game %(id)s.", id=game_id))
     form = ActionForm()  # its CSRF token was checked before the view (CSRFProtect)
     try:
         change(db, game.id, form.revision.data, loaded=game)
     except (Conflict, NotFound) as refusal:
         flash(str(refusal), "error")
         for meanwhile in getattr(refusal, "changes", ()):
-            flash(f"Meanwhile: {meanwhile.summary}", "info")
+            flash(_("Meanwhile: %(change)s", change=meanwhile.summary), "info")
     else:
         flash(message, "success")
     return redirect(url_for("games.show", game_id=game.id, _anchor="share"), 303)

@@ -9,6 +9,7 @@ from .. import scoring
 from ..names import MAX_NAME, clean_name, name_problem
 from ..printing import ahead, blank_sheets, sheets
 from ..scoring import MAX_TEAMS, MIN_TEAMS
+from ..scoring.language import _
 from ..services import game_model, rulesets
 from ..storage.db import get_db
 from . import found
@@ -25,7 +26,8 @@ def _paper():
 
 def _pdf_links(endpoint, **values):
     return [
-        (f"PDF ({label})", url_for(endpoint, paper=key, **values)) for key, label in sheets.PAPERS.items()
+        (_("PDF (%(paper)s)", paper=_(label)), url_for(endpoint, paper=key, **values))
+        for key, label in sheets.PAPERS.items()
     ]
 
 
@@ -39,7 +41,9 @@ def _pdf_response(html, filename):
 
 def _game(game_id):
     # remembered: the save that changed it left its rounds and standings (game_model)
-    return found(game_model.load_game(get_db(), game_id, remember=True), f"There is no game {game_id}.")
+    return found(
+        game_model.load_game(get_db(), game_id, remember=True), _("There is no game %(id)s.", id=game_id)
+    )
 
 
 @bp.get("/games/<id:game_id>/sheet")
@@ -65,7 +69,7 @@ def game_pdf(game_id):
 
 
 def _blank_sheet(key, pdf=False):
-    entry = found(rulesets.get_rule_set(get_db(), key), f"There is no rule set “{key}”.")
+    entry = found(rulesets.get_rule_set(get_db(), key), _("There is no rule set “%(key)s”.", key=key))
     text = request.args.get("rounds", "0")
     rounds = min(int(text), 20) if text.isascii() and text.isdigit() and len(text) < 4 else 0
     names = [
@@ -79,7 +83,7 @@ def _blank_sheet(key, pdf=False):
         teams += [""] * (int(text) - len(teams))
     paper = _paper()
     links = _pdf_links("sheets.blank_pdf", key=key, team=names, rounds=rounds or None, teams=text or None)
-    back = (url_for("rules.show", key=key), "Back to the rules")
+    back = (url_for("rules.show", key=key), _("Back to the rules"))
     return paper, blank_html(entry.rules, teams, rounds, paper, pdf=pdf, pdf_links=links, back=back)
 
 
@@ -110,7 +114,7 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
         lines=blank_sheets.blank_lines(rules),
         tiers=tiers,
         deck=None,
-        paper_name=sheets.PAPERS[paper],
+        paper_name=_(sheets.PAPERS[paper]),
         pdf_links=pdf_links,
         back_url=back[0],
         back_label=back[1],
@@ -144,7 +148,7 @@ def game_blank_html(game, paper, *, pdf):
         paper,
         pdf=pdf,
         pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
-        back=(url_for("games.show", game_id=game.id), "Back to the game"),
+        back=(url_for("games.show", game_id=game.id), _("Back to the game")),
         game=game,
     )
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 
 from ..forms.auth import EveryPhonePairedForm
+from ..scoring.language import _
 from ..storage.private import write_whole
 from ..web import certificates
 from .auth import _local_path, household_required
@@ -158,10 +159,10 @@ def every_phone():
         path = os.path.join(certificates.folder_of(current_app.instance_path), PAIRED_FILE)
         if form.paired.data == "yes":
             write_whole(path, "http answers /trust alone; everything else is sent to https\n")
-            flash("Every phone here is paired: over http only the page to pair a phone opens.", "success")
+            flash(_("Every phone here is paired: over http only the page to pair a phone opens."), "success")
         elif os.path.exists(path):
             os.remove(path)
-            flash("http opens the whole app again, for phones not paired.", "success")
+            flash(_("http opens the whole app again, for phones not paired."), "success")
     return redirect(url_for("auth.settings") + "#https-title", 303)
 
 

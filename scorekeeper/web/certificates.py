@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from ..scoring.language import N_, _
 from ..storage.private import open_private, private_folder
 from .network import lan_addresses
 
@@ -153,7 +154,7 @@ class Made:
     status: Status
     new_root: bool
     new_server: bool
-    why: str = ""
+    why: str = ""  # in English (marked N_: translated where it is said)
 
 
 def this_computer(extra=()):
@@ -325,19 +326,19 @@ def ensure(instance_path, covered, hostname, now=None, new_root=False):
     server, server_key = _read(folder, SERVER_CERT), _read_key(folder, SERVER_KEY)
     why = ""
     if root is None and root_key is None and not os.path.exists(os.path.join(folder, ROOT_CERT)):
-        why = "there was none"
+        why = N_("there was none")
     elif root is None or root_key is None:
-        why = "the old one could not be read"
+        why = N_("the old one could not be read")
     elif new_root:
-        why = "a new one was asked for"
+        why = N_("a new one was asked for")
     elif root.not_valid_after_utc - now < datetime.timedelta(days=SERVER_DAYS):
-        why = "the old one was running out"
+        why = N_("the old one was running out")
     elif root.public_key() != root_key.public_key():
-        why = "its key did not match"
+        why = N_("its key did not match")
     else:
         permitted = permitted_by(root)
         if permitted is None or not covered.within(permitted):
-            why = "this computer's names or addresses changed"
+            why = N_("this computer's names or addresses changed")
     made_root = bool(why)
     if made_root:
         root, root_key = make_root(covered, hostname, now)
@@ -371,13 +372,13 @@ def mobileconfig(status, hostname):
     General › About › Certificate Trust Settings). Unsigned: the phone says "Not Signed",
     and the fingerprint on the page is what shows it is the family's."""
     digest = hashlib.sha256(root_der(status)).hexdigest()
-    name = f"Scorekeeper at {hostname or 'home'}"
+    name = _("Scorekeeper at %(host)s", host=hostname) if hostname else _("Scorekeeper at home")
     payload = {
         "PayloadType": "com.apple.security.root",
         "PayloadVersion": 1,
         "PayloadIdentifier": f"scorekeeper.household.root.{digest[:16]}",
         "PayloadUUID": str(uuid.uuid5(uuid.NAMESPACE_URL, f"scorekeeper:root:{digest}")).upper(),
-        "PayloadDisplayName": "Scorekeeper household root",
+        "PayloadDisplayName": _("Scorekeeper household root"),
         "PayloadCertificateFileName": "scorekeeper-household.cer",
         "PayloadContent": root_der(status),
     }
@@ -387,7 +388,7 @@ def mobileconfig(status, hostname):
         "PayloadIdentifier": f"scorekeeper.household.{digest[:16]}",
         "PayloadUUID": str(uuid.uuid5(uuid.NAMESPACE_URL, f"scorekeeper:profile:{digest}")).upper(),
         "PayloadDisplayName": name,
-        "PayloadDescription": (
+        "PayloadDescription": _(
             "Lets this phone open Scorekeeper over https at home. The certificate can vouch "
             "for this one computer only."
         ),

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from ..recent import Recent
 from ..scoring import language as engine_language
 from ..scoring.deal import dealt
+from ..scoring.language import N_, _
 from ..scoring.words import DEFAULT, join
 from ..services.evenings import clock, local
 from ..storage.faults import size_text
@@ -23,9 +24,9 @@ MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
 _OUTCOMES = ("went_out", "other_went_out", "nobody_out")  # scoring.OUTCOMES
 _CASE_WORDS = {
-    "went_out": "for the team that went out",
-    "other_went_out": "when another team went out",
-    "nobody_out": "when nobody went out",
+    "went_out": N_("for the team that went out"),
+    "other_went_out": N_("when another team went out"),
+    "nobody_out": N_("when nobody went out"),
 }
 
 
@@ -55,7 +56,7 @@ def rating(value):
 def trend(value):
     """A rating's change, with its sign and an arrow: "▲ +1.2", "▼ −0.8", "0.0"."""
     if round(value, 1) == 0:
-        return "0.0"
+        return rating(0)  # "0.0" ("0,0")
     return ("▲ +" if value > 0 else "▼ ") + rating(value)
 
 
@@ -76,15 +77,20 @@ def books(counts, words=DEFAULT):
     named = {kind: count for kind, count in counts.items() if kind != ANY and count}
     text = " + ".join(f"{count} {words.kind(kind)}" for kind, count in named.items())
     if text:
-        text += " " + words.count(sum(named.values()))
+        # Translators: counts of kinds of books, then the word for books: "5 clean + 4 dirty" "books"
+        text = _("%(kinds)s %(books)s", kinds=text, books=words.count(sum(named.values())))
     total = counts.get(ANY, 0)
     if total:
-        some = f"{total} {words.count(total)}"
-        return f"{text}, {some} in all" if text else f"{some} of any kind"
-    return text or f"no {words.books}"
+        # Translators: a number of books: "3" "books"
+        some = _("%(count)s %(books)s", count=total, books=words.count(total))
+        if text:
+            # Translators: "1 clean book, 3 books in all"
+            return _("%(kinds)s, %(books)s in all", kinds=text, books=some)
+        return _("%(books)s of any kind", books=some)
+    return text or _("no %(books)s", books=words.books)
 
 
-def by_outcome(value, unit="", unmelded="a team that melded nothing"):
+def by_outcome(value, unit="", unmelded=None):
     """A rule value that may depend on how the round ended, in words:
     100 -> "+100 each"; by outcome -> "−500 each when another team went out, else 0";
     with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"
@@ -92,15 +98,25 @@ def by_outcome(value, unit="", unmelded="a team that melded nothing"):
     if not isinstance(value, Mapping):
         return points(value) + unit
     cases = [(key, value[key]) for key in _OUTCOMES]
-    usual = Counter(v for _, v in cases).most_common(1)[0][0]
+    usual = Counter(v for _key, v in cases).most_common(1)[0][0]
     different = [(key, v) for key, v in cases if v != usual]
     if different:
-        text = ", ".join(f"{points(v)}{unit} {_CASE_WORDS[key]}" for key, v in different)
-        text += f", else {points(usual)}"
+        # Translators: "−500 each" "when another team went out"
+        text = ", ".join(
+            _("%(value)s %(case)s", value=points(v) + unit, case=_(_CASE_WORDS[key])) for key, v in different
+        )
+        # Translators: "−500 each when another team went out", "0"
+        text = _("%(cases)s, else %(value)s", cases=text, value=points(usual))
     else:
         text = points(usual) + unit
     if "not_melded" in value:
-        text += f"; {points(value['not_melded'])} for {unmelded}"
+        # Translators: "+100 each", "−100", "a team that melded nothing"
+        text = _(
+            "%(usual)s; %(value)s for %(who)s",
+            usual=text,
+            value=points(value["not_melded"]),
+            who=_("a team that melded nothing") if unmelded is None else unmelded,
+        )
     return text
 
 
@@ -109,8 +125,8 @@ def not_melded_words(rules):
     Samba's rules "a team with fewer than 2 canastas"."""
     needed = rules.not_melded_books
     if not needed:
-        return "a team that melded nothing"
-    return f"a team with fewer than {needed} {rules.say.count(needed)}"
+        return _("a team that melded nothing")
+    return _("a team with fewer than %(count)s %(books)s", count=needed, books=rules.say.count(needed))
 
 
 def deal_words(rules):
@@ -121,10 +137,17 @@ def deal_words(rules):
     if not piles:
         return ""
     (first, cards), *rest = piles
-    text = join([f"{cards} cards in a {first}", *(f"{n} in a {name}" for name, n in rest)])
+    text = join(
+        [
+            _("%(cards)s cards in a %(pile)s", cards=cards, pile=first),
+            # Translators: after "11 cards in a hand": "and 11 in a foot"
+            *(_("%(cards)s in a %(pile)s", cards=n, pile=name) for name, n in rest),
+        ]
+    )
     named = rules.say.piles
     if len(piles) == 1 and len(named) > 1:
-        text += f", no {named[-1]}"
+        # Translators: "15 cards in a hand", "foot": "15 cards in a hand, no foot"
+        text = _("%(deal)s, no %(pile)s", deal=text, pile=named[-1])
     return text
 
 
@@ -134,8 +157,8 @@ def deal_cards(rules):
     piles = dealt(rules)
     if not piles:
         return ""
-    text = " + ".join(str(cards) for _, cards in piles) + " cards"
-    return f"{text} ({join([name for name, _ in piles])})" if len(piles) > 1 else text
+    text = _("%(cards)s cards", cards=" + ".join(str(cards) for _name, cards in piles))
+    return f"{text} ({join([name for name, _cards in piles])})" if len(piles) > 1 else text
 
 
 def day(stamp):

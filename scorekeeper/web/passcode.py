@@ -13,6 +13,7 @@ import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..scoring.language import _
 from ..storage.private import write_whole
 
 FILE_NAME = "passcode"
@@ -23,11 +24,11 @@ MAX_LENGTH = 128
 def problem(passcode):
     """Why this passcode cannot be set, or None."""
     if len(passcode) < MIN_LENGTH:
-        return f"Use at least {MIN_LENGTH} characters."
+        return _("Use at least %(count)s characters.", count=MIN_LENGTH)
     if len(passcode) > MAX_LENGTH:
-        return f"Use at most {MAX_LENGTH} characters."
+        return _("Use at most %(count)s characters.", count=MAX_LENGTH)
     if passcode != passcode.strip():
-        return "Leave out spaces at the start and the end: they are easy to mistype."
+        return _("Leave out spaces at the start and the end: they are easy to mistype.")
     return None
 
 
