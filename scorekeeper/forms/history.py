@@ -5,6 +5,7 @@ from wtforms import Form, RadioField, SelectChoice, SelectField
 from wtforms.validators import Optional
 
 from ..scoring.language import _
+from ..scoring.presets import title
 from ..services.history import STATUSES, Filters
 from .fields import DayField
 
@@ -33,7 +34,7 @@ class FilterForm(Form):
             SelectChoice(str(p.id), p.name) for p in players
         ]
         self.rules.choices = [SelectChoice("", _("Every rule set"))] + [
-            SelectChoice(name, name) for name in rule_names
+            SelectChoice(name, title(name)) for name in rule_names
         ]
         self.validate()
 

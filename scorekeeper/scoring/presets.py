@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from .language import N_, _
 from .rules import RuleSet
 
 _STANDARD_VALUES = {
@@ -39,7 +40,7 @@ _BOOKS = {"clean": 500, "dirty": 300}
 _ELEVEN = {"hand": 11, "foot": 11}
 
 _FRIENDS_FAMILY = RuleSet(
-    name="Friends & Family online edition",
+    name=N_("Friends & Family online edition"),
     card_values=_STANDARD_VALUES,
     black_three=-5,
     # "if the other player/team goes out and you have a Red 3 in your hand or foot"
@@ -58,7 +59,7 @@ _FRIENDS_FAMILY = RuleSet(
 # Samba: Canasta with three packs, sequence canastas ("sambas") and two canastas to go
 # out; where its rules are silent, Canasta's stand (docs/decisions.md)
 _SAMBA = RuleSet(
-    name="Samba",
+    name=N_("Samba"),
     card_values=_STANDARD_VALUES,
     black_three=-5,  # as in Canasta: a black 3 left in hand is a 5-point card against its holder
     red_three=-500,  # as in Canasta: one left in hand when the play ends
@@ -90,7 +91,7 @@ _SAMBA = RuleSet(
 # docs/house-rules.md): canastas of seven, clean 200 and dirty 100, a morto of 11 cards
 # per team, −100 for a team that never takes it, 100 for going out with a clean canasta
 _BURACO = RuleSet(
-    name="Buraco (Brazil)",
+    name=N_("Buraco (Brazil)"),
     # pagat.com: joker 20, two 10, ace 15, K–8 10, 7–3 5 (3s are plain cards: counted
     # with the melded points and the points left, not by red_three and black_three)
     card_values={**dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10), "joker": 20, "2": 10, "A": 15}
@@ -120,7 +121,7 @@ _BURACO = RuleSet(
 
 # Burraco as the Federazione Italiana Burraco's Codice di Gara scores it (art. 17; docs/house-rules.md)
 _BURRACO = RuleSet(
-    name="Burraco (FIBUR)",
+    name=N_("Burraco (FIBUR)"),
     # jolly 30, pinella (2) 20, ace 15, K–8 10, 7–3 5
     card_values={**dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10), "joker": 30, "2": 20, "A": 15}
     | dict.fromkeys(("7", "6", "5", "4"), 5),
@@ -148,17 +149,17 @@ RULESETS: dict[str, RuleSet] = {
     "friends-family": _FRIENDS_FAMILY,
     "friends-family-2p": dataclasses.replace(
         _FRIENDS_FAMILY,
-        name="Friends & Family online edition, two players",
+        name=N_("Friends & Family online edition, two players"),
         books_to_go_out={"clean": 3, "dirty": 4},
         deal={"decks": 5, "hand": 15, "foot": 15},
     ),
     "friends-family-1-1": dataclasses.replace(
         _FRIENDS_FAMILY,
-        name="Friends & Family online edition, 1 + 1 books",
+        name=N_("Friends & Family online edition, 1 + 1 books"),
         books_to_go_out={"clean": 1, "dirty": 1},
     ),
     "partnership": RuleSet(
-        name="Partnership rules (22-card cut)",
+        name=N_("Partnership rules (22-card cut)"),
         card_values=_STANDARD_VALUES,
         black_three=-5,
         red_three=-100,
@@ -173,7 +174,7 @@ RULESETS: dict[str, RuleSet] = {
         deal={"decks": {"per_player": 1, "extra": 1}, **_ELEVEN},  # "number of players plus one deck"
     ),
     "tablet": RuleSet(
-        name="Tablet game (5 hands)",
+        name=N_("Tablet game (5 hands)"),
         card_values=_STANDARD_VALUES,
         black_three=-5,
         red_three=-100,
@@ -185,7 +186,7 @@ RULESETS: dict[str, RuleSet] = {
         deal={"decks": 5, **_ELEVEN},
     ),
     "roth": RuleSet(
-        name="Roth family house rules (to 10,000)",
+        name=N_("Roth family house rules (to 10,000)"),
         card_values=_LOW_NINES_VALUES,
         black_three=0,
         red_three=-500,
@@ -199,7 +200,7 @@ RULESETS: dict[str, RuleSet] = {
         deal={"decks": {"per_player": 1, "extra": 0}, **_ELEVEN},  # "one per player"
     ),
     "forfeit": RuleSet(
-        name="Five hands with forfeits",
+        name=N_("Five hands with forfeits"),
         card_values=_LOW_NINES_VALUES,
         black_three=-5,
         red_three=-100,
@@ -212,7 +213,7 @@ RULESETS: dict[str, RuleSet] = {
     ),
     # Classic Canasta: values from the rule books cited in docs/decisions.md
     "canasta": RuleSet(
-        name="Canasta (classic)",
+        name=N_("Canasta (classic)"),
         card_values=_STANDARD_VALUES,
         black_three=-5,  # a black 3 left in hand is a 5-point card against its holder
         red_three=-500,  # one left in hand when the play ends (it is laid down at once)
@@ -244,7 +245,7 @@ RULESETS: dict[str, RuleSet] = {
     # Bolivia: Samba with a canasta of wild cards, an escalera needed to go out, to 15,000
     "bolivia": dataclasses.replace(
         _SAMBA,
-        name="Bolivia",
+        name=N_("Bolivia"),
         # −100 for a black 3 left in hand when anyone (a partner too) goes out; Samba's 5 otherwise
         black_three={"went_out": -100, "other_went_out": -100, "nobody_out": -5},
         # a sequence canasta is an "escalera" (Samba's 1,500); seven wild cards a "bolivia", 2,500
@@ -265,7 +266,7 @@ RULESETS: dict[str, RuleSet] = {
     "burraco": _BURRACO,
     # a tournament's round (turno) is a fixed number of hands: 3 (or 4, or 2) smazzate
     "burraco-torneo": dataclasses.replace(
-        _BURRACO, name="Burraco (FIBUR), tournament of 3 hands", end={"rounds": 3}
+        _BURRACO, name=N_("Burraco (FIBUR), tournament of 3 hands"), end={"rounds": 3}
     ),
 }
 
@@ -281,13 +282,13 @@ class Variant:
 #: preset key -> its variants, the preset itself first
 VARIANTS: dict[str, tuple[Variant, ...]] = {
     "friends-family": (
-        Variant("friends-family", "Four players: 4 clean + 5 dirty books"),
-        Variant("friends-family-2p", "Two players: 3 clean + 4 dirty books, 15 cards"),
-        Variant("friends-family-1-1", "1 clean + 1 dirty book to go out"),
+        Variant("friends-family", N_("Four players: 4 clean + 5 dirty books")),
+        Variant("friends-family-2p", N_("Two players: 3 clean + 4 dirty books, 15 cards")),
+        Variant("friends-family-1-1", N_("1 clean + 1 dirty book to go out")),
     ),
     "burraco": (
-        Variant("burraco", "A casual game: to 2,005"),
-        Variant("burraco-torneo", "A tournament's round: 3 hands"),
+        Variant("burraco", N_("A casual game: to 2,005")),
+        Variant("burraco-torneo", N_("A tournament's round: 3 hands")),
     ),
 }
 
@@ -295,3 +296,13 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
 def variant_of(key: str) -> str | None:
     """The preset whose variant this rule set key is (the preset's own key included), or None."""
     return next((preset for preset, variants in VARIANTS.items() if key in {v.key for v in variants}), None)
+
+
+#: the written rule sets' names, in English as they are kept (a game keeps its rules' name)
+PRESET_NAMES = frozenset(rules.name for rules in RULESETS.values())
+
+
+def title(name: str) -> str:
+    """A rule set's name as the reader reads it: a written rule set's in their language
+    (its name is the app's words), a family's own as they typed it."""
+    return _(name) if name in PRESET_NAMES else name

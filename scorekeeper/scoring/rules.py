@@ -206,6 +206,14 @@ class RuleSet:
     # Conveniences used by screens and sheets --------------------------------
 
     @property
+    def title(self) -> str:
+        """Its name as the reader reads it (``presets.title``): a written rule set's in their
+        language, a family's own as typed."""
+        from .presets import title  # the presets are built on this module
+
+        return title(self.name)
+
+    @property
     def say(self) -> Words:
         """The words these rules use: the file's ``words``, Hand and Foot's for the rest;
         a preset's (or Hand and Foot's) in the reader's language (``words.local``)."""

@@ -16,7 +16,7 @@ import json
 
 from ..scoring import ENTRY_FIELDS
 from ..scoring.language import _
-from . import Conflict, NotFound, summaries
+from . import Conflict, NotFound, change_log, summaries
 from .game_model import changes_since, load_game
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "paper_score", "score")
@@ -49,7 +49,8 @@ def game_for_change(db, game_id, revision, loaded=None):
     if revision != game.revision:
         raise Conflict(
             _("Someone changed this game on another phone since you opened this page, so nothing was saved."),
-            changes_since(db, game_id, revision),
+            # each change worded for the phone that reads them
+            [dataclasses.replace(c, summary=game.worded(c)) for c in changes_since(db, game_id, revision)],
         )
     return game
 
@@ -73,7 +74,9 @@ def settled(db, before, after, *, round_number, action, summary, log_before=None
     if "standings" in vars(after):  # they do not depend on the fields replaced: not worked out again
         vars(settled)["standings"] = after.standings
     write_totals(db, settled)
-    log_change(db, after.id, revision, round_number, action, summary, log_before, log_after, stamp)
+    log_change(
+        db, after.id, revision, round_number, action, summary, log_before, log_after, stamp, game=after
+    )
     return settled
 
 
@@ -92,18 +95,23 @@ def store_totals(db, game):
     )
 
 
-def log_change(db, game_id, revision, round_number, action, summary, before=None, after=None, stamp=None):
-    """Keep a line of the game's change log. ``summary`` is kept as written and read
-    later by every phone, so it is English (worded under ``scoring.language.english``)."""
+def log_change(
+    db, game_id, revision, round_number, action, summary, before=None, after=None, stamp=None, *, game=None
+):
+    """Keep a line of the game's change log: ``summary`` is what it says
+    (``change_log.said``), kept in English and as said, to word again in each reader's
+    language (``game``: the game as changed, for a round's edit)."""
+    line = json.dumps(summary)
     db.execute(
-        """INSERT INTO revisions (game_id, revision, round_number, action, summary, before, after,
-                                  created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+        """INSERT INTO revisions (game_id, revision, round_number, action, summary, said, before,
+                                  after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             game_id,
             revision,
             round_number,
             action,
-            summary,
+            change_log.in_english(game, action, summary, before, after),
+            line,
             json.dumps(before) if before is not None else None,
             json.dumps(after) if after is not None else None,
             stamp or now(),

@@ -17,6 +17,7 @@ from ..names import name_key
 from ..scoring.language import N_, _
 from ..storage.db import snapshot, transaction
 from . import Conflict, players, ratings, seating
+from .change_log import said
 from .changes import log_change, now
 from .evenings import evening
 from .game_model import load_game
@@ -238,7 +239,12 @@ def start_sitting(db, night, entry, mode, tables, seen=None):
                 0,
                 None,
                 "started",
-                f"Game {sitting}, table {number} of the evening, under {entry.rules.name}.",
+                said(
+                    N_("Game %(sitting)s, table %(table)s of the evening, under %(rules)s."),
+                    sitting=sitting,
+                    table=number,
+                    rules=entry.rules.name,
+                ),
             )
             db.execute(
                 "INSERT INTO evening_games (game_id, night, sitting, table_number) VALUES (?, ?, ?, ?)",

@@ -17,7 +17,7 @@ from functools import cached_property
 from .. import scoring
 from ..recent import Recent
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
-from ..scoring.language import language
+from ..scoring.language import _, language
 from ..storage.db import snapshot
 from .players import Player
 
@@ -56,8 +56,11 @@ class Change:
     revision: int | None  # the game revision it made (None before these were kept)
     round_number: int | None
     action: str
-    summary: str
+    summary: str  # as written, in English
     created_at: str
+    said: str | None = None  # what it said, to word in the reader's language (change_log)
+    before: str | None = None  # the entries before and after a round's change, as logged
+    after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,21 @@ class Game:
     def round(self, number):
         return next((played for played in self.rounds if played.number == number), None)
 
+    def worded(self, change):
+        """A line of this game's change log in the reader's language."""
+        from .change_log import shown  # the log's words are built on the game's
+
+        return shown(self, change)
+
     @property
     def title(self):
-        return " vs ".join(team.name for team in self.teams)
+        """ "Ann & Bo vs Cy & Di" ("Ann & Bo x Cy & Di" in Portuguese)."""
+        names = [team.name for team in self.teams]
+        title = names[0] if names else ""
+        for name in names[1:]:
+            # Translators: a game's teams, one after another: "Ann & Bo vs Cy & Di"
+            title = _("%(teams)s vs %(team)s", teams=title, team=name)
+        return title
 
 
 def with_round(game, played):
@@ -287,7 +302,8 @@ def changes_since(db, game_id, revision):
     return [
         Change(*row)
         for row in db.execute(
-            f"""SELECT revision, round_number, action, summary, created_at FROM revisions
+            f"""SELECT revision, round_number, action, summary, created_at, said, before, after
+            FROM revisions
             WHERE game_id = ? {where} ORDER BY id""",
             [game_id] if revision is None else [game_id, revision],
         )

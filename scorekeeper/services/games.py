@@ -15,14 +15,15 @@ import secrets
 import uuid
 
 from ..names import clean_name, name_key
-from ..scoring.language import _
+from ..scoring.language import N_, _
 from ..storage.db import transaction
 from . import Conflict, summaries
+from .change_log import describe_changes, said
 from .changes import game_for_change, log_change, now, settled, store_totals, write_scores, write_totals
 from .evenings import clock, evening
 from .game_model import PAPER_SHEET, SCORES_ONLY, load_game, remembered
 from .players import player_id
-from .rounds import add_round, add_rounds, delete_round, describe_changes, update_round
+from .rounds import add_round, add_rounds, delete_round, update_round
 
 __all__ = [
     "add_round",
@@ -57,8 +58,11 @@ def create_game(db, rules, rules_key, teams, first_dealer=None, *, played_at=Non
     """
     with transaction(db):
         game_id = insert_game(db, rules, rules_key, teams, first_dealer, played_at=played_at, paper=paper)
-        kept = {PAPER_SHEET: ", on paper", SCORES_ONLY: ", from paper with its scores only"}.get(paper, "")
-        log_change(db, game_id, 0, None, "started", f"Game started under {rules.name}{kept}.")
+        started = {
+            PAPER_SHEET: N_("Game started under %(rules)s, on paper."),
+            SCORES_ONLY: N_("Game started under %(rules)s, from paper with its scores only."),
+        }.get(paper, N_("Game started under %(rules)s."))
+        log_change(db, game_id, 0, None, "started", said(started, rules=rules.name))
         return load_game(db, game_id)
 
 
@@ -136,7 +140,9 @@ def end_game(db, game_id, revision, *, loaded=None):
         if game.finished and not game.is_open:
             return game
         after = dataclasses.replace(game, ended_by_hand=True)
-        return settled(db, game, after, round_number=None, action="ended", summary="Game ended by the table.")
+        return settled(
+            db, game, after, round_number=None, action="ended", summary=said(N_("Game ended by the table."))
+        )
 
 
 @remembered
@@ -157,7 +163,7 @@ def reopen_game(db, game_id, revision, *, loaded=None):
             game, ended_by_hand=False, finished_at=None, revision=revision, updated_at=stamp
         )
         write_totals(db, after)
-        log_change(db, game_id, revision, None, "reopened", "Game reopened.", stamp=stamp)
+        log_change(db, game_id, revision, None, "reopened", said(N_("Game reopened.")), stamp=stamp)
         return after
 
 
@@ -200,7 +206,11 @@ def change_played(db, game_id, revision, played_at, *, loaded=None):
             revision,
             None,
             "dated",
-            f"Date corrected: played {clock(played_at)}, not {clock(game.played_at)}.",
+            said(
+                N_("Date corrected: played %(played)s, not %(was)s."),
+                played=clock(played_at),
+                was=clock(game.played_at),
+            ),
             {"played_at": game.played_at},
             {"played_at": played_at},
             stamp,
@@ -218,9 +228,9 @@ def share_game(db, game_id, revision, *, loaded=None):
     with transaction(db):
         game = game_for_change(db, game_id, revision, loaded)
         if game.share_token is None:
-            summary = "Share link made."
+            summary = said(N_("Share link made."))
         else:
-            summary = "New share link made: the old one no longer works."
+            summary = said(N_("New share link made: the old one no longer works."))
         return _set_share_token(db, game, new_share_token(), "shared", summary)
 
 
@@ -231,7 +241,7 @@ def stop_sharing(db, game_id, revision, *, loaded=None):
         if game.share_token is None:
             return game
         return _set_share_token(
-            db, game, None, "unshared", "Sharing stopped: the share link no longer works."
+            db, game, None, "unshared", said(N_("Sharing stopped: the share link no longer works."))
         )
 
 

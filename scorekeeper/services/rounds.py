@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..scoring import entry_fields
-from ..scoring.language import _, english
+from ..scoring.language import N_, _
 from ..storage.db import transaction
 from . import Conflict, NotFound
+from .change_log import describe_changes, said
 from .changes import INSERT_ENTRY, entry_rows, game_for_change, now, settled, write_scores
 from .game_model import Round, remembered, with_round
 
@@ -39,7 +39,7 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
             after,
             round_number=number,
             action="added",
-            summary=f"Round {number} entered.",
+            summary=said(N_("Round %(number)s entered."), number=number),
             log_after=[e.to_dict() for e in entries],
         )
 
@@ -81,14 +81,21 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
         if ended:
             after = dataclasses.replace(after, ended_by_hand=True)
         last = first + len(rounds) - 1
-        summary = f"Round {first}" if last == first else f"Rounds {first}–{last}"
+        if last == first:
+            typed = N_("Round %(first)s typed in from the paper sheet; game ended.") if ended else None
+            typed = typed or N_("Round %(first)s typed in from the paper sheet.")
+        else:
+            typed = (
+                N_("Rounds %(first)s–%(last)s typed in from the paper sheet; game ended.") if ended else None
+            )
+            typed = typed or N_("Rounds %(first)s–%(last)s typed in from the paper sheet.")
         return settled(
             db,
             game,
             after,
             round_number=None,
             action="typed",
-            summary=f"{summary} typed in from the paper sheet" + ("; game ended." if ended else "."),
+            summary=said(typed, first=first, last=last),
             log_after=[[e.to_dict() for e in entries] for entries in rounds],
         )
 
@@ -123,9 +130,7 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
         game = game_for_change(db, game_id, revision, loaded)
         _must_be_open(game)
         played = _round_of(game, round_id)
-        with english():  # the change log is kept, and read in every language
-            changes = describe_changes(game, played.entries, entries)
-        if not changes:
+        if not describe_changes(game, played.entries, entries):
             return game
         db.execute("UPDATE rounds SET updated_at = ? WHERE id = ?", [now(), round_id])
         after = dataclasses.replace(
@@ -144,7 +149,8 @@ def update_round(db, game_id, revision, round_id, entries, *, loaded=None):
             after,
             round_number=played.number,
             action="edited",
-            summary=f"Round {played.number} edited: " + "; ".join(changes) + ".",
+            # worded from the entries before and after it (change_log.word)
+            summary=said(N_("Round %(number)s edited: %(changes)s."), number=played.number),
             log_before=[e.to_dict() for e in played.entries],
             log_after=[e.to_dict() for e in entries],
         )
@@ -183,8 +189,17 @@ def delete_round(db, game_id, revision, round_id, *, loaded=None, action="delete
             ),
         )
         write_scores(db, after, number)
-        moved = f"; rounds {number + 1}–{number + len(later)} moved up one." if later else "."
-        summary = f"Round {number} undone{moved}" if action == "undone" else f"Round {number} deleted{moved}"
+        if later:
+            message = (
+                N_("Round %(number)s undone; rounds %(first)s–%(last)s moved up one.")
+                if action == "undone"
+                else N_("Round %(number)s deleted; rounds %(first)s–%(last)s moved up one.")
+            )
+        else:
+            message = (
+                N_("Round %(number)s undone.") if action == "undone" else N_("Round %(number)s deleted.")
+            )
+        summary = said(message, number=number, first=number + 1, last=number + len(later))
         return settled(
             db,
             game,
@@ -211,28 +226,3 @@ def _must_be_last_entered(db, game, played):
 
 
 # --- describing -----------------------------------------------------------------
-
-
-def describe_changes(game, before, after):
-    """What an edit changed, per team, for the change log."""
-    changes = []
-    for team, old, new in zip(game.teams, before, after):
-        if old.paper_score != new.paper_score:  # a round kept as its scores alone
-            changes.append(f"{team.name}: score {old.paper_score} → {new.paper_score}")
-            continue
-        parts = [
-            f"{game.rules.book_label(kind).lower()} {old.books.get(kind, 0)} → {new.books.get(kind, 0)}"
-            for kind in game.rules.books
-            if old.books.get(kind, 0) != new.books.get(kind, 0)
-        ]
-        for entry in entry_fields(game.rules):
-            was, now_ = getattr(old, entry.name), getattr(new, entry.name)
-            if was == now_:
-                continue
-            if entry.kind == "flag":
-                parts.append(entry.log if now_ else f"no longer {entry.log}")
-            else:
-                parts.append(f"{entry.log} {was} → {now_}")
-        if parts:
-            changes.append(f"{team.name}: " + ", ".join(parts))
-    return changes

@@ -575,3 +575,11 @@ def m017_packet_not_taken(db):
     # packet, an entry (scoring/entries.py) priced by the rules' packet_not_taken. Rounds
     # saved before hold 0: taken, or a game whose rules do not ask.
     db["round_entries"].add_column("packet_not_taken", int, not_null_default=0)
+
+
+@migrations()
+def m018_change_log_said(db):
+    # A game's change log in each reader's language (issue 47, services/change_log.py): a
+    # line keeps what it said (its message and values, as JSON) beside its English text,
+    # and is worded again when shown. Lines kept before have none and read as written.
+    db["revisions"].add_column("said", str)

@@ -61,7 +61,7 @@ def _seating(evening):
     form = EveningForm() if request.method == "POST" else EveningForm(formdata=None)
     known = [p.name for p in players.list_players(db)]
     form.present.choices = [SelectChoice(name, name) for name in known]
-    form.rules_key.choices = [SelectChoice(e.key, e.rules.name) for e in entries]
+    form.rules_key.choices = [SelectChoice(e.key, e.rules.title) for e in entries]
     if request.method == "GET":
         if evening is not None:
             form.present.data = [

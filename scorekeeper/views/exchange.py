@@ -125,7 +125,7 @@ def import_past():
     db = get_db()
     entries = rulesets.list_rule_sets(db)
     form = PastGamesForm()
-    form.rules.choices = [SelectChoice(e.key, e.rules.name) for e in entries]
+    form.rules.choices = [SelectChoice(e.key, e.rules.title) for e in entries]
     if not form.is_submitted():
         form.rules.data = form.rules.data or entries[0].key
         return render_template("exchange/past_games.html", form=form)

@@ -117,7 +117,7 @@ def _chosen(form):
 
 def _choices(entries):
     """Presets and house rules; a preset's variants are its own second choice."""
-    return [SelectChoice(e.key, e.rules.name) for e in entries if scoring.variant_of(e.key) in (None, e.key)]
+    return [SelectChoice(e.key, e.rules.title) for e in entries if scoring.variant_of(e.key) in (None, e.key)]
 
 
 def _with_rules_of(form, entry):

@@ -86,7 +86,7 @@ def show(player_id):
         partner=data["best_partner"],
         streaks=data["streaks"],
         partnerships=data["partnerships"],
-        share_rule=ratings.SHARE_RULE,
+        share_rule=_(ratings.SHARE_RULE),
         rivals=data["head_to_head"],
         timeline=timeline,
         chart=results_chart(name, timeline) if timeline else None,

@@ -15,6 +15,7 @@ from ..recent import Recent
 from ..scoring import language as engine_language
 from ..scoring.deal import dealt
 from ..scoring.language import N_, _
+from ..scoring.presets import title
 from ..scoring.words import DEFAULT, join
 from ..services.evenings import clock, local
 from ..storage.faults import size_text
@@ -90,25 +91,35 @@ def books(counts, words=DEFAULT):
     return text or _("no %(books)s", books=words.books)
 
 
+# a value's unit, as the rules pages write it after the points: " each", " more"
+_UNITS = {"": "%(points)s", " each": N_("%(points)s each"), " more": N_("%(points)s more")}
+
+
+def _with_unit(value, unit):
+    return _(_UNITS[unit], points=points(value)) if unit else points(value)
+
+
 def by_outcome(value, unit="", unmelded=None):
     """A rule value that may depend on how the round ended, in words:
     100 -> "+100 each"; by outcome -> "−500 each when another team went out, else 0";
     with a value for a team that melded nothing -> "+100 each; −100 for a team that melded nothing"
-    (``unmelded``: who that is under the rules, ``not_melded_words``)."""
+    (``unmelded``: who that is under the rules, ``not_melded_words``; ``unit``: "", " each"
+    or " more")."""
     if not isinstance(value, Mapping):
-        return points(value) + unit
+        return _with_unit(value, unit)
     cases = [(key, value[key]) for key in _OUTCOMES]
     usual = Counter(v for _key, v in cases).most_common(1)[0][0]
     different = [(key, v) for key, v in cases if v != usual]
     if different:
         # Translators: "−500 each" "when another team went out"
         text = ", ".join(
-            _("%(value)s %(case)s", value=points(v) + unit, case=_(_CASE_WORDS[key])) for key, v in different
+            _("%(value)s %(case)s", value=_with_unit(v, unit), case=_(_CASE_WORDS[key]))
+            for key, v in different
         )
         # Translators: "−500 each when another team went out", "0"
         text = _("%(cases)s, else %(value)s", cases=text, value=points(usual))
     else:
-        text = points(usual) + unit
+        text = _with_unit(usual, unit)
     if "not_melded" in value:
         # Translators: "+100 each", "−100", "a team that melded nothing"
         text = _(
@@ -276,4 +287,5 @@ def init_app(app):
         trend=trend,
         percent=percent,
         size=size_text,
+        rule_set_name=title,  # a written rule set's name in the reader's language
     )

@@ -196,6 +196,7 @@ MIGRATIONS = [
     "m015_imports_in_short_steps",
     "m016_passcode_guesses",
     "m017_packet_not_taken",
+    "m018_change_log_said",
 ]
 
 
