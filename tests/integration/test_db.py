@@ -74,6 +74,7 @@ SCHEMA = {
         "after": str,
         "created_at": str,
         "revision": int,
+        "said": str,  # m018: what a line said, worded in each reader's language
     },
     # m008: the players' summaries
     "player_games": {
