@@ -2,7 +2,7 @@
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import SelectField
+from wtforms import RadioField
 
 from ..web.language import EACH_PHONE, LANGUAGES
 
@@ -10,7 +10,7 @@ from ..web.language import EACH_PHONE, LANGUAGES
 class HouseholdLanguageForm(FlaskForm):
     """The household's language: the phones' default, and what the computer prints in."""
 
-    language = SelectField(
+    language = RadioField(
         _l("The household's language"),
         description=_l(
             "The phones that have not chosen their own read it, and so do the sheets and "

@@ -171,8 +171,8 @@ class RulesFields(Form):
         _l("A second packet taken but not played"),
         default=scoring.values.PACKET_CARDS,
         choices=[
-            SelectChoice(scoring.values.PACKET_CARDS, _l("Its cards count as points left")),
-            SelectChoice(scoring.values.PACKET_NOT_TAKEN, _l("It counts as not taken")),
+            SelectChoice(scoring.values.PACKET_CARDS, _l("Its cards count")),
+            SelectChoice(scoring.values.PACKET_NOT_TAKEN, _l("As never taken")),
         ],
         description=_l("Burraco counts its cards; Buraco counts it as never taken."),
     )
