@@ -7,7 +7,7 @@ from flask import Blueprint, current_app, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..scoring.language import _
+from ..scoring.language import N_, _
 from ..services import game_model
 from ..storage import faults
 from ..storage.db import forget_connection, get_db
@@ -31,13 +31,38 @@ def csrf_error(error):
         "This page was open too long, or the form came from elsewhere. "
         "Go back, reload the page and try again: nothing was saved."
     )
-    return render_template("error.html", error=error), 400
+    return render_template("error.html", error=error, name=_(_NAMES[400])), 400
+
+
+# werkzeug's names and words for the errors a phone may meet, in the reader's language
+# (the English is werkzeug's own, word for word)
+_NAMES = {
+    400: N_("Bad Request"),
+    403: N_("Forbidden"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    413: N_("Request Entity Too Large"),
+    429: N_("Too Many Requests"),
+}
+_SAID = {
+    400: N_("The browser (or proxy) sent a request that this server could not understand."),
+    404: N_(
+        "The requested URL was not found on the server. If you entered the URL manually please "
+        "check your spelling and try again."
+    ),
+    405: N_("The method is not allowed for the requested URL."),
+    413: N_("The data value transmitted exceeds the capacity limit."),
+}
 
 
 @bp.app_errorhandler(HTTPException)
 def http_error(error):
     """Show 404s and friends in the app's own page, with a way back."""
-    return render_template("error.html", error=error), error.code
+    name = _(_NAMES[error.code]) if error.code in _NAMES else error.name
+    description = error.description
+    if error.code in _SAID and description == _SAID[error.code]:  # werkzeug's, not ours
+        description = _(_SAID[error.code])
+    return render_template("error.html", error=error, name=name, description=description), error.code
 
 
 @bp.app_errorhandler(faults.Fault)

@@ -208,3 +208,13 @@ def test_every_page_says_only_what_is_marked(pseudo_phone, group):
         if left:
             problems[path] = sorted(set(left))
     assert not problems, "\n".join(f"{path}: {texts}" for path, texts in problems.items())
+
+
+@pytest.mark.parametrize("path", ["/games/999999", "/no/such/page", "/games/1/rounds/1/delete"])
+def test_an_error_page_says_only_what_is_marked(pseudo_phone, path):
+    """werkzeug's own names and words for an error (404, 405) as well as ours."""
+    client = pseudo_phone[0]
+    response = client.get(path) if "delete" not in path else client.put(path)
+    assert response.status_code in (404, 405)
+    own = re.compile("|".join(re.escape(w) for w in [*NAMES, "Pseudo"]))
+    assert not unmarked(response.get_data(as_text=True), own)
