@@ -206,10 +206,25 @@ def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
     return _SAID.get(rules, lambda: tuple(_said(f, rules) for f in ENTRY_FIELDS), language())
 
 
+#: the rule values that score 3s apart from the cards (Hand and Foot's, Canasta's)
+_THREES = (
+    "red_three",
+    "black_three",
+    "red_three_melded",
+    "red_three_book",
+    "black_three_book",
+    "black_three_out",
+)
+# Buraco's and Burraco's 3s are cards like any 4 to 7, counted with the points left
+_THREES_AS_CARDS_HELP = N_("3s counted as cards, 5 each.")
+
+
 def _said(entry: EntryField, rules: RuleSet) -> EntryField:
     said = entry.said(rules.say)
     if entry.name == "packet_not_taken" and rules.packet_unplayed == PACKET_NOT_TAKEN:
         return replace(said, help=rules.say.fill(_(_PACKET_UNPLAYED_HELP)))
+    if entry.name == "unplayed_points" and not any(in_use(getattr(rules, name)) for name in _THREES):
+        return replace(said, help=_(_THREES_AS_CARDS_HELP))
     return said
 
 

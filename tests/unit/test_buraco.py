@@ -307,3 +307,11 @@ def test_the_words_stay_out_of_the_files(speaking):
         assert RuleSet.from_json(rules.to_json()) == rules
         assert "pozzetto" not in rules.to_json() or rules.words["piles"][-1] == "pozzetto"
         assert "burrachi" not in rules.to_json()
+
+
+def test_buracos_3s_are_cards_counted_with_the_points_left():
+    """No value scores 3s apart in Buraco and Burraco: the points left hold them, at 5."""
+    for key in ("buraco", "burraco"):
+        left = {f.name: f for f in entry_fields(RULESETS[key])}["unplayed_points"]
+        assert left.help == "3s counted as cards, 5 each."
+    assert {f.name: f for f in entry_fields(RULESETS["roth"])}["unplayed_points"].help == "Not counting 3s."
