@@ -21,16 +21,21 @@ same time cannot take the same ids.
 from __future__ import annotations
 
 import datetime
+import json
 import random
 import uuid
 
 from .. import scoring
 from ..scoring import RULESETS, TeamRound
-from ..services import changes, game_model, records, seating, summaries
+from ..scoring.language import N_
+from ..services import change_log, changes, game_model, records, seating, summaries
 from ..services.changes import INSERT_ENTRY
 from ..services.evenings import evening
 from ..services.players import Player, player_id
 from ..storage.db import transaction
+
+# what a demo game's one change-log line says, worded in each reader's language
+DEMO_SAID = json.dumps(change_log.said(N_("Demo game made by demo-data.")))
 
 FAMILY = ("Grandma Jo", "Grandpa Walt", "Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jack")
 # how often a family picks each preset (the tablet game and Roth's are the favourites)
@@ -248,6 +253,8 @@ def generate(db, count, seed=None, *, now=None, span=None, progress=None):
                         "round_number": None,
                         "action": "started",
                         "summary": "Demo game made by demo-data.",
+                        # worded in each reader's language (services/change_log.py)
+                        "said": DEMO_SAID,
                         "before": None,
                         "after": None,
                         "created_at": _stamp(began),

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from .. import scoring
 from ..names import clean_name, name_key
 from ..scoring import RULESETS, RuleSet
-from ..scoring.language import _, ngettext
+from ..scoring.language import N_, _, ngettext
 from ..scoring.words import join
-from ..services import changes, game_model, games, records, rulesets, summaries
+from ..services import change_log, changes, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
 from ..storage.db import let_writers_in, snapshot, transaction
 from . import stamp_now
@@ -295,9 +295,11 @@ def _write_game(db, game, rules_key, stamp, mark):
     written = game_model.load_game(db, game_id, hidden=True)
     vars(written)["standings"] = game.standings  # the engine's, as the check made them
     changes.store_totals(db, written)
-    db.execute(
-        """INSERT INTO revisions (game_id, revision, action, summary, created_at)
-                  VALUES (?, 0, ?, ?, ?)""",
-        [game_id, "imported", f"Game imported with {len(game.rounds)} rounds.", stamp],
+    imported = change_log.said(
+        N_("Game imported with %(count)s rounds.")
+        if len(game.rounds) != 1
+        else N_("Game imported with %(count)s round."),
+        count=len(game.rounds),
     )
+    changes.log_change(db, game_id, 0, None, "imported", imported, stamp=stamp)
     return written

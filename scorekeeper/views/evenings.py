@@ -16,7 +16,7 @@ from ..services import Conflict, evening_tables, game_model, players, rulesets, 
 from ..services.evening_tables import MODES, RANKING_RULE
 from ..storage.db import get_db
 from ..web import language
-from .share import followed, gone, picture_answer, qr_svg, share_url
+from .share import etag_of, followed, gone, picture_answer, qr_svg, share_url
 from .sheets import game_blank_html
 
 bp = Blueprint("evenings", __name__)
@@ -231,7 +231,7 @@ def follow_table(shared, game_id):
 
 
 def _evening_page(evening, shared=False):
-    etag = f"{evening.night}-{evening.version}-{shared:d}"
+    etag = etag_of(evening.night, evening.version, int(shared))
     if request.if_none_match.contains(etag):
         return "", 304
     token = evening.share_token

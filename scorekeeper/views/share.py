@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 
 from ..forms.games import ActionForm
 from ..printing import pictures
-from ..scoring.language import _
+from ..scoring.language import _, language
 from ..services import Conflict, NotFound, game_model, games, records
 from ..storage.db import get_db
 from ..web.security import LOCAL_HOSTS, machine_names
@@ -32,8 +32,15 @@ bp = Blueprint("share", __name__)
 _STARTED = secrets.token_hex(4)
 
 
+def etag_of(*parts):
+    """A page's ETag: what it shows, the language it says it in (a phone that switched
+    language must not be told its copy in the other one is unchanged), this app's start."""
+    text = ":".join(str(part) for part in (*parts, language(), _STARTED))
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
 def _etag(token, revision):
-    return hashlib.sha256(f"{token}:{revision}:{_STARTED}".encode()).hexdigest()[:20]
+    return etag_of(token, revision)
 
 
 def gone():

@@ -75,14 +75,28 @@ def select():
     if household:
         return household
     if has_request_context():
-        codes = list(known())
-        # the phone's list, best first; "pt" matches pt_BR, "es-AR" matches es
-        asked = request.accept_languages.best_match(
-            [c.replace("_", "-") for c in codes] + [c.split("_")[0] for c in codes]
-        )
+        asked = from_header(request.accept_languages, list(known()))
         if asked:
-            return next(c for c in codes if asked in (c.replace("_", "-"), c.split("_")[0]))
+            return asked
     return "en"
+
+
+def from_header(accepted, codes):
+    """The first language the phone lists that we speak, in the phone's order: its own
+    region's ("pt-BR"), else another region's ("pt-PT", "es-MX", "it-CH" read as pt_BR, es,
+    it); a language it ranks lower never wins (werkzeug's best_match would let an exact
+    "en;q=0.5" beat a first "es-MX")."""
+    for value, quality in accepted:  # best first
+        if quality <= 0 or value == "*":
+            continue
+        tag = value.replace("_", "-").lower()
+        for known_code in codes:
+            if known_code.replace("_", "-").lower() == tag:
+                return known_code
+        for known_code in codes:
+            if known_code.split("_")[0].lower() == tag.split("-")[0]:
+                return known_code
+    return None
 
 
 def code():

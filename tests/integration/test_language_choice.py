@@ -11,7 +11,21 @@ from scorekeeper.web import formatting, language
 
 from ..helpers import csrf_token
 
-ASKED = {"pt-BR,pt;q=0.9,en;q=0.5": "pt-BR", "pt": "pt-BR", "es-AR,es;q=0.8": "es", "it-IT": "it", "de": "en"}
+ASKED = {
+    "pt-BR,pt;q=0.9,en;q=0.5": "pt-BR",
+    "pt": "pt-BR",
+    "es-AR,es;q=0.8": "es",
+    "it-IT": "it",
+    "de": "en",
+    # the phone's order, not an exact match it ranks lower
+    "es-MX,en;q=0.5": "es",
+    "it-CH,de-CH;q=0.9,en;q=0.5": "it",
+    "pt-PT,en;q=0.5": "pt-BR",
+    "en-US,pt-BR;q=0.9": "en",
+    "de-DE,fr;q=0.9,it;q=0.8": "it",
+    "*": "en",
+    ";;;q=x,": "en",
+}
 
 
 def lang_of(response):
@@ -104,3 +118,16 @@ def test_a_game_page_in_portuguese_groups_its_thousands_with_points(client, make
     english = client.get(f"/games/{game.id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "1.235" in page and "1,235" not in page
     assert "1,235" in english
+
+
+def test_a_phone_that_switches_language_is_not_told_its_page_is_unchanged(client, make_game):
+    """The follow page and an evening's answer 304 while nothing changed: not across a
+    change of language (the ETag carries it)."""
+    game = make_game("roth", [[TeamRound(melded_points=150), TeamRound(melded_points=60)]])
+    token = client.get(f"/games/{game.id}").get_data(as_text=True).split("/s/", 1)[1].split('"', 1)[0]
+    first = client.get(f"/s/{token}")
+    etag = first.headers["ETag"]
+    assert client.get(f"/s/{token}", headers={"If-None-Match": etag}).status_code == 304
+    client.get("/language/pt_BR")
+    again = client.get(f"/s/{token}", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and lang_of(again) == "pt-BR"
