@@ -1,10 +1,9 @@
 """Choosing a language: this phone's (the foot of every page) and the household's (settings)."""
 
 from flask import Blueprint, abort, flash, redirect, request, session, url_for
-from flask_babel import gettext as _
-from flask_babel import refresh
 
 from ..forms.language import HouseholdLanguageForm
+from ..scoring.language import _
 from ..web import language
 from .auth import _local_path, household_required
 
@@ -34,6 +33,6 @@ def household():
     form = HouseholdLanguageForm(languages=language.known())
     if form.validate_on_submit():
         language.set_household_language(form.language.data)
-        refresh()
+        language.rebind()  # the message below in the language just set
         flash(_("The household's language is saved."), "success")
     return redirect(url_for("auth.settings") + "#language-title", 303)

@@ -2,11 +2,11 @@
 and ``remembered``, the parts of pages that a change leaves as they were."""
 
 import datetime
+import functools
 import threading
 from collections import Counter
 from collections.abc import Mapping
 
-import flask_babel
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from markupsafe import Markup, escape
@@ -19,7 +19,7 @@ from ..scoring.presets import title
 from ..scoring.words import DEFAULT, join
 from ..services.evenings import clock, local
 from ..storage.faults import size_text
-from .language import code, locale_of
+from .language import code, locale_of, translations
 
 MINUS = "\u2212"  # a real minus sign: clearer than a hyphen at a glance
 ANY = "any"  # books of any kind (scoring.ANY_BOOK)
@@ -40,17 +40,24 @@ def _english():
     return code() == "en"
 
 
+@functools.lru_cache(maxsize=16)
+def _separators(code):
+    """A language's thousands and decimal separators, as Babel has them: a table that turns
+    Python's "1,234.5" into the language's ("1.234,5"). Every language the app speaks
+    groups by three (Babel's pattern was parsed again for every number: a page has dozens)."""
+    symbols = babel_numbers.get_decimal_symbol(code), babel_numbers.get_group_symbol(code)
+    return str.maketrans({".": symbols[0], ",": symbols[1]})
+
+
 def number(value):
     """10000 -> "10,000" ("10.000" in Portuguese and Italian); -500 -> "−500"."""
-    text = babel_numbers.format_decimal(abs(value), format="#,##0", locale=_locale())
+    text = f"{abs(value):,}".translate(_separators(code()))
     return MINUS + text if value < 0 else text
 
 
 def rating(value):
     """A fair rating, one decimal: 23.456 -> "23.5" ("23,5"); -1.04 -> "−1.0"."""
-    text = babel_numbers.format_decimal(
-        round(abs(value), 1), format="#,##0.0", locale=_locale(), decimal_quantization=True
-    )
+    text = f"{abs(value):,.1f}".translate(_separators(code()))
     return MINUS + text if round(value, 1) < 0 else text
 
 
@@ -268,7 +275,7 @@ def remembered(key, render, *args):
 
 
 def init_app(app):
-    engine_language.use(flask_babel.get_translations, code, number)  # the engine's words and numbers
+    engine_language.use(translations, code, number)  # the engine's words and numbers
     app.jinja_env.globals["remembered"] = remembered
     app.jinja_env.filters.update(
         number=number,

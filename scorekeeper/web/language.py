@@ -15,6 +15,8 @@ twins and exports are English whatever the language (``english``).
 
 import functools
 import os
+from contextvars import ContextVar
+from typing import Any
 
 import flask_babel
 from babel import Locale
@@ -99,8 +101,54 @@ def from_header(accepted, codes):
     return None
 
 
+# The request's language and catalog, chosen once as it starts (``bind``) and read by every
+# string a page says: Flask-Babel's own look-up walks ``g`` three or four times a string,
+# and a page says hundreds (it made the pages two to three times slower). Outside a
+# request (the background's printing, the command line) it is Flask-Babel's, as before.
+_BOUND: ContextVar[tuple[str, Any] | None] = ContextVar("scorekeeper_language", default=None)
+
+
+def _chosen():
+    """(the language Flask-Babel chooses now, its catalog). Each catalog is read once per app:
+    Flask-Babel 4 makes its Domain, and so its cache, afresh for every look-up, and read the
+    .mo file again each time."""
+    locale = flask_babel.get_locale()
+    if locale is None:  # no app context: English
+        return "en", flask_babel.get_translations()
+    language = str(locale)
+    catalogs = current_app.extensions.setdefault("scorekeeper.catalogs", {})
+    catalog = catalogs.get(language)
+    if catalog is None:
+        catalog = catalogs[language] = flask_babel.get_translations()
+    return language, catalog
+
+
+def bind():
+    """Choose this request's language once (before any other hook says anything)."""
+    _BOUND.set(_chosen())
+
+
+def unbind(_error=None):
+    _BOUND.set(None)
+
+
+def rebind():
+    """After a change of language within a request: say the rest in the new one."""
+    flask_babel.refresh()
+    bind()
+
+
+def translations():
+    """The catalog being read now."""
+    bound = _BOUND.get()
+    return (bound if bound is not None else _chosen())[1]
+
+
 def code():
     """The language being read now, as a code ("en", "pt_BR")."""
+    bound = _BOUND.get()
+    if bound is not None:
+        return bound[0]
     locale = flask_babel.get_locale()
     return str(locale) if locale is not None else "en"
 
@@ -116,7 +164,11 @@ def english(view):
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
         with flask_babel.force_locale("en"):
-            return view(*args, **kwargs)
+            token = _BOUND.set(_chosen())
+            try:
+                return view(*args, **kwargs)
+            finally:
+                _BOUND.reset(token)
 
     return wrapped
 
@@ -130,6 +182,15 @@ def init_app(app):
     folder = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", folder)
     flask_babel.Babel(app, locale_selector=select)
+    # Jinja's _() and ngettext() read the request's bound catalog (Jinja formats them)
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda message: translations().gettext(message),
+        ngettext=lambda singular, plural, n: translations().ngettext(singular, plural, n),
+        newstyle=True,
+    )
+    # first of every hook: a page refused by an earlier one (an unknown Host) is worded too
+    app.before_request_funcs.setdefault(None, []).insert(0, bind)
+    app.teardown_request(unbind)
     app.jinja_env.globals.update(html_lang=html_lang, language_choices=choices)
 
 
