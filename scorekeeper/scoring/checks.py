@@ -315,18 +315,12 @@ def check_round(
                 Problem(
                     "warning",
                     team,
-                    _(
+                    ngettext(
                         "%(team)s melded %(melded)s points, but %(books)s holds at least %(least)s "
                         "points of cards.",
-                        team=name,
-                        melded=entry.melded_points,
-                        books=_describe_books(rules, entry.books),
-                        least=least,
-                    )
-                    if sum(entry.books.values()) == 1
-                    else _(
                         "%(team)s melded %(melded)s points, but %(books)s hold at least %(least)s "
                         "points of cards.",
+                        sum(entry.books.values()),
                         team=name,
                         melded=entry.melded_points,
                         books=_describe_books(rules, entry.books),

@@ -4,7 +4,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from ..forms.players import RenameForm
 from ..printing import pictures
-from ..scoring.language import _
+from ..scoring.language import _, ngettext
 from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats, years
 from ..storage.db import get_db, snapshot
 from ..web import charts, formatting, language
@@ -170,19 +170,15 @@ def results_chart(name, timeline):
         "highest": formatting.number(max(totals)),
         "lowest": formatting.number(min(totals)),
     }
-    if len(timeline) == 1:
-        description = _(
-            "%(name)s’s team’s final total in their one finished game (played %(first)s) beside the "
-            "game’s winning total. Won %(won)s, lost %(lost)s. Highest total %(highest)s, lowest %(lowest)s.",
-            **values,
-        )
-    else:
-        description = _(
-            "%(name)s’s team’s final total in each of their last %(count)s finished games, played "
-            "%(first)s to %(last)s, beside the game’s winning total. Won %(won)s, lost %(lost)s. "
-            "Highest total %(highest)s, lowest %(lowest)s.",
-            **values,
-        )
+    description = ngettext(
+        "%(name)s’s team’s final total in their one finished game (played %(first)s) beside the "
+        "game’s winning total. Won %(won)s, lost %(lost)s. Highest total %(highest)s, lowest %(lowest)s.",
+        "%(name)s’s team’s final total in each of their last %(count)s finished games, played "
+        "%(first)s to %(last)s, beside the game’s winning total. Won %(won)s, lost %(lost)s. "
+        "Highest total %(highest)s, lowest %(lowest)s.",
+        len(timeline),
+        **values,
+    )
     return charts.line_chart(
         _("%(name)s’s results, game by game", name=name),
         description,
@@ -207,18 +203,14 @@ def rating_chart(name, history):
         "highest": formatting.rating(max(values)),
         "lowest": formatting.rating(min(values)),
     }
-    if len(history) == 1:
-        description = _(
-            "%(name)s’s rating after their one rated game, played %(first)s to %(last)s: "
-            "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
-            **said,
-        )
-    else:
-        description = _(
-            "%(name)s’s rating after each of their last %(count)s games, played %(first)s to %(last)s: "
-            "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
-            **said,
-        )
+    description = ngettext(
+        "%(name)s’s rating after their one rated game, played %(first)s to %(last)s: "
+        "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
+        "%(name)s’s rating after each of their last %(count)s games, played %(first)s to %(last)s: "
+        "now %(now)s, highest %(highest)s, lowest %(lowest)s.",
+        len(history),
+        **said,
+    )
     return charts.line_chart(
         _("%(name)s’s rating, game by game", name=name),
         description,

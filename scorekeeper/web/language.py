@@ -138,19 +138,19 @@ def rebind():
     bind()
 
 
+def _current():
+    bound = _BOUND.get()
+    return bound if bound is not None else _chosen()
+
+
 def translations():
     """The catalog being read now."""
-    bound = _BOUND.get()
-    return (bound if bound is not None else _chosen())[1]
+    return _current()[1]
 
 
 def code():
     """The language being read now, as a code ("en", "pt_BR")."""
-    bound = _BOUND.get()
-    if bound is not None:
-        return bound[0]
-    locale = flask_babel.get_locale()
-    return str(locale) if locale is not None else "en"
+    return _current()[0]
 
 
 def html_lang():
