@@ -172,3 +172,14 @@ def pytest_collection_modifyitems(config, items):
             limit = item.get_closest_marker("timeout")
             seconds = limit.args[0] if limit and limit.args else float(default)
             item.add_marker(pytest.mark.timeout(seconds * 10), append=False)
+
+
+@pytest.fixture(scope="session")
+def family_history(tmp_path_factory):
+    """A family's history (tests/family.py: 300 games in 2026 and one game of each size
+    being played), built once per test process for every test that reads every page (in
+    a browser and in the pseudo-language): its path, the games being played, the players,
+    the nights. A test copies the file before it serves it."""
+    from . import family
+
+    return family.history(tmp_path_factory.mktemp("family") / "history.db")

@@ -23,13 +23,6 @@ WIDTHS = (320, 360, 412)
 PHONE_HEIGHT = 740
 
 
-@pytest.fixture(scope="session")
-def family_history(tmp_path_factory):
-    """A database of 300 games in 2026 and one game of each size being played
-    (tests/family.py): its path, the games being played, the players, the nights."""
-    return family.history(tmp_path_factory.mktemp("family") / "history.db")
-
-
 @pytest.fixture
 def history_server(family_history, tmp_path, instance_path):
     from scorekeeper import create_app

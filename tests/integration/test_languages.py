@@ -78,14 +78,9 @@ def pseudo_translations(tmp_path_factory):
     return folder
 
 
-@pytest.fixture(scope="module")
-def history(tmp_path_factory):
-    return family.history(tmp_path_factory.mktemp("family") / "history.db")
-
-
 @pytest.fixture
-def pseudo_phone(history, pseudo_translations, tmp_path, instance_path):
-    path, playing, players, nights = history
+def pseudo_phone(family_history, pseudo_translations, tmp_path, instance_path):
+    path, playing, players, nights = family_history
     database = tmp_path / "scorekeeper.db"
     shutil.copyfile(path, database)
     app = create_app(
