@@ -32,6 +32,10 @@ _ANY_WORDS = {
 }
 
 
+#: a run of digits with commas in it ("1,000", "50,90"), from its first digit on
+_DIGITS_AND_COMMAS = re.compile(r"(?<!\d)\d+(?:,\d+)+")
+
+
 def book_kind(text):
     """ "Wild cards" -> "wild_cards": the engine names kinds in lower case with _."""
     return "_".join((text or "").lower().split())
@@ -88,9 +92,12 @@ def _book_counts(line, book, clean):
         return {}
     counts = {}
     for part in re.split(r"[+,]", line):
-        # "2 clean", "2 clean books", "1 wild cards"
-        match = re.fullmatch(r"(\d+)\s+(.+?)(?:\s+books?)?", part.strip(), re.IGNORECASE)
-        if not match:
+        # "2 clean", "2 clean books", "1 wild cards": split at spaces, not matched (a pattern
+        # that found the kind between "2" and "books" backtracked over every space of it)
+        count, *words = part.split() or [""]
+        if len(words) > 1 and words[-1].casefold() in ("book", "books"):
+            words.pop()
+        if not (count.isdecimal() and words):
             raise ValueError(
                 _(
                     "“%(part)s”: write a number and a kind of %(book)s, like 2 %(clean)s.",
@@ -99,11 +106,11 @@ def _book_counts(line, book, clean):
                     clean=clean,
                 )
             )
-        kind = book_kind(match[2])
+        kind = book_kind(" ".join(words))
         kind = ANY if kind in _ANY_WORDS else kind
         if kind in counts:
             raise ValueError(_("“%(line)s”: %(kind)s is given twice.", line=line.strip(), kind=kind))
-        counts[kind] = int(match[1])
+        counts[kind] = int(count)
     return counts
 
 
@@ -146,7 +153,9 @@ def _whole(text):
 
 
 def _refuse_thousands_commas(text):
-    match = re.search(r"\d+(?:,\d+)+", text)
+    # from the first digit of a run only: tried at each digit, the run was read again from
+    # each (work that grew with the square of a run of digits)
+    match = _DIGITS_AND_COMMAS.search(text)
     if match:
         raise ValueError(
             _(
