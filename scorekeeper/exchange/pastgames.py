@@ -48,7 +48,9 @@ DATE_ORDERS = {
 #: bounds on a file: a family's spreadsheet, not a database
 MAX_LINES = 200_000
 MAX_PROBLEMS = 50  # said, of all the file's problems (their count is said too)
-_SPLIT_PLAYERS = re.compile(r"\s*(?:&|\+|/|,)\s*")
+# the players' separators alone: each name is trimmed by clean_name (\s*(?:&|\+|/|,)\s* read a
+# run of spaces again from each of its spaces: work that grew with the square of the run)
+_SPLIT_PLAYERS = re.compile(r"[&+/,]")
 _ROUND_COLUMN = re.compile(r"^(?:round[\s_]*|r)?(\d{1,3})$")
 _YES = {"1", "yes", "y", "x", "true", "✓", "✔"}
 _NO = {"", "0", "no", "n", "false"}
