@@ -103,7 +103,9 @@ def _field_at(fields, path):
 
 def _position(path):
     """Which entry of a typed list a path is about: "Round 3", "Pair 2, minimum", "Round 2, sevens"."""
-    match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?$", path)
+    # to the end of the text (re.S, \Z): a "." that stopped at a line's end tried each
+    # position before it again for every "[1]." (work that grew with the square of the path)
+    match = re.search(r"\[(\d+)\](?:\[(\d)\])?(?:\.(.+))?\Z", path, re.S)
     if not match:
         # the first meld's books typed on one line: which kind
         return path.partition(".")[2] if path.startswith("first_meld_books.") else ""

@@ -92,14 +92,15 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
     ``game`` (played on paper), its teams' names and its date are filled in, and a QR
     code opens the page that types the sheet in (``paper.sheet``)."""
     tiers = scoring.value_tiers(rules)
-    # how long the cheat-sheet strip is, so that the layout leaves it room
+    # how long the cheat-sheet strip is, so that the layout leaves it room (its tags taken out:
+    # [^<>], so that a "<" never closed is not read again to the end from each "<")
     cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, tiers)
     layout = blank_sheets.blank_layout(
         rules,
         teams,
         rounds,
         paper,
-        cheat_chars=len(" ".join(re.sub(r"<[^>]*>", " ", cheat).split())),
+        cheat_chars=len(" ".join(re.sub(r"<[^<>]*>", " ", cheat).split())),
         qr=game is not None,
     )
     typing = share_url(game.id, "paper.sheet", "game_id") if game is not None else None
