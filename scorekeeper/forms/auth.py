@@ -12,12 +12,17 @@ from wtforms.validators import InputRequired
 
 from ..scoring.language import _
 from ..web import passcode
+from . import lengths
+from .lengths import Fits, passcode_said
+
+#: a passcode's field: no longer than a passcode can be set (the message set passcodes say)
+_PASSCODE = Fits(lengths.PASSCODE, passcode_said)
 
 
 class SignInForm(FlaskForm):
     passcode = PasswordField(
         _l("Household passcode"),
-        validators=[InputRequired(_l("Type the household passcode."))],
+        validators=[_PASSCODE, InputRequired(_l("Type the household passcode."))],
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     next = HiddenField()  # where the phone was going (a path of this app; checked by the view)
@@ -29,6 +34,8 @@ class SignInForm(FlaskForm):
 
     def validate(self, extra_validators=None):
         if not super().validate(extra_validators):
+            # longer than any passcode set: a guess that missed all the same
+            self.wrong_passcode = lengths.too_long(self.passcode.data, lengths.PASSCODE)
             return False
         if not passcode.matches(self.stored, self.passcode.data):
             self.passcode.errors.append(_("That is not the passcode. Check it and try again."))
@@ -47,10 +54,12 @@ class PasscodeForm(FlaskForm):
 
     current = PasswordField(
         _l("Current passcode"),
+        [_PASSCODE],
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     new = PasswordField(
         _l("New passcode"),
+        [_PASSCODE],
         description=_l(
             "At least %(count)s characters. Every other phone signs in again.", count=passcode.MIN_LENGTH
         ),
@@ -58,6 +67,7 @@ class PasscodeForm(FlaskForm):
     )
     confirm = PasswordField(
         _l("New passcode again"),
+        [_PASSCODE],
         render_kw={"autocomplete": "new-password", "autocapitalize": "none", "spellcheck": "false"},
     )
 
@@ -101,7 +111,7 @@ class HouseholdForm(FlaskForm):
 
     code = StringField(
         _l("Household code"),
-        validators=[InputRequired(_l("Type the household code."))],
+        validators=[Fits(lengths.CODE), InputRequired(_l("Type the household code."))],
         description=_l("Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor."),
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )

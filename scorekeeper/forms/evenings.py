@@ -22,6 +22,8 @@ from ..names import clean_name, name_key, name_problem
 from ..scoring.language import _
 from ..services import seating
 from ..services.evening_tables import MODES
+from . import lengths
+from .lengths import Fits
 
 NEW_NAMES = seating.MAX_PEOPLE  # blank fields for people not known yet (eight shown, the rest folded)
 
@@ -36,7 +38,9 @@ class CheckboxList(SelectMultipleField):
 class EveningForm(FlaskForm):
     present = CheckboxList(_l("Players the app knows: tick those here"), choices=[], validate_choice=False)
     newcomers = FieldList(
-        StringField(_l("New name"), validators=[Optional()]), min_entries=NEW_NAMES, max_entries=NEW_NAMES
+        StringField(_l("New name"), validators=[Fits(lengths.NAME), Optional()]),
+        min_entries=NEW_NAMES,
+        max_entries=NEW_NAMES,
     )
     rules_key = RadioField(_l("Rule set"), choices=[])
     mode = RadioField(
@@ -84,7 +88,7 @@ class EveningForm(FlaskForm):
         keys = {name_key(clean_name(n)) for n in self.present.data or []}
         seen = set()
         for entry in field:
-            name = clean_name(entry.data or "")
+            name = "" if entry.errors else clean_name(entry.data or "")  # refused already: too long
             if not name:
                 continue
             problem = name_problem(name, _=_)

@@ -8,6 +8,7 @@ from wtforms.widgets import TextInput
 
 from ..scoring.language import _
 from ..typed import whole_number
+from . import lengths
 
 
 class WholeNumberField(IntegerField):
@@ -23,10 +24,14 @@ class WholeNumberField(IntegerField):
     def __init__(self, label=None, validators=None, *, minimum=0, maximum=100_000, **kwargs):
         super().__init__(label, validators, **kwargs)
         self.minimum, self.maximum = minimum, maximum
+        self.flags.maxlength = lengths.NUMBER  # the input's maxlength
 
     def process_formdata(self, valuelist):
         if not valuelist:
             return
+        if lengths.too_long(valuelist[0], lengths.NUMBER):
+            self.data = None
+            raise ValueError(lengths.said(lengths.NUMBER))
         try:
             self.data = whole_number(valuelist[0])
         except ValueError:
@@ -55,8 +60,10 @@ class DayField(DateField):
 
     def process_formdata(self, valuelist):
         try:
+            _measured(valuelist)
             super().process_formdata(valuelist)
         except ValueError:
+            self.data = None
             raise ValueError(_("Enter a day as year-month-day, like 2026-11-25.")) from None
 
 
@@ -68,9 +75,18 @@ class ClockField(TimeField):
 
     def process_formdata(self, valuelist):
         try:
+            _measured(valuelist)
             super().process_formdata(valuelist)
         except ValueError:
+            self.data = None
             raise ValueError(_("Enter a time as hours:minutes, like 19:30.")) from None
+
+
+def _measured(valuelist):
+    """A day's or a time's text longer than a number's is none: refused before strptime
+    (whose patterns read it) is given it."""
+    if lengths.too_long(" ".join(valuelist or ()), lengths.NUMBER):
+        raise ValueError
 
 
 class SignedNumberField(WholeNumberField):

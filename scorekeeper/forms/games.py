@@ -12,7 +12,9 @@ from ..scoring import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
 from ..scoring.language import _
 from ..services.evenings import EVENING, local, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
+from . import lengths
 from .fields import ClockField, DayField, RevisionField
+from .lengths import Fits
 from .rules import RulesFields
 
 #: how far ahead of this computer's clock a phone's may run
@@ -77,10 +79,12 @@ class ActionForm(FlaskForm):
 
 class TeamFields(Form):
     name = StringField(
-        _l("Team name"), validators=[Optional()], description=_l("Leave empty to use the players' names.")
+        _l("Team name"),
+        validators=[Fits(lengths.NAME), Optional()],
+        description=_l("Leave empty to use the players' names."),
     )
     players = FieldList(
-        StringField(_l("Player"), validators=[Optional()]),
+        StringField(_l("Player"), validators=[Fits(lengths.NAME), Optional()]),
         min_entries=MAX_PLAYERS_PER_TEAM,
         max_entries=MAX_PLAYERS_PER_TEAM,
     )
@@ -114,7 +118,7 @@ class NewGameForm(PlayedFields, FlaskForm):
     teams = FieldList(FormField(TeamFields), min_entries=MAX_TEAMS, max_entries=MAX_TEAMS)
     first_dealer = StringField(
         _l("Who deals first"),
-        validators=[Optional()],
+        validators=[Fits(lengths.NAME), Optional()],
         description=_l("A player's name; empty: team 1's first player."),
     )
     # not sent (an older page, a script): on a phone round by round
@@ -137,13 +141,15 @@ class NewGameForm(PlayedFields, FlaskForm):
         teams = 0
         for number, entry in enumerate(self.teams, start=1):
             fields = entry.form
-            team_name = clean_name(fields.name.data)
+            # a name refused already (too long to read) counts as none
+            team_name = "" if fields.name.errors else clean_name(fields.name.data)
             if team_name and name_problem(team_name, MAX_NAME):
                 refuse(fields.name, name_problem(team_name, MAX_NAME, _=_))
             names = 0
             for f in fields.players:
-                name = clean_name(f.data)
+                name = "" if f.errors else clean_name(f.data)
                 if not name:
+                    names += bool(f.errors)
                     continue
                 names += 1
                 problem = name_problem(name, MAX_NAME, _=_)
@@ -160,7 +166,7 @@ class NewGameForm(PlayedFields, FlaskForm):
                 refuse(fields.players[0], _("Add at least one player, or clear the team name."))
         if teams < MIN_TEAMS:
             refuse(self.teams[0].form.players[0], _("A game needs at least two teams, each with a player."))
-        dealer = clean_name(self.first_dealer.data)
+        dealer = "" if self.first_dealer.errors else clean_name(self.first_dealer.data)
         if dealer and name_key(dealer) not in seen:
             refuse(self.first_dealer, _("Who deals first must be one of this game's players."))
         return self.played_problem() and valid and not refused

@@ -133,7 +133,8 @@ def book_chips(f):
     return Markup(
         f'\n<fieldset class="field chips{error}" id="{id}-group"{described}>\n  <legend>{label}</legend>\n'
         f'  <div class="chip-row">{chips}\n    <input type="text" class="chip-more" name="{name}" id="{id}"'
-        f' value="{escape(f.typed())}" inputmode="numeric" autocomplete="off" placeholder="10+"'
+        f' value="{escape(f.typed())}" inputmode="numeric" maxlength="{f.flags.maxlength}"'
+        f' autocomplete="off" placeholder="10+"'
         f' aria-label="{another}"'
         f"{invalid}>\n  </div>\n  {messages(f)}\n</fieldset>\n"
     )

@@ -7,11 +7,13 @@ from wtforms.validators import InputRequired, ValidationError
 
 from ..names import clean_name, name_problem
 from ..scoring.language import _
+from . import lengths
 from .fields import RevisionField
+from .lengths import Fits
 
 
 class RenameForm(FlaskForm):
-    name = StringField(_l("New name"), validators=[InputRequired(_l("Type a name."))])
+    name = StringField(_l("New name"), validators=[Fits(lengths.NAME), InputRequired(_l("Type a name."))])
     revision = RevisionField()  # the player as the page showed them
 
     def validate_name(self, field):

@@ -90,6 +90,8 @@ def rules_from_fields(fields) -> RuleSet | None:
 
 def _named(field):
     # the engine would say so too, but only once every other value is right
+    if field.errors:
+        return None  # refused already (too long to read)
     if not (field.data or "").strip():
         refuse(field, _("Give these rules a name."))
     return field.data
@@ -212,19 +214,24 @@ def _deal(fields):
 
 
 def _words(fields, rows):
-    """The words typed (the engine checks them), only those given."""
+    """The words typed (the engine checks them), only those given (and not refused already)."""
     words = {
         key: fields[f"words_{key}"].data.strip()
         for key in ("game", "book", "books")
-        if not is_blank(fields[f"words_{key}"])
+        if not _unread(fields[f"words_{key}"])
     }
-    kinds = {kind: row["called"].data.strip() for kind, row in rows if kind and not is_blank(row["called"])}
+    kinds = {kind: row["called"].data.strip() for kind, row in rows if kind and not _unread(row["called"])}
     if kinds:
         words["kinds"] = kinds
-    if not is_blank(fields["words_piles"]):
+    if not _unread(fields["words_piles"]):
         text = fields["words_piles"].data.replace(" and ", ",")
         words["piles"] = [pile.strip() for pile in text.split(",") if pile.strip()]
     return words
+
+
+def _unread(field):
+    """A word field left out: blank, or refused already (too long to read)."""
+    return is_blank(field) or bool(field.errors)
 
 
 def words_typed(fields, otherwise: Words) -> Words:
@@ -294,7 +301,10 @@ def _end(fields):
 
 
 def _parsed(field, parse):
-    """What ``parse`` reads from a text field, or None with its message on the field."""
+    """What ``parse`` reads from a text field, or None with its message on the field
+    (None too when the field was refused already: its text is not read, issue 53)."""
+    if field.errors:
+        return None
     try:
         return parse(field.data or "")
     except ValueError as error:

@@ -15,7 +15,9 @@ from wtforms import FieldList, Form, FormField, SelectChoice, SelectField, Strin
 from .. import scoring
 from ..scoring import NOT_MELDED, OUTCOMES
 from ..scoring.words import DEFAULT, Words
+from . import lengths
 from .fields import RevisionField, SignedNumberField, WholeNumberField
+from .lengths import Fits
 
 MAX_FILE_SIZE = 64 * 1024  # bytes: a house-rules file is about 1 KB
 
@@ -62,11 +64,13 @@ del _rank
 class BookFields(Form):
     value = _number(_l("Bonus each"))
     to_go_out = _number(_l("To go out"), maximum=99)
-    called = StringField(_l("Called"), description=_l("Like natural; empty: its kind’s own name."))
+    called = StringField(
+        _l("Called"), [Fits(lengths.WORD)], description=_l("Like natural; empty: its kind’s own name.")
+    )
 
 
 class ExtraBookFields(BookFields):
-    kind = StringField(_l("Kind of book"), description=_l("Like sevens or wild."))
+    kind = StringField(_l("Kind of book"), [Fits(lengths.WORD)], description=_l("Like sevens or wild."))
 
 
 class CaseFields(Form):
@@ -92,7 +96,9 @@ class RulesFields(Form):
     #: the words its labels, legends and hints say (``rule_words.speak`` sets them)
     words: Words = DEFAULT
 
-    name = StringField(_l("Name of these rules"), description=_l("What your family calls them."))
+    name = StringField(
+        _l("Name of these rules"), [Fits(lengths.RULES_NAME)], description=_l("What your family calls them.")
+    )
     card_values = FormField(CardValueFields, _l("Card values"))
     book_clean = FormField(BookFields, _l("Clean (red) books"))
     book_dirty = FormField(BookFields, _l("Dirty (black) books"))
@@ -116,6 +122,7 @@ class RulesFields(Form):
     )
     books_by_round = TextAreaField(
         _l("Books to go out, by round"),
+        [Fits(lengths.BOOKS)],
         description=_l(
             "A round a line (or split by ;), like 1 clean + 1 dirty. "
             "The last round repeats; write none for a round with no books needed."
@@ -178,6 +185,7 @@ class RulesFields(Form):
     )
     going_out = StringField(
         _l("Going out: points"),
+        [Fits(lengths.NUMBERS)],
         description=_l("One number, or one per round like 100, 200, 300 (the last repeats)."),
     )
     going_out_concealed = _number(
@@ -193,10 +201,13 @@ class RulesFields(Form):
         ],
     )
     meld_by_round = StringField(
-        _l("Minimums by round"), description=_l("Like 50, 90, 120, 150: one per round, the last repeats.")
+        _l("Minimums by round"),
+        [Fits(lengths.NUMBERS)],
+        description=_l("Like 50, 90, 120, 150: one per round, the last repeats."),
     )
     meld_by_score = TextAreaField(
         _l("Minimums by the team's score"),
+        [Fits(lengths.PAIRS)],
         description=_l(
             "A pair “score: minimum” a line (or split by commas), the scores rising, "
             "like 0: 50, 2500: 90. A team below the first score gets the first minimum."
@@ -204,6 +215,7 @@ class RulesFields(Form):
     )
     first_meld_books = TextAreaField(
         _l("First meld must hold these books"),
+        [Fits(lengths.BOOKS)],
         description=_l(
             "Like 1 clean + 1 dirty, or 1 book (of any kind); one round a line, the last repeats, "
             "none for a round without. Empty: no books needed."
@@ -211,6 +223,7 @@ class RulesFields(Form):
     )
     deal_decks = StringField(
         _l("Decks"),
+        [Fits(lengths.DECKS)],
         description=_l(
             "Like 5, 1 per player + 1, or by players: 2: 3, 4: 5 (from 2 players 3 decks, "
             "from 4 players 5). Empty if your house does not say."
@@ -244,11 +257,18 @@ class RulesFields(Form):
         description=_l("The game ends after the round in which a team reaches it."),
     )
     # what the family calls things (scoring.words); empty: Hand and Foot's words
-    words_game = StringField(_l("The game"), description=_l("Like Canasta; empty: Hand and Foot."))
-    words_book = StringField(_l("One book is called"), description=_l("Like canasta; empty: book."))
-    words_books = StringField(_l("Two or more"), description=_l("Like canastas; empty: books."))
+    words_game = StringField(
+        _l("The game"), [Fits(lengths.WORD)], description=_l("Like Canasta; empty: Hand and Foot.")
+    )
+    words_book = StringField(
+        _l("One book is called"), [Fits(lengths.WORD)], description=_l("Like canasta; empty: book.")
+    )
+    words_books = StringField(
+        _l("Two or more"), [Fits(lengths.WORD)], description=_l("Like canastas; empty: books.")
+    )
     words_piles = StringField(
         _l("The piles a player holds"),
+        [Fits(lengths.PILES)],
         description=_l(
             "In the order they are played, split by commas: like hand, or hand, knee, foot; "
             "empty: hand, foot."
@@ -279,7 +299,9 @@ class ImportForm(FlaskForm):
             ),
         ],
     )
-    name = StringField(_l("Save as"), description=_l("Leave empty to keep the name in the file."))
+    name = StringField(
+        _l("Save as"), [Fits(lengths.RULES_NAME)], description=_l("Leave empty to keep the name in the file.")
+    )
 
 
 class DeleteForm(FlaskForm):

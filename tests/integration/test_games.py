@@ -292,8 +292,8 @@ def test_steppers_and_the_card_helper_work_without_javascript(client, db):
     stepped = page_after(client, url, {**data, "step": "teams-0-cuts:1"})
     page = stepped.get_data(as_text=True)
     assert (
-        'id="teams-0-cuts" inputmode="numeric" name="teams-0-cuts" placeholder="0" type="text" value="3"'
-        in page
+        'id="teams-0-cuts" inputmode="numeric" maxlength="20" name="teams-0-cuts" placeholder="0" type="text"'
+        ' value="3"' in page
     )
     assert '<details class="more" open>' in page  # the fold with the count stays open
     assert 'id="teams-0-book_clean-2" value="2" checked>' in page  # the rest is kept
