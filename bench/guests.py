@@ -79,13 +79,15 @@ class Guest:
                 finally:
                     self.held -= 1
             except (OSError, ssl.SSLError, asyncio.IncompleteReadError):
-                await asyncio.sleep(0.2)  # refused: try again soon, as an attacker would
+                pass
             finally:
                 if writer is not None:
                     writer.close()
+            # closed or refused: opened again a second later (a guest who keeps the count up)
+            await asyncio.sleep(1)
 
     async def hold(self, reader, writer):
-        """Until the server closes the connection."""
+        """Until the server closes the connection (or the guest stops)."""
         if self.how == "idle":
             await reader.read(1)
             return
@@ -96,13 +98,14 @@ class Guest:
                 b"POST /rules/new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000\r\n\r\n"
             ) + b"a" * 60_000
-        closed = asyncio.create_task(reader.read(1))
         for byte in head:
             writer.write(bytes([byte]))
             await writer.drain()
-            done, _ = await asyncio.wait([closed], timeout=1)
-            if done:
-                return
+            try:
+                await asyncio.wait_for(reader.read(1), timeout=1)
+            except TimeoutError:
+                continue  # a second went by, still open: the next byte
+            return  # closed by the server, or answered (refused): the connection is done
 
     def stop(self):
         self.loop.call_soon_threadsafe(self.stopping.set)

@@ -16,8 +16,12 @@ Three things are ours around hypercorn's own parts:
   before a byte is read, spooled past ``SPOOLED_IN_MEMORY`` to a folder on a disk (never
   a RAM-backed /tmp), and the answer gathered in the app's thread and sent from the loop
   (a phone that reads slowly holds no thread);
+- ``Connection``, hypercorn's connection, closed as soon as the phone has closed its end
+  (hypercorn's own waits for its keep-alive timer: the socket, and the address's share,
+  held 10 s longer);
 - ``Server``: the two ports bound at once (the address printed is already answering),
-  served until ``stop()``, its certificate loaded again by ``reload()``.
+  served until ``stop()`` (hypercorn's ``worker_serve`` without what we do not use: its
+  lifespan events, QUIC, several processes), its certificate loaded again by ``reload()``.
 """
 
 import asyncio
@@ -28,14 +32,16 @@ import functools
 import io
 import logging
 import os
+import signal
 import socket
 import ssl
 import tempfile
 import threading
 
 from hypercorn.app_wrappers import WSGIWrapper, _build_environ
-from hypercorn.asyncio.run import worker_serve
-from hypercorn.config import Config, Sockets
+from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.asyncio.worker_context import WorkerContext
+from hypercorn.config import Config
 
 from . import bodies
 
@@ -57,6 +63,8 @@ READ_SECONDS = 30
 LARGEST_HEADERS = 64 * 1024
 #: a body is kept in memory up to this, past it in a file (``upload_folder``)
 SPOOLED_IN_MEMORY = 256 * 1024
+#: the longest the answers under way are waited for when the server stops
+STOPPING_SECONDS = 5
 #: an answer is gathered whole in the app's thread up to this; past it (an export of a
 #: long history) it is sent as it is written, the thread waiting on the phone
 GATHERED_ANSWER = 8 * 1024 * 1024
@@ -256,33 +264,25 @@ async def _read_body(receive, body, largest):
             return size
 
 
-class _Config(Config):
-    """Hypercorn's configuration, with our own TLS context (reloaded in place)."""
+class Connection(TCPServer):
+    """Hypercorn's connection, closed once the phone has closed its end and no answer is
+    under way (hypercorn's own waits for its keep-alive timer first)."""
 
-    def __init__(self, context):
-        super().__init__()
-        self.context = context
-
-    @property
-    def ssl_enabled(self):
-        return self.context is not None
-
-    def create_ssl_context(self):
-        return self.context
+    async def _read_data(self):
+        await super()._read_data()
+        await self.idle_task.stop()
 
 
-def configured(context):
-    config = _Config(context)
+def configured():
+    config = Config()
     config.ssl_handshake_timeout = HANDSHAKE_SECONDS
     config.keep_alive_timeout = HEADERS_SECONDS
     config.read_timeout = READ_SECONDS
     config.h11_max_incomplete_size = LARGEST_HEADERS
     config.include_server_header = False
     config.accesslog = None
-    # what goes wrong (an exception out of the app) is logged here, and so to stderr; its
-    # "Running on …" lines are not: `make run` says where to open the app itself
+    # what goes wrong (an exception out of the app) is logged here, and so to stderr
     config.errorlog = logging.getLogger("scorekeeper.server")
-    config.graceful_timeout = 5
     return config
 
 
@@ -324,20 +324,33 @@ class Server:
         self.loop.set_default_executor(threads)
         self._stopping = asyncio.Event()
         if threading.current_thread() is threading.main_thread():
-            import signal
-
             for number in (signal.SIGINT, signal.SIGTERM):
                 self.loop.add_signal_handler(number, self._stopping.set)
         self._ready.set()
         if self._asked_to_stop:
             return
-        sockets = Sockets([self.https] if self.https else [], [self.http], [])
-        await worker_serve(
-            Gate(self.app, self.folder),
-            configured(self.context),
-            sockets=sockets,
-            shutdown_trigger=self._stopping.wait,
-        )
+        gate, config, context = Gate(self.app, self.folder), configured(), WorkerContext(None)
+        answering = set()
+
+        async def connected(reader, writer):
+            task = asyncio.current_task()
+            answering.add(task)
+            task.add_done_callback(answering.discard)
+            await Connection(gate, self.loop, config, context, {}, reader, writer)
+
+        ports = [await asyncio.start_server(connected, sock=self.http)]
+        if self.https:
+            ports.append(
+                await asyncio.start_server(
+                    connected, sock=self.https, ssl=self.context, ssl_handshake_timeout=HANDSHAKE_SECONDS
+                )
+            )
+        await self._stopping.wait()
+        await context.terminated.set()  # every idle connection closes now
+        for port in ports:
+            port.close()
+        if answering:  # the answers under way, finished
+            await asyncio.wait(answering, timeout=STOPPING_SECONDS)
 
     def stop(self):
         """Stop answering (from any thread): the ports closed, the answers under way finished."""
