@@ -124,13 +124,15 @@ def _local_path(value):
     return value
 
 
-def _must_wait(field):
+def _must_wait(form, field):
     """Seconds this guess must wait (the household's count and this address's), else 0
-    with the guess counted; a POST with something typed in ``field`` only (an empty form
-    is refused without a guess). A database that cannot be written (a full disk, a
-    read-only file) counts nothing: the per-address limit in memory still slows guesses, and
-    the family can still sign in to read its scores."""
-    if request.method != "POST" or not request.form.get(field, "").strip():
+    with the guess counted. A guess is what ``form`` itself read into ``field``, the value it
+    will check, from whichever body the phone sent (a form, multipart, or JSON, which
+    Flask-WTF reads too), so that no shape of body goes uncounted; a form sent with nothing
+    in ``field`` is refused without a guess. A database that cannot be written (a full disk,
+    a read-only file) counts nothing: the per-address limit in memory still slows guesses,
+    and the family can still sign in to read its scores."""
+    if not form.is_submitted() or not field.data:
         return 0
     try:
         return household_guesses.admit(get_db(), request.remote_addr)
@@ -171,7 +173,7 @@ def sign_in():
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
     form = SignInForm(stored=stored)
-    wait = _must_wait("passcode")
+    wait = _must_wait(form, form.passcode)
     if wait:
         return _told_to_wait("auth/sign_in.html", form, form.passcode, wait, target)
     if form.validate_on_submit():
@@ -219,7 +221,7 @@ def household():
     if household_proven():
         return redirect(target, 303)
     form = HouseholdForm()
-    wait = _must_wait("code")
+    wait = _must_wait(form, form.code)
     if wait:
         return _told_to_wait("auth/household.html", form, form.code, wait, target)
     if form.validate_on_submit():
@@ -251,7 +253,7 @@ def settings():
         return _ask_household()  # the first passcode: a guest must not lock the family out
     removing = request.form.get("action") == "remove"
     form = PasscodeForm(stored=stored, removing=removing)
-    wait = _must_wait("current") if stored is not None else 0
+    wait = _must_wait(form, form.current) if stored is not None else 0
     if wait:
         form.current.errors = [_waiting(wait)]
         return _settings_page(form, stored), 429, {"Retry-After": str(math.ceil(wait))}
