@@ -11,7 +11,8 @@ the database, each guess past a few waiting longer (``services.guesses``: kept a
 restarts, a guest's hundred addresses no better than one phone).
 
 With no passcode set, what a guest on the Wi-Fi must not do unasked (set the first
-passcode, import, download the whole history or database) needs the household code
+passcode, import, download the whole history, a game in its importable format, or the
+database) needs the household code
 that `make run` prints on the computer (``household_required``): it proves the phone
 is held by someone at home. With a passcode set, a signed-in phone has proved as much.
 """

@@ -15,7 +15,8 @@ import pytest
 from werkzeug.datastructures import FileStorage
 
 from scorekeeper import create_app
-from scorekeeper.services import guesses
+from scorekeeper.scoring import TeamRound
+from scorekeeper.services import games, guesses
 from scorekeeper.storage.db import connect
 from scorekeeper.web import passcode
 
@@ -306,6 +307,31 @@ def test_a_phone_without_the_household_code_cannot_set_the_first_passcode(app):
 def test_a_phone_without_the_household_code_cannot_take_the_whole_history(app, url):
     answer = app.test_client().get(url)
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/household?next=")
+
+
+@pytest.mark.parametrize(
+    "name, kind", [("export.json", "application/json"), ("export.csv", "text/csv")], ids=["json", "csv"]
+)
+def test_a_phone_without_the_household_code_cannot_export_a_game(app, make_game, name, kind):
+    """One game's export is the history's format (importable): stepping through the ids
+    would take the whole history a game at a time (issue 53)."""
+    game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
+    guest = app.test_client()
+    answer = guest.get(f"/games/{game.id}/{name}")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/household?next=/games/{game.id}/{name}"
+    assert guest.get(f"/games/{game.id + 1}/{name}").status_code == 303  # no "no such game" either
+    answer = at_home(guest, app).get(f"/games/{game.id}/{name}")
+    assert answer.status_code == 200 and answer.mimetype == kind
+
+
+def test_a_share_links_holder_follows_the_game_without_the_household_code(app, db, make_game):
+    """What a share link opens stays open to whoever holds it (its picture too:
+    test_share.py, test_pictures.py), and links to no export."""
+    game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
+    token = games.share_game(db, game.id, game.revision).share_token
+    page = app.test_client().get(f"/s/{token}")
+    assert page.status_code == 200 and "export" not in text(page)
 
 
 def test_a_phone_without_the_household_code_cannot_import(app, db):
