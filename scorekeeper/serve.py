@@ -31,6 +31,7 @@ from cryptography import x509
 from waitress import create_server
 
 from . import background, create_app
+from .cli.household import household_line
 from .forms.exchange import MAX_IMPORT_SIZE
 from .scoring.language import _
 from .storage.db import get_db
@@ -268,15 +269,18 @@ def _say_where(app, args, port, addresses, made, said):
     for line in where_to_open(args.host, port, addresses, https_port, fingerprint) + said:
         print(line, flush=True)
     if passcode.stored_hash(app.instance_path) is None:
-        # proves a phone is held at home: the first passcode, an import, the whole history
-        print(
-            _(
-                "Household code: %(code)s (a phone asks for it before"
-                " the first passcode, an import, or a download of the whole history)",
-                code=passcode.household_code(app.instance_path),
-            ),
-            flush=True,
-        )
+        # proves a phone is held at home: the first passcode, an import, the whole history.
+        # Only a terminal is shown it: a service's journal or a log file is read by others.
+        if sys.stdout.isatty():
+            print(household_line(passcode.household_code(app.instance_path)), flush=True)
+        else:
+            print(
+                _(
+                    "Household code: run `.venv/bin/flask --app scorekeeper household` on this "
+                    "computer to read it (not written here: a log is read by others)"
+                ),
+                flush=True,
+            )
     codes = qr_codes(args.host, port, addresses, https_port)
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")

@@ -115,7 +115,10 @@ class HouseholdForm(FlaskForm):
         _l("Household code"),
         validators=[InputRequired(_l("Type the household code."))],
         filters=[as_text],
-        description=_l("Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor."),
+        description=_l(
+            "Six digits, shown on the computer running Scorekeeper: in make run's terminal, "
+            "or by its household command."
+        ),
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
     next = HiddenField()
