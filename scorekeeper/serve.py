@@ -90,12 +90,15 @@ def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
                 )
             )
     if https_port and fingerprint:
+        # the pairs on a line of their own, as a phone shows them: the family compares them
         lines.append(
             _(
-                "The household certificate's fingerprint starts %(fingerprint)s (a phone shows it too).",
-                fingerprint=fingerprint,
+                "Before a phone trusts the household certificate, compare the start of its SHA-256 "
+                "fingerprint (in the certificate's details) with these %(count)s pairs:",
+                count=len(fingerprint.split()),
             )
         )
+        lines.append(f"    {fingerprint}")
     lines.append(_("Stop it with Ctrl+C."))
     return lines
 

@@ -166,12 +166,21 @@ def folder_of(instance_path):
     return os.path.join(instance_path, FOLDER)
 
 
+#: how much of the root's SHA-256 fingerprint the family compares: 16 bytes, 128 bits. The
+#: root travels over http, so whoever intercepts the Wi-Fi while a phone pairs can hand it a
+#: root of their own; matching the 4 bytes shown before issue 53 cost about two days on one
+#: core, matching 16 is out of anyone's reach (2^128 tries).
+FINGERPRINT_BYTES = 16
+
+
 def fingerprint_code(certificate):
-    """The first four bytes of the certificate's SHA-256 fingerprint, as an iPhone shows
-    them ("7F 3A 19 C2"): printed by ``make run`` and shown on ``/trust``, so that the
-    family sees the certificate a phone is about to trust is theirs."""
+    """The first ``FINGERPRINT_BYTES`` of the certificate's SHA-256 fingerprint as pairs of
+    hex digits, as an iPhone shows them ("7F 3A 19 C2 8B 01 …"; Android puts colons between
+    them): printed by ``make run``, ``doctor`` and ``https``, and shown on ``/trust`` in
+    groups of four pairs, so that the family sees the certificate a phone is about to trust
+    is theirs."""
     digest = certificate.fingerprint(hashes.SHA256())
-    return " ".join(f"{byte:02X}" for byte in digest[:4])
+    return " ".join(f"{byte:02X}" for byte in digest[:FINGERPRINT_BYTES])
 
 
 def permitted_by(root):
