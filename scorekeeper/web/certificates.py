@@ -166,21 +166,13 @@ def folder_of(instance_path):
     return os.path.join(instance_path, FOLDER)
 
 
-#: how much of the root's SHA-256 fingerprint the family compares: 16 bytes, 128 bits. The
-#: root travels over http, so whoever intercepts the Wi-Fi while a phone pairs can hand it a
-#: root of their own; matching the 4 bytes shown before issue 53 cost about two days on one
-#: core, matching 16 is out of anyone's reach (2^128 tries).
-FINGERPRINT_BYTES = 16
-
-
 def fingerprint_code(certificate):
-    """The first ``FINGERPRINT_BYTES`` of the certificate's SHA-256 fingerprint as pairs of
-    hex digits, as an iPhone shows them ("7F 3A 19 C2 8B 01 …"; Android puts colons between
-    them): printed by ``make run``, ``doctor`` and ``https``, and shown on ``/trust`` in
-    groups of four pairs, so that the family sees the certificate a phone is about to trust
-    is theirs."""
+    """The first 16 bytes (128 bits) of the certificate's SHA-256 fingerprint, as an iPhone
+    shows them ("7F 3A 19 C2 8B 01 …"; Android with colons): printed by ``make run`` and shown
+    on ``/trust``, where the family compares them with the phone's. A root of one's own that
+    matched the 4 bytes shown before issue 53 took two days on one core; 16 are out of reach."""
     digest = certificate.fingerprint(hashes.SHA256())
-    return " ".join(f"{byte:02X}" for byte in digest[:FINGERPRINT_BYTES])
+    return " ".join(f"{byte:02X}" for byte in digest[:16])
 
 
 def permitted_by(root):
