@@ -23,6 +23,7 @@ import tempfile
 import segno
 
 from . import background, create_app
+from .cli.household import household_line
 from .scoring.language import _
 from .storage.db import get_db
 from .storage.faults import Fault
@@ -70,12 +71,15 @@ def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
                 )
             )
     if https_port and fingerprint:
+        # the pairs on a line of their own, as a phone shows them: the family compares them
         lines.append(
             _(
-                "The household certificate's fingerprint starts %(fingerprint)s (a phone shows it too).",
-                fingerprint=fingerprint,
+                "Before a phone trusts the household certificate, compare the start of its SHA-256 "
+                "fingerprint (in the certificate's details) with these %(count)s pairs:",
+                count=len(fingerprint.split()),
             )
         )
+        lines.append(f"    {fingerprint}")
     lines.append(_("Stop it with Ctrl+C."))
     return lines
 
@@ -181,15 +185,18 @@ def _say_where(app, args, port, addresses, made, said):
     for line in where_to_open(args.host, port, addresses, https_port, fingerprint) + said:
         print(line, flush=True)
     if passcode.stored_hash(app.instance_path) is None:
-        # proves a phone is held at home: the first passcode, an import, the whole history
-        print(
-            _(
-                "Household code: %(code)s (a phone asks for it before"
-                " the first passcode, an import, or a download of the whole history)",
-                code=passcode.household_code(app.instance_path),
-            ),
-            flush=True,
-        )
+        # proves a phone is held at home: the first passcode, an import, the whole history.
+        # Only a terminal is shown it: a service's journal or a log file is read by others.
+        if sys.stdout.isatty():
+            print(household_line(passcode.household_code(app.instance_path)), flush=True)
+        else:
+            print(
+                _(
+                    "Household code: run `.venv/bin/flask --app scorekeeper household` on this "
+                    "computer to read it (not written here: a log is read by others)"
+                ),
+                flush=True,
+            )
     codes = qr_codes(args.host, port, addresses, https_port)
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")

@@ -192,3 +192,15 @@ def paper_rounds(sheet):
         ]
         for round_ in sheet
     ]
+
+
+def fingerprint_pairs(root_pem):
+    """The SHA-256 fingerprint of a certificate file (PEM) as a phone shows it in the
+    certificate's details: its bytes as pairs of upper-case hex digits (an iPhone puts
+    spaces between them, Android colons). Read with the standard library alone, not the app."""
+    import hashlib
+    import ssl
+
+    with open(root_pem, encoding="ascii") as file:
+        der = ssl.PEM_cert_to_DER_cert(file.read())
+    return [f"{byte:02X}" for byte in hashlib.sha256(der).digest()]

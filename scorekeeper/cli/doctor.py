@@ -185,8 +185,9 @@ def check_household(instance):
     if passcode.stored_hash(instance) is not None:
         return True, _("a passcode is set: each phone signs in with it")
     return True, _(
-        "no passcode yet; the household code is %(code)s (a phone asks it "
-        "for the first passcode, an import, a download of the whole history)",
+        "no passcode yet; the household code is %(code)s (a phone asks it for the first "
+        "passcode, an import, a download of the whole history, a game's export or a backup; "
+        "`flask … household --new` makes a new one)",
         code=passcode.household_code(instance),
     )
 

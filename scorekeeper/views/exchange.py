@@ -62,6 +62,7 @@ def export_csv():
 
 
 @bp.get("/games/<id:game_id>/export.json")
+@household_required  # importable: a guest stepping through the ids would take the whole history
 @language.english
 def export_game_json(game_id):
     """Download one game in the history format (importable)."""
@@ -75,6 +76,7 @@ def export_game_json(game_id):
 
 
 @bp.get("/games/<id:game_id>/export.csv")
+@household_required  # the history's CSV, a game at a time
 @language.english
 def export_game_csv(game_id):
     """Download one game as CSV."""

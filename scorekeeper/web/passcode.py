@@ -8,6 +8,7 @@ every request reads it, so a change takes effect at once without a restart.
 """
 
 import hashlib
+import hmac
 import os
 import secrets
 
@@ -69,22 +70,35 @@ def matches(stored, passcode):
 
 def fingerprint(stored):
     """A short name for the passcode now set, kept in a signed-in phone's session:
-    a new passcode (even the same one again: a new salt) signs every phone out."""
+    a new passcode (even the same one again: a new salt) signs every phone out.
+
+    It reveals nothing of the passcode, though the cookie is readable: it is a hash of the
+    salted hash, so a guess could be tried against it only with the salt (about 95 random
+    bits, kept in ``instance/passcode`` and never sent), and then at the price of scrypt."""
     return hashlib.sha256(stored.encode("ascii")).hexdigest()[:16]
 
 
 # --- the household code -----------------------------------------------------------------
 
 #: proves a phone is held by someone at the computer, while no passcode is set: setting the
-#: first passcode, importing, and downloading the whole history ask for it (issue 43)
+#: first passcode, importing, and downloading the whole history or a game's export ask for
+#: it (issues 43 and 53)
 HOUSEHOLD_FILE = "household_code"
 HOUSEHOLD_DIGITS = 6
 
 
+def _household_path(instance_path):
+    return os.path.join(instance_path, HOUSEHOLD_FILE)
+
+
+def _random_code():
+    return "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS))
+
+
 def household_code(instance_path):
     """The household code (six digits, made once, owner-only in the instance folder),
-    which `make run` prints in the terminal and `flask … doctor` shows."""
-    path = os.path.join(instance_path, HOUSEHOLD_FILE)
+    which `make run` prints in its terminal and `flask … household` and `doctor` show."""
+    path = _household_path(instance_path)
     missing = False
     try:
         with open(path, encoding="ascii") as file:
@@ -93,11 +107,21 @@ def household_code(instance_path):
             return code
     except FileNotFoundError:
         missing = True
-    code = "".join(secrets.choice("0123456789") for _ in range(HOUSEHOLD_DIGITS))
     # made by the server and `flask … doctor` at once: the first one kept, and said by both
-    write_whole(path, code + "\n", first=missing)
+    write_whole(path, _random_code() + "\n", first=missing)
     with open(path, encoding="ascii") as file:
         return file.read().strip()
+
+
+def new_household_code(instance_path):
+    """Make a new household code, never the one it replaces, and return it: no phone's
+    proof of the old one (``household_proof``) matches it, so every phone is asked again."""
+    old = household_code(instance_path)
+    code = old
+    while code == old:
+        code = _random_code()
+    write_whole(_household_path(instance_path), code + "\n")
+    return code
 
 
 def household_matches(instance_path, typed):
@@ -106,6 +130,12 @@ def household_matches(instance_path, typed):
     return secrets.compare_digest(cleaned.encode(), household_code(instance_path).encode())
 
 
-def household_fingerprint(instance_path):
-    """What a phone that gave the household code keeps in its session."""
-    return hashlib.sha256(("household " + household_code(instance_path)).encode()).hexdigest()[:16]
+def household_proof(instance_path, secret_key):
+    """What a phone that gave the household code keeps in its session: an HMAC-SHA256 of
+    the code under the app's secret key. The session cookie is signed but readable, and
+    crosses the Wi-Fi over http: without the key (``instance/secret_key``, owner-only, never
+    sent) no guessed code can be tried against the proof, and a new code matches no proof
+    made for the one before."""
+    key = secret_key if isinstance(secret_key, bytes) else str(secret_key).encode()
+    message = b"scorekeeper household code " + household_code(instance_path).encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()

@@ -10,12 +10,14 @@ import json
 import os
 import stat
 import threading
+import time
 
 import pytest
 from werkzeug.datastructures import FileStorage
 
 from scorekeeper import create_app
-from scorekeeper.services import guesses
+from scorekeeper.scoring import TeamRound
+from scorekeeper.services import games, guesses
 from scorekeeper.storage.db import connect
 from scorekeeper.web import passcode
 
@@ -167,6 +169,108 @@ def test_a_database_that_cannot_be_written_still_lets_the_family_sign_in(locked,
         os.chmod(locked.config["DATABASE"], 0o600)
 
 
+# --- whatever the body ---------------------------------------------------------------------------
+# Flask-WTF reads a form from a urlencoded body, a multipart one, or JSON (its CSRF token then
+# in the X-CSRFToken header). A guess is counted from what the form itself read, so each is
+# counted the same (issue 53).
+
+
+def sent_as(body, token, data):
+    """The test client's keywords that send ``data`` (with ``token``) as ``body``."""
+    if body == "form":
+        return {"data": {"csrf_token": token, **data}}
+    if body == "multipart":
+        return multipart({"csrf_token": token, **data})
+    return {"json": data, "headers": {"X-CSRFToken": token}}
+
+
+def counted(db):
+    return db.execute("SELECT scope, wrong FROM passcode_guesses ORDER BY scope").fetchall()
+
+
+BODIES = ["form", "multipart", "json"]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_a_wrong_household_code_is_counted_whatever_its_body(app, db, body):
+    phone = app.test_client()
+    token = csrf_token(phone, "/household")
+    answer = phone.post(
+        "/household", environ_base={"REMOTE_ADDR": "10.0.5.1"}, **sent_as(body, token, {"code": "000000"})
+    )
+    assert answer.status_code == 422 and "That is not the household code" in text(answer)
+    assert counted(db) == [("address 10.0.5.1", 1), ("household", 1)]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_a_wrong_passcode_is_counted_whatever_its_body(locked, db, body):
+    phone = locked.test_client()
+    token = csrf_token(phone, "/sign-in")
+    answer = phone.post(
+        "/sign-in", environ_base={"REMOTE_ADDR": "10.0.5.2"}, **sent_as(body, token, {"passcode": "Quince-1"})
+    )
+    assert answer.status_code == 422 and "That is not the passcode" in text(answer)
+    assert counted(db) == [("address 10.0.5.2", 1), ("household", 1)]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_a_wrong_current_passcode_in_settings_is_counted_whatever_its_body(locked, db, body):
+    """(The phone is signed in as the sign-in page leaves it: a hash fewer, under a second.)"""
+    phone = locked.test_client()
+    phone.get("/sign-in")
+    with phone.session_transaction() as session:
+        stored = passcode.stored_hash(locked.instance_path)
+        session["signed_in"] = {"passcode": passcode.fingerprint(stored), "at": int(time.time())}
+    token = csrf_token(phone, "/settings")
+    data = {"current": "Quince-1", "new": "Pear-1234", "confirm": "Pear-1234", "action": "save"}
+    answer = phone.post("/settings", environ_base={"REMOTE_ADDR": "10.0.5.3"}, **sent_as(body, token, data))
+    assert answer.status_code == 422 and "That is not the current passcode" in text(answer)
+    assert counted(db) == [("address 10.0.5.3", 1), ("household", 1)]
+    assert passcode.matches(passcode.stored_hash(locked.instance_path), SECRET)
+
+
+def test_household_codes_sent_as_json_from_many_addresses_are_slowed_for_the_household(app, db):
+    """The issue's loop: wrong codes as JSON from ten addresses, then the right one as JSON
+    from an eleventh, which waits as it would after ten wrong forms."""
+    phone = app.test_client()
+    token = csrf_token(phone, "/household")
+    for n in range(guesses.FREE["household"]):
+        answer = phone.post(
+            "/household",
+            environ_base={"REMOTE_ADDR": f"10.0.6.{n}"},
+            **sent_as("json", token, {"code": "000000"}),
+        )
+        assert answer.status_code == 422
+    right = {"code": passcode.household_code(app.instance_path)}
+    answer = phone.post(
+        "/household", environ_base={"REMOTE_ADDR": "10.0.7.1"}, **sent_as("json", token, right)
+    )
+    assert answer.status_code == 429 and answer.headers["Retry-After"] == "2"
+    assert "Too many wrong guesses on this Wi-Fi: wait 2 seconds" in text(answer)
+
+
+@pytest.mark.parametrize("value", [123456, 1.5, True, ["000000", "111111"], {"code": "000000"}])
+def test_a_household_code_sent_as_another_json_value_is_a_counted_guess(app, db, value):
+    """A number, a list, an object: read as the text a form would carry, checked and counted
+    (not a crash, not a free guess)."""
+    phone = app.test_client()
+    token = csrf_token(phone, "/household")
+    answer = phone.post(
+        "/household", environ_base={"REMOTE_ADDR": "10.0.5.4"}, **sent_as("json", token, {"code": value})
+    )
+    assert answer.status_code == 422 and "That is not the household code" in text(answer)
+    assert counted(db) == [("address 10.0.5.4", 1), ("household", 1)]
+
+
+def test_an_empty_json_guess_is_no_guess(app, db):
+    phone = app.test_client()
+    token = csrf_token(phone, "/household")
+    for value in ("", None):
+        answer = phone.post("/household", **sent_as("json", token, {"code": value}))
+        assert answer.status_code == 422 and "Type the household code." in text(answer)
+    assert counted(db) == []
+
+
 # --- the household code ------------------------------------------------------------------------
 
 
@@ -205,6 +309,31 @@ def test_a_phone_without_the_household_code_cannot_set_the_first_passcode(app):
 def test_a_phone_without_the_household_code_cannot_take_the_whole_history(app, url):
     answer = app.test_client().get(url)
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/household?next=")
+
+
+@pytest.mark.parametrize(
+    "name, kind", [("export.json", "application/json"), ("export.csv", "text/csv")], ids=["json", "csv"]
+)
+def test_a_phone_without_the_household_code_cannot_export_a_game(app, make_game, name, kind):
+    """One game's export is the history's format (importable): stepping through the ids
+    would take the whole history a game at a time (issue 53)."""
+    game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
+    guest = app.test_client()
+    answer = guest.get(f"/games/{game.id}/{name}")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/household?next=/games/{game.id}/{name}"
+    assert guest.get(f"/games/{game.id + 1}/{name}").status_code == 303  # no "no such game" either
+    answer = at_home(guest, app).get(f"/games/{game.id}/{name}")
+    assert answer.status_code == 200 and answer.mimetype == kind
+
+
+def test_a_share_links_holder_follows_the_game_without_the_household_code(app, db, make_game):
+    """What a share link opens stays open to whoever holds it (its picture too:
+    test_share.py, test_pictures.py), and links to no export."""
+    game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
+    token = games.share_game(db, game.id, game.revision).share_token
+    page = app.test_client().get(f"/s/{token}")
+    assert page.status_code == 200 and "export" not in text(page)
 
 
 def test_a_phone_without_the_household_code_cannot_import(app, db):

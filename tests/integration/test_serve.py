@@ -16,10 +16,10 @@ from scorekeeper.serve import qr_codes, renew_certificates, share_address, where
 from scorekeeper.services import games
 from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect, transaction
-from scorekeeper.web import certificates
+from scorekeeper.web import certificates, passcode
 from scorekeeper.web.network import usable_addresses
 
-from ..helpers import InProcess, served, start_server
+from ..helpers import InProcess, fingerprint_pairs, served, start_server
 
 
 def test_only_addresses_a_phone_can_reach_are_offered():
@@ -64,13 +64,20 @@ def test_each_address_a_phone_opens_is_also_a_qr_code_to_scan():
     assert "Scan to open https://10.0.0.5:5443/\n" in qr_codes("0.0.0.0", 5000, ["10.0.0.5"], 5443)
 
 
+FINGERPRINT = "7F 3A 19 C2 8B 01 44 D0 9E 5A 73 11 C4 2F 88 B6"
+
+
 def test_the_address_lines_say_where_https_is_and_the_fingerprint_a_phone_shows():
-    lines = where_to_open("0.0.0.0", 5000, ["192.168.1.20"], 5443, "7F 3A 19 C2")
+    lines = where_to_open("0.0.0.0", 5000, ["192.168.1.20"], 5443, FINGERPRINT)
     assert lines[0].endswith("http://localhost:5000/ (https on port 5443, for phones made secure)")
     assert any(
         "http://192.168.1.20:5000/trust" in line and "https://192.168.1.20:5443/" in line for line in lines
     )
-    assert any("fingerprint starts 7F 3A 19 C2" in line for line in lines)
+    at = lines.index("    7F 3A 19 C2 8B 01 44 D0 9E 5A 73 11 C4 2F 88 B6")
+    assert lines[at - 1] == (
+        "Before a phone trusts the household certificate, compare the start of its SHA-256 "
+        "fingerprint (in the certificate's details) with these 16 pairs:"
+    )
 
 
 NAME = f"{socket.gethostname()}.local"
@@ -153,12 +160,16 @@ def test_the_server_serves_the_rules_and_says_where(tmp_path):
             page = response.read().decode()
         assert "Roth family house rules" in page
         assert (instance / "secret_key").exists()
-        # no passcode yet: the household code a phone asks for, printed (it comes before the QR code)
+        # no passcode yet: where to read the household code a phone asks for, but not the
+        # code itself, which a terminal alone is shown (issue 53: not into a service's log)
         said = [server.stdout.readline()]
         while said[-1] and not said[-1].startswith("Household code"):  # "": the output ended
             said.append(server.stdout.readline())
-        code = (instance / "household_code").read_text().strip()
-        assert said[-1].startswith(f"Household code: {code} "), said
+        assert said[-1].startswith("Household code: run `.venv/bin/flask --app scorekeeper household`"), said
+        assert passcode.household_code(instance) not in "".join(said)
+        # the household root's fingerprint, 128 bits of it (issue 53), as a phone shows it
+        pairs = fingerprint_pairs(os.path.join(certificates.folder_of(str(instance)), certificates.ROOT_CERT))
+        assert f"    {' '.join(pairs[:16])}\n" in said
         # served on loopback only: a game's share link stays at the address it was opened at
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
             page = response.read().decode()
