@@ -25,7 +25,7 @@ from ..scoring.language import N_, _
 from ..services.schema import migrate
 from ..storage import shape
 from ..storage.migrations import migrations
-from ..storage.private import open_private
+from ..storage.private import open_private, sync_folder
 
 PARTIAL = ".partial-"
 
@@ -81,6 +81,7 @@ def _copy(source_conn, target, progress=None):
             os.fsync(file.fileno())
         _check_written(partial)
         os.replace(partial, target)
+        sync_folder(target.parent)  # its name on the disk too, before the old copies are pruned
     finally:
         partial.unlink(missing_ok=True)
     return target
