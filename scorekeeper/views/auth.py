@@ -65,6 +65,9 @@ PUBLIC = frozenset(
 
 # A refused form is shown again with this status (as on the other forms).
 REFUSED = 422
+# The sign-in page while the passcode file cannot be read: the app cannot serve anyone
+# until it is set again at the computer, said on the page (as a storage fault's page is)
+LOCKED = 503
 
 # One limiter per process, like CSRFProtect; create_app gives it each app
 # (a new app starts its counts afresh). Waitress serves the phones directly,
@@ -91,6 +94,8 @@ def _instance():
 
 def signed_in(stored):
     """Whether this phone signed in with the passcode now set, within the sign-in's lifetime."""
+    if stored == passcode.UNREADABLE:  # no one is signed in while the passcode cannot be read
+        return False
     mark = session.get("signed_in")
     if not isinstance(mark, dict) or mark.get("passcode") != passcode.fingerprint(stored):
         return False
@@ -105,7 +110,9 @@ def _sign_in(stored):
 
 
 def require_sign_in():
-    """With a passcode set, send a phone that has not signed in to the sign-in page."""
+    """With a passcode set, send a phone that has not signed in to the sign-in page. A
+    passcode file that cannot be read locks the app the same way, with no one signed in:
+    the sign-in page then says how to set the passcode again at the computer."""
     stored = passcode.stored_hash(_instance())
     g.passcode_set = stored is not None
     if stored is None or request.endpoint in PUBLIC or signed_in(stored):
@@ -167,6 +174,10 @@ def _right_guess():
 def sign_in():
     """Sign this phone in with the household passcode."""
     stored = passcode.stored_hash(_instance())
+    if stored == passcode.UNREADABLE:
+        # nothing typed here can open it: no form, no guess counted, the way out said
+        current_app.logger.warning("%s", passcode.locked_because(_instance()))
+        return render_template("auth/locked.html", command=passcode.COMMAND), LOCKED
     target = _local_path(request.values.get("next"))
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
@@ -186,8 +197,9 @@ def sign_in():
 def household_proven():
     """Whether this phone may do what needs the household: a passcode is set (and the
     phone signed in with it, ``require_sign_in``), or it gave the household code."""
-    if passcode.stored_hash(_instance()) is not None:
-        return True
+    stored = passcode.stored_hash(_instance())
+    if stored is not None:
+        return stored != passcode.UNREADABLE  # an unreadable passcode file proves nothing
     return session.get("household") == passcode.household_fingerprint(_instance())
 
 
