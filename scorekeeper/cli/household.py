@@ -32,7 +32,10 @@ def passcode_command(remove, from_stdin):
     """
     instance = current_app.instance_path
     if remove:
-        was_set = passcode.remove_passcode(instance)
+        try:
+            was_set = passcode.remove_passcode(instance)
+        except ValueError as error:  # a folder where the passcode file goes
+            raise click.ClickException(str(error)) from None
         _forget_guesses()
         click.echo(
             _("Passcode removed: the app opens without signing in.") if was_set else _("No passcode was set.")

@@ -69,6 +69,9 @@ PUBLIC = frozenset(
 
 # A refused form is shown again with this status (as on the other forms).
 REFUSED = 422
+# The sign-in page while the passcode file cannot be read: the app cannot serve anyone
+# until it is set again at the computer, said on the page (as a storage fault's page is)
+LOCKED = 503
 
 # How long a phone's proof of the household code lasts, from when the code was typed; not
 # renewed by use. The proof rides in a cookie that crosses the Wi-Fi over http: renewed, a
@@ -103,6 +106,8 @@ def _instance():
 
 def signed_in(stored):
     """Whether this phone signed in with the passcode now set, within the sign-in's lifetime."""
+    if stored == passcode.UNREADABLE:  # no one is signed in while the passcode cannot be read
+        return False
     mark = session.get("signed_in")
     if not isinstance(mark, dict) or mark.get("passcode") != passcode.fingerprint(stored):
         return False
@@ -117,7 +122,9 @@ def _sign_in(stored):
 
 
 def require_sign_in():
-    """With a passcode set, send a phone that has not signed in to the sign-in page."""
+    """With a passcode set, send a phone that has not signed in to the sign-in page. A
+    passcode file that cannot be read locks the app the same way, with no one signed in:
+    the sign-in page then says how to set the passcode again at the computer."""
     stored = passcode.stored_hash(_instance())
     g.passcode_set = stored is not None
     if stored is None or request.endpoint in PUBLIC or signed_in(stored):
@@ -181,6 +188,10 @@ def _right_guess():
 def sign_in():
     """Sign this phone in with the household passcode."""
     stored = passcode.stored_hash(_instance())
+    if stored == passcode.UNREADABLE:
+        # nothing typed here can open it: no form, no guess counted, the way out said
+        current_app.logger.warning("%s", passcode.locked_because(_instance()))
+        return render_template("auth/locked.html", command=passcode.COMMAND), LOCKED
     target = _local_path(request.values.get("next"))
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
@@ -201,8 +212,9 @@ def household_proven():
     """Whether this phone may do what needs the household: a passcode is set (and the
     phone signed in with it, ``require_sign_in``), or it gave the household code now kept,
     within ``HOUSEHOLD_PROOF_LIFETIME``."""
-    if passcode.stored_hash(_instance()) is not None:
-        return True
+    stored = passcode.stored_hash(_instance())
+    if stored is not None:
+        return stored != passcode.UNREADABLE  # an unreadable passcode file proves nothing
     mark = session.get("household")
     if not isinstance(mark, dict) or not isinstance(mark.get("proof"), str):
         return False  # none, or the readable fingerprint kept before issue 53: asked again

@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from ..scoring.language import N_, _
-from ..storage.private import open_private, private_folder
+from ..storage.private import private_folder, write_whole
 from .network import lan_addresses
 
 FOLDER = "https"
@@ -282,11 +282,9 @@ def _key_pem(key):
 
 
 def _write(path, data):
-    """Owner-only, whole: a new file moved into place (a reader sees old or new)."""
-    partial = f"{path}.partial"
-    with open_private(partial) as file:
-        file.write(data)
-    os.replace(partial, path)
+    """Owner-only, whole and synced: a reader sees old or new, and so does the next start
+    after a power cut (``private.write_whole``)."""
+    write_whole(path, data)
 
 
 def load(instance_path):

@@ -10,6 +10,7 @@ every request reads it, so a change takes effect at once without a restart.
 import hashlib
 import hmac
 import os
+import re
 import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -37,13 +38,85 @@ def _path(instance_path):
     return os.path.join(instance_path, FILE_NAME)
 
 
-def stored_hash(instance_path):
-    """The passcode's hash, or None when no passcode is set."""
+#: what ``stored_hash`` gives for a passcode file that is there but holds no hash it can
+#: read: empty (a power cut as it was written), damaged, a folder, or not readable by the
+#: app's user. No passcode matches it, no phone is signed in with it: every page but those
+#: open without a passcode stays locked, and the sign-in page says how to set it again at
+#: the computer (issue 53: an empty file opened the app to every phone).
+UNREADABLE = "unreadable"
+# what werkzeug's generate_password_hash writes: method and its figures, salt, digest
+HASH = re.compile(
+    rb"(?:scrypt:([0-9]{1,8}):([0-9]{1,3}):([0-9]{1,3})|pbkdf2:([a-z0-9_]{1,16}):([0-9]{1,9}))"
+    rb"[$][A-Za-z0-9]{1,64}[$][0-9a-f]{32,256}"
+)
+LARGEST = 1024  # a hash is under 200 bytes
+#: what sets the passcode at the computer (cli/household.py), as the README writes it
+COMMAND = ".venv/bin/flask --app scorekeeper passcode"
+
+
+def _usable(text):
+    """Whether ``text`` is a hash werkzeug can check a passcode against (so a damaged one
+    locks the app rather than failing every sign-in with a server error)."""
+    found = HASH.fullmatch(text)
+    if not found:
+        return False
+    n, r, p, digest, rounds = found.groups()
+    if digest is not None:
+        return digest.decode() in hashlib.algorithms_available and int(rounds) > 0
+    n, r, p = int(n), int(r), int(p)
+    # hashlib.scrypt: n a power of 2 above 1, and the memory werkzeug allows it under 2 GiB
+    return n > 1 and n & (n - 1) == 0 and r > 0 and p > 0 and 132 * n * r * p < 2**31
+
+
+def _read(instance_path):
+    """(the hash, None when no file, or ``UNREADABLE``; why it is unreadable, or None)."""
     try:
-        with open(_path(instance_path), encoding="ascii") as file:
-            return file.read().strip() or None
+        with open(_path(instance_path), "rb") as file:
+            data = file.read(LARGEST + 1)
     except FileNotFoundError:
+        return None, None
+    except OSError as error:  # not this user's to read, a folder, an input/output error
+        return UNREADABLE, _("it cannot be read (%(error)s)", error=error.strerror or error)
+    text = data.strip()
+    if not text:
+        return UNREADABLE, _("it is empty")
+    if len(data) > LARGEST or not _usable(text):
+        return UNREADABLE, _("it holds no passcode's hash")
+    return text.decode("ascii"), None
+
+
+def stored_hash(instance_path):
+    """The passcode's hash; None when no passcode is set (no file); ``UNREADABLE`` when the
+    file is there but cannot be used (the app is then locked: ``locked_because``)."""
+    return _read(instance_path)[0]
+
+
+def locked_because(instance_path):
+    """What the computer says when the passcode file locks the app (``UNREADABLE``): the file,
+    why, and the command that sets the passcode again; None when it does not."""
+    stored, why = _read(instance_path)
+    if stored != UNREADABLE:
         return None
+    command, remove = f"`{COMMAND}`", f"`{COMMAND} --remove`"  # code, said as it is typed
+    return _(
+        "%(path)s: %(why)s, so the app is locked: no phone can sign in. Set the passcode again "
+        "with %(command)s, or remove it with %(remove)s.",
+        path=_path(instance_path),
+        why=why,
+        command=command,
+        remove=remove,
+    )
+
+
+def _not_a_folder(instance_path):
+    """Refuse (``ValueError``) a folder where the passcode file goes: not ours to remove."""
+    if os.path.isdir(_path(instance_path)):
+        raise ValueError(
+            _(
+                "%(path)s is a folder, not the passcode file: move it away, then try again",
+                path=_path(instance_path),
+            )
+        )
 
 
 def set_passcode(instance_path, passcode):
@@ -51,11 +124,13 @@ def set_passcode(instance_path, passcode):
     reason = problem(passcode)
     if reason:
         raise ValueError(reason)
+    _not_a_folder(instance_path)
     write_whole(_path(instance_path), generate_password_hash(passcode) + "\n")
 
 
 def remove_passcode(instance_path):
-    """Remove the passcode; return whether one was set."""
+    """Remove the passcode (an unreadable file too); return whether one was set."""
+    _not_a_folder(instance_path)
     try:
         os.remove(_path(instance_path))
     except FileNotFoundError:
@@ -65,7 +140,7 @@ def remove_passcode(instance_path):
 
 def matches(stored, passcode):
     """Whether ``passcode`` is the one whose hash is ``stored``."""
-    return stored is not None and check_password_hash(stored, passcode)
+    return stored not in (None, UNREADABLE) and check_password_hash(stored, passcode)
 
 
 def fingerprint(stored):
