@@ -82,8 +82,8 @@ HOUSEHOLD_PROOF_LIFETIME = datetime.timedelta(days=30)
 PROOF_DAYS = HOUSEHOLD_PROOF_LIFETIME.days  # as the household code's page says it
 
 # One limiter per process, like CSRFProtect; create_app gives it each app
-# (a new app starts its counts afresh). Waitress serves the phones directly,
-# so the remote address is the phone's.
+# (a new app starts its counts afresh). The server answers the phones directly
+# (no proxy in front), so the remote address is the phone's.
 limiter = Limiter(get_remote_address, storage_uri="memory://")
 
 

@@ -89,7 +89,7 @@ def test_a_right_guess_clears_its_address_and_the_household(db):
 
 def test_guesses_answered_at_once_are_counted_one_after_another(tmp_path, db):
     """Twenty guesses from twenty addresses at the same instant, each on its own
-    connection (as waitress's threads have): exactly the free ten are checked."""
+    connection (as the server's request threads have): exactly the free ten are checked."""
     path = db.memo_key
     start = threading.Barrier(20)
     answers = []
