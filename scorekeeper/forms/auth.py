@@ -4,9 +4,9 @@ Passcodes are never written back into a page: a refused form comes back with
 its message and the passcode fields empty (a typed passcode stays out of the
 HTML, the browser's cache and its history).
 
-Flask-WTF reads these forms from whatever body a phone posts, JSON included (a number, a
-list, an object: ``as_text``), and ``views/auth.py`` counts a guess from what the form read,
-so that no shape of body is an uncounted guess.
+``views/auth.py`` counts a guess from what the form itself read, so that no shape of body
+(urlencoded, multipart) is an uncounted guess; a JSON body is refused before any form reads
+it (``web/bodies.py``).
 """
 
 from flask_babel import lazy_gettext as _l
@@ -18,17 +18,10 @@ from ..scoring.language import _
 from ..web import passcode
 
 
-def as_text(value):
-    """A secret as the text a form would carry: a JSON body may hold a number, true, a list's
-    first item or an object where a form holds text (None, JSON's null, is nothing typed)."""
-    return value if value is None or isinstance(value, str) else str(value)
-
-
 class SignInForm(FlaskForm):
     passcode = PasswordField(
         _l("Household passcode"),
         validators=[InputRequired(_l("Type the household passcode."))],
-        filters=[as_text],
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     next = HiddenField()  # where the phone was going (a path of this app; checked by the view)
@@ -58,7 +51,6 @@ class PasscodeForm(FlaskForm):
 
     current = PasswordField(
         _l("Current passcode"),
-        filters=[as_text],
         render_kw={"autocomplete": "current-password", "autocapitalize": "none", "spellcheck": "false"},
     )
     new = PasswordField(
@@ -114,7 +106,6 @@ class HouseholdForm(FlaskForm):
     code = StringField(
         _l("Household code"),
         validators=[InputRequired(_l("Type the household code."))],
-        filters=[as_text],
         description=_l(
             "Six digits, shown on the computer running Scorekeeper: in make run's terminal, "
             "or by its household command."

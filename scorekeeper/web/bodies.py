@@ -9,6 +9,11 @@ same figure bounds the body twice:
 - **the app** (``init_app``) sets it on the request before anything reads the form, and
   refuses (413, the error page in the reader's language) a request whose body the server
   refused, before any view or hook acts on it.
+
+Every body the app takes is a form (urlencoded or multipart). Flask-WTF would read a JSON
+body as a form too, with its CSRF token in a header: no page of ours sends one, a list or a
+number in it made every form answer 500, and a guess sent so went uncounted (issue 53). A
+JSON body is refused (415) before anything reads it.
 """
 
 from flask import abort, current_app, request
@@ -64,3 +69,5 @@ def init_app(app):
         # client announced one: the view never runs on what is missing
         if request.content_length is not None and request.content_length > request.max_content_length:
             abort(413)
+        if request.is_json and request.method not in ("GET", "HEAD", "OPTIONS"):
+            abort(415)  # the app takes forms (see the module)

@@ -7,6 +7,8 @@ as it found it: the guest's connections closed).
 """
 
 import http.client
+import json
+import re
 import socket
 import ssl
 
@@ -16,7 +18,7 @@ from scorekeeper.services.schema import migrate
 from scorekeeper.web import certificates
 from scorekeeper.web.server import CONNECTIONS_PER_ADDRESS, _on_ram, upload_folder
 
-from ..helpers import served
+from ..helpers import csrf_token, served
 
 #: past the per-address share, past cheroot's 16 https threads and waitress's 100 connections
 GUEST_CONNECTIONS = 120
@@ -194,3 +196,28 @@ def test_a_body_waits_on_a_disk_never_in_memory(tmp_path):
     assert upload_folder("/home/family/uploads") == "/home/family/uploads"  # UPLOAD_TMP, as set
     assert upload_folder(None, "/tmp", MOUNTS) == "/var/tmp"
     assert upload_folder(None, "/home/family/tmp", MOUNTS) == "/home/family/tmp"
+
+
+def test_a_json_body_is_refused_on_every_page_that_takes_a_form(client, db, make_game):
+    """Every page takes a form; Flask-WTF would read a JSON body (its CSRF token in a header)
+    as one, and a list or a number in it made every form answer 500 (issue 53's review).
+    Whatever it holds, a JSON body is refused (415) before a form reads it, nothing written."""
+    from scorekeeper.scoring import TeamRound
+
+    game = make_game("roth", [[TeamRound(melded_points=300, went_out=True), TeamRound(melded_points=100)]])
+    token = csrf_token(client, "/games/new")
+    before = db.execute("SELECT count(*) FROM revisions").fetchone()[0]
+    posts = sorted(
+        rule.rule
+        for rule in client.application.url_map.iter_rules()
+        if "POST" in rule.methods and rule.endpoint != "static"
+    )
+    assert len(posts) > 20  # the walk does see the app's forms
+    for rule in posts:
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(game.id) if "id" in m[1] else "x", rule)
+        for body in ([1, 2], "x", 5, {"name": [1, {"a": 2}]}, None):
+            answer = client.post(
+                path, data=json.dumps(body), content_type="application/json", headers={"X-CSRFToken": token}
+            )
+            assert answer.status_code == 415, (path, body, answer.status_code)
+    assert db.execute("SELECT count(*) FROM revisions").fetchone()[0] == before
