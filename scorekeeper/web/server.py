@@ -279,6 +279,10 @@ def configured():
     config.keep_alive_timeout = HEADERS_SECONDS
     config.read_timeout = READ_SECONDS
     config.h11_max_incomplete_size = LARGEST_HEADERS
+    # no phone speaks HTTP/2 to us (TLS offers http/1.1 alone), but hypercorn takes it in
+    # plain text from a client that asks: its streams a connection may open at once, few
+    config.h2_max_concurrent_streams = 8
+    config.h2_max_inbound_frame_size = 16 * 1024
     config.include_server_header = False
     config.accesslog = None
     # what goes wrong (an exception out of the app) is logged here, and so to stderr
