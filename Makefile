@@ -90,12 +90,14 @@ flake-hunt: system-packages-test $(VENV)/.installed-test $(COMPILED)
 
 # every figure of issue 14 at 1,000 and 10,000 games, then issue 33's: how long each change
 # holds the write lock, its catch-up, a second phone's Save meanwhile; then issue 42's: a
-# second phone's Save during an 8,000-game import (minutes; docs/PERFORMANCE.md); then issue
-# 53's: another phone's answers while a guest posts each field's worst input (docs/SECURITY.md)
+# second phone's Save during an 8,000-game import; then issue 53's: a phone's page while a
+# guest holds 200 connections open, and another phone's answers while a guest posts each
+# field's worst input (minutes; docs/PERFORMANCE.md, docs/HTTPS.md, docs/SECURITY.md)
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
 	$(PY) bench/round_entry.py
 	$(PY) bench/locks.py
+	$(PY) bench/guests.py
 	$(PY) bench/worst_input.py
 
 # the saves, every history page and the write lock's figures at 10,000 and 100,000 games

@@ -1,7 +1,7 @@
 """make bench / make bench-large: every figure of issue 14, with its median, p95, floor and ratio.
 
 - **Save a round**: POST the round form's "Save" → 303 → GET the game page,
-  over one keep-alive connection to the app served by waitress in its own
+  over one keep-alive connection to the app served in its own
   process on loopback (`python -m scorekeeper.serve`, what `make run`
   starts), the round form filled in and checked first, as a phone does
   (from the game page, "Enter round 4", Check); the floor is a static file
@@ -14,9 +14,9 @@
   ``bench/floor_app.py``, which serves the app as ``scorekeeper.serve`` does
   plus that route, and serves every figure of this section).
 - **Save a round over https**: the same save from a phone made secure, over its own
-  keep-alive TLS connection to the same server's https port (cheroot, the household
-  certificate, serve.py), in turn with the http saves; the floor is the http save's
-  median in the same run (issue 44: within 1.5×).
+  keep-alive TLS connection to the same server's https port (the household
+  certificate, web/server.py), in turn with the http saves; the floor is the http save's
+  median in the same run (issue 53: within 1.1×).
 - **Print 1 s after a save**: save a round as above (POST → 303 → GET the
   game page), wait one second, as a family looks at the page before tapping
   "Print", and time GET the game's sheet.pdf alone; the floor is the static
@@ -290,7 +290,7 @@ def serve_and_measure(table, work, databases, sections):
                 assert "Round 1 saved." in page, page[page.find("<main") :][:3000]
 
             # a phone made secure: its own keep-alive TLS connection to the same server's https,
-            # opened just before the saves (cheroot closes a connection idle for 10 s)
+            # opened just before the saves (the server closes a connection idle for 10 s)
             secure = {
                 games: Client(
                     common.HTTPS_PORTS[ports[games]],
@@ -338,7 +338,7 @@ def serve_and_measure(table, work, databases, sections):
                         "save a round over https (same, TLS kept alive)",
                         times[(games, "https")],
                         statistics.median(times[(games, "save")]),
-                        "≤ 1.5× the same save over http",
+                        "≤ 1.1× the same save over http",
                     ),
                 ]
         for games in sizes:

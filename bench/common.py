@@ -1,4 +1,4 @@
-"""What the benchmarks share: timings, the app served by waitress in its own
+"""What the benchmarks share: timings, the app served by `make run`'s server in its own
 process, a small keep-alive HTTP client, and demo databases.
 
 Nothing here is a test: the figures go to the terminal and docs/PERFORMANCE.md.
@@ -128,7 +128,7 @@ def demo_database(folder, games, environ):
     return path, seconds
 
 
-# --- the app served by waitress, in its own process ----------------------------------------
+# --- the app served by make run's server, in its own process -----------------------------
 
 
 #: the https port of each server started by ``server`` (its http port the key)

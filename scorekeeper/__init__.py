@@ -28,7 +28,8 @@ def create_app(test_config=None):
         # a form opened at the start of an evening's game still posts at its end
         WTF_CSRF_TIME_LIMIT=12 * 3600,
         PAPER="letter",  # the sheets' default paper: "letter" or "a4" (instance/config.py)
-        # refuse a request body this large before reading it (house-rules files are ~1 KB)
+        # the largest request body, but where a view takes more (web/bodies.py: the imports);
+        # refused before it is read (house-rules files are ~1 KB)
         MAX_CONTENT_LENGTH=1024 * 1024,
         # with a passcode set, a phone signs in once an evening (the session cookie
         # is HttpOnly and SameSite=Lax; Secure over https: security.SessionOverEither)
@@ -74,9 +75,10 @@ def create_app(test_config=None):
     from .views import (
         language as language_views,
     )
-    from .web import assets, formatting, language, security
+    from .web import assets, bodies, formatting, language, security
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
+    bodies.init_app(app)  # each request's body bounded by what its view takes (web/bodies.py)
     trust.init_app(app)  # then, with every phone paired, http is sent to https
     background.init_app(app)  # the requests being answered, counted: work after them waits
     db.init_app(app)

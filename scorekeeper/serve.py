@@ -2,56 +2,38 @@
 
 Used by `make run`; `python -m scorekeeper.serve --help` lists the options.
 
-One process, one app (one set of background workers, one connection per server thread),
-two servers on two ports (docs/HTTPS.md says why these two):
+One process, one app (one set of background workers, one connection per request
+thread), one server (``web/server.py``: hypercorn, docs/HTTPS.md says why) on two ports:
 
-- **http** by waitress, as always: every phone opens the app there, paired or not;
-- **https** by cheroot (CherryPy's WSGI server, which speaks TLS with Python's own ssl
-  module) with the household certificate (``web/certificates.py``), for the phones that trust
-  it: the offline page, the installed app, the screen kept awake, the passcode private.
+- **http**: every phone opens the app there, paired or not;
+- **https**, with the household certificate (``web/certificates.py``), for the phones that
+  trust it: the offline page, the installed app, the screen kept awake, the passcode private.
 """
 
 import argparse
 import contextlib
 import datetime
 import io
-import signal
 import socket
 import sqlite3
 import ssl
 import sys
 import tempfile
-import threading
 
 import segno
-from cheroot import errors as cheroot_errors
-from cheroot import wsgi
-from cheroot.ssl.builtin import BuiltinSSLAdapter
-from cryptography import x509
-from waitress import create_server
 
 from . import background, create_app
-from .forms.exchange import MAX_IMPORT_SIZE
+from .cli.household import household_line
 from .scoring.language import _
 from .storage.db import get_db
 from .storage.faults import Fault
 from .web import certificates, passcode
 from .web.network import lan_addresses
 from .web.security import served_as
+from .web.server import Server, upload_folder
 
 #: seconds a thread runs before another waiting for the interpreter's lock gets it
 SWITCH_INTERVAL = 0.0005
-#: the largest request body the server reads: an import, and its form around it
-LARGEST_BODY = MAX_IMPORT_SIZE + 1024 * 1024
-
-
-#: TLS handshakes and requests of the https server, at once (each a thread and its connection)
-HTTPS_THREADS = 16
-#: the longest a TLS handshake may take: a phone on the Wi-Fi needs a fraction of a second, and
-#: a connection that sends nothing holds a thread no longer than this
-HANDSHAKE_SECONDS = 3
-#: the largest request line and headers over https (waitress's own bound over http)
-LARGEST_HEADERS = 256 * 1024
 #: how often the running server looks at its certificates and this computer's addresses
 CERTIFICATE_CHECK_SECONDS = 3600
 
@@ -89,12 +71,15 @@ def where_to_open(host, port, addresses, https_port=None, fingerprint=None):
                 )
             )
     if https_port and fingerprint:
+        # the pairs on a line of their own, as a phone shows them: the family compares them
         lines.append(
             _(
-                "The household certificate's fingerprint starts %(fingerprint)s (a phone shows it too).",
-                fingerprint=fingerprint,
+                "Before a phone trusts the household certificate, compare the start of its SHA-256 "
+                "fingerprint (in the certificate's details) with these %(count)s pairs:",
+                count=len(fingerprint.split()),
             )
         )
+        lines.append(f"    {fingerprint}")
     lines.append(_("Stop it with Ctrl+C."))
     return lines
 
@@ -110,74 +95,6 @@ def qr_codes(host, port, addresses, https_port=None):
             out.write(_("Scan to open %(url)s", url=url) + "\n")
             segno.make(url, error="m").terminal(out=out, compact=True)
     return out.getvalue()
-
-
-class _HandshakeOnFirstRead(ssl.SSLSocket):
-    """A TLS connection whose handshake is made by its first read, in the server thread
-    that answers it; a failed handshake is a connection the client dropped (logged
-    quietly by cheroot), whatever the client sent instead."""
-
-    _shaken = False
-
-    def recv_into(self, buffer, nbytes=0, flags=0):
-        if not self._shaken:
-            timeout = self.gettimeout()
-            self.settimeout(HANDSHAKE_SECONDS)
-            try:
-                self.do_handshake()
-            except OSError as error:  # ssl.SSLError, a reset, a timeout
-                raise cheroot_errors.FatalSSLAlert(*error.args) from error
-            self.settimeout(timeout)
-            self._shaken = True
-        return super().recv_into(buffer, nbytes, flags)
-
-
-class HandshakeInWorker(BuiltinSSLAdapter):
-    """cheroot's TLS, with the handshake out of its one accepting thread.
-
-    cheroot's own adapter makes each handshake in the thread that accepts every
-    connection (cherrypy/cheroot#748, open): one connection that sends nothing (a guest's
-    port scan, a phone walking out of the Wi-Fi) held up every other phone's https for the
-    10 s timeout. Here it waits for the connection's first read, in its own worker thread,
-    for at most ``HANDSHAKE_SECONDS``: a guest opening as many silent connections as there
-    are threads still holds https up, but for that long, not 10 s.
-    """
-
-    def __init__(self, certificate, private_key):
-        super().__init__(certificate, private_key)
-        self.context.sslsocket_class = _HandshakeOnFirstRead
-        self.serving = _read_certificate(certificate)
-
-    def wrap(self, sock):
-        connection = self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
-        return connection, {"wsgi.url_scheme": "https", "HTTPS": "on"}
-
-    def reload(self, status):
-        """Serve a certificate issued again (renewed, for new addresses, or made by
-        `flask … https`) from the next handshake on; the connections already open keep
-        theirs. A new context, swapped in whole: OpenSSL's own may not change under a
-        handshake (loading into it as phones connected crashed the process)."""
-        context = ssl.create_default_context(purpose=ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(status.server_cert_path, status.server_key_path)
-        context.sslsocket_class = _HandshakeOnFirstRead
-        self.context = context
-        self.serving = status.server
-
-
-def _read_certificate(path):
-    with open(path, "rb") as file:
-        return x509.load_pem_x509_certificates(file.read())[0]
-
-
-def https_server(app, host, port, status):
-    """The app over https on ``port`` (0: a free one), bound and not yet serving: call
-    ``serve()`` in a thread, ``stop()`` to end it (it closes every connection)."""
-    server = wsgi.Server((host, port), app, numthreads=HTTPS_THREADS, server_name=socket.gethostname())
-    server.ssl_adapter = HandshakeInWorker(status.server_cert_path, status.server_key_path)
-    server.max_request_body_size = LARGEST_BODY
-    server.max_request_header_size = LARGEST_HEADERS  # cheroot's default: no bound at all
-    server.prepare()  # binds the port: the address printed is already answering
-    return server
 
 
 def covered_now(app):
@@ -202,7 +119,7 @@ def told_of(made, port):
     ]
 
 
-def renew_certificates(app, adapter, port, covered, now_covered):
+def renew_certificates(app, server, port, covered, now_covered):
     """One look at the certificates (``keep_certificates``): this computer was ``covered``
     and is now read as ``now_covered``. Names and addresses are only ever added while it
     runs (a reading taken as the Wi-Fi drops for a moment would otherwise shut every phone
@@ -214,8 +131,8 @@ def renew_certificates(app, adapter, port, covered, now_covered):
         names = served_as(wanted.addresses, socket.gethostname(), app.config["EXTRA_HOSTS"])
         app.config["TRUSTED_HOSTS"] = list(dict.fromkeys([*app.config["TRUSTED_HOSTS"], *names]))
     made = certificates.ensure(app.instance_path, wanted, socket.gethostname())
-    if made.status.server != adapter.serving:
-        adapter.reload(made.status)
+    if made.status.server != server.serving:
+        server.reload(made.status)
         print(
             _(
                 "%(when)s https certificate issued again.",
@@ -228,7 +145,7 @@ def renew_certificates(app, adapter, port, covered, now_covered):
     return wanted
 
 
-def keep_certificates(app, adapter, port):
+def keep_certificates(app, server, port):
     """Look every hour, on a worker of its own (stopped as the server stops): a certificate
     near its end is issued again, and so is one for new addresses (which the Host check
     then answers too)."""
@@ -237,7 +154,7 @@ def keep_certificates(app, adapter, port):
     def look():
         nonlocal covered
         try:
-            covered = renew_certificates(app, adapter, port, covered, covered_now(app))
+            covered = renew_certificates(app, server, port, covered, covered_now(app))
         except (OSError, ValueError, ssl.SSLError) as error:  # a full disk: the old one serves on
             print(
                 _("The https certificate could not be renewed: %(error)s", error=error),
@@ -268,15 +185,18 @@ def _say_where(app, args, port, addresses, made, said):
     for line in where_to_open(args.host, port, addresses, https_port, fingerprint) + said:
         print(line, flush=True)
     if passcode.stored_hash(app.instance_path) is None:
-        # proves a phone is held at home: the first passcode, an import, the whole history
-        print(
-            _(
-                "Household code: %(code)s (a phone asks for it before"
-                " the first passcode, an import, or a download of the whole history)",
-                code=passcode.household_code(app.instance_path),
-            ),
-            flush=True,
-        )
+        # proves a phone is held at home: the first passcode, an import, the whole history.
+        # Only a terminal is shown it: a service's journal or a log file is read by others.
+        if sys.stdout.isatty():
+            print(household_line(passcode.household_code(app.instance_path)), flush=True)
+        else:
+            print(
+                _(
+                    "Household code: run `.venv/bin/flask --app scorekeeper household` on this "
+                    "computer to read it (not written here: a log is read by others)"
+                ),
+                flush=True,
+            )
     codes = qr_codes(args.host, port, addresses, https_port)
     with contextlib.suppress(UnicodeEncodeError):  # a terminal without block characters gets none
         codes.encode(sys.stdout.encoding or "ascii")
@@ -302,50 +222,38 @@ def main(argv=None, make_app=create_app):
         # finishes, in the background, a ratings' catch-up a crash cut short (services/catch_up.py); a
         # database that cannot be opened now is said by the first page asked for
         get_db()
-    # Bodies bounded by the server itself, before anything is buffered: the largest a phone
-    # sends is an import (64 MB), so a guest on the Wi-Fi cannot have waitress spool a
-    # gigabyte a request (its default) onto a disk; what it does spool past 512 KB goes to
-    # the temporary folder named here, on purpose (UPLOAD_TMP, else the system's: not the
-    # instance folder, whose disk holds the scores and the backups).
-    tempfile.tempdir = app.config.get("UPLOAD_TMP") or tempfile.gettempdir()
-    # bind first, so that the address printed is already answering
-    server = create_server(app, host=args.host, port=args.port, max_request_body_size=LARGEST_BODY)
-    addresses = lan_addresses()
-    app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
-    app.config["HTTP_PORT"] = server.effective_port  # share links stay on http (views/share.py)
-    secure, made, said = None, None, []
+    # bodies past what is kept in memory wait on a disk, never in a RAM-backed /tmp (the
+    # server's own spool and werkzeug's for a form's files, through tempfile)
+    folder = tempfile.tempdir = upload_folder(app.config.get("UPLOAD_TMP"))
+    server = Server(app, args.host, args.port, folder)  # bound: the address printed answers
+    made, said = None, []
     if args.https_port >= 0:
         try:
             made = certificates.ensure(app.instance_path, covered_now(app), socket.gethostname())
-            secure = https_server(app, args.host, args.https_port, made.status)
+            server.secure(args.https_port, made.status)
         except (OSError, ValueError, ssl.SSLError) as error:
+            made = None
             said.append(
                 _("https is not served (%(error)s): phones open the app over http alone.", error=error)
             )
-        else:
-            app.config["HTTPS_PORT"] = secure.bind_addr[1]
-            said += told_of(made, server.effective_port)
+    addresses = lan_addresses()
+    app.config["SHARE_ADDRESS"] = share_address(args.host, addresses)
+    app.config["HTTP_PORT"] = server.http_port  # share links stay on http (views/share.py)
+    if server.https_port:
+        app.config["HTTPS_PORT"] = server.https_port
+        said += told_of(made, server.http_port)
     keeper = None
-    # from here every way out stops the https server: cheroot's threads are no daemons, and
-    # the process would wait for them for ever (a failed print, Ctrl+C as it starts)
     try:
         with app.app_context():  # in the household's language, if it chose one
-            _say_where(app, args, server.effective_port, addresses, made, said)
-        # stopped by a service manager (SIGTERM) as by Ctrl+C: an orderly exit, so
-        # that what waits for it (a change's backup, autobackup.flush) is done
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        if secure:
-            threading.Thread(target=secure.serve, name="https", daemon=True).start()
-            keeper = keep_certificates(app, secure.ssl_adapter, server.effective_port)
+            _say_where(app, args, server.http_port, addresses, made, said)
+        if server.https_port:
+            keeper = keep_certificates(app, server, server.http_port)
+        # until Ctrl+C or a service manager's SIGTERM: an orderly stop either way, so that
+        # what waits for it (a change's backup, autobackup.flush) is done
         server.run()
-    except KeyboardInterrupt:
-        pass
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # asked twice: the first stop goes on
         if keeper:
             keeper.stop()
-        if secure:
-            secure.stop()
         server.close()
 
 

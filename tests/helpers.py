@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from html.parser import HTMLParser
 
 # `make test-deep` (HYPOTHESIS_PROFILE=deep): the properties on fresh examples, many more
@@ -91,8 +92,31 @@ def csrf_token(client, url, **options):
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', text(client.get(url, **options)))[1]
 
 
+class InProcess:
+    """`make run`'s server (``web/server.Server``) for ``app``, in a thread of the test's
+    own process, on a free loopback port (and one for https given the certificates'
+    ``status``), until ``stop()``."""
+
+    def __init__(self, app, status=None):
+        from scorekeeper.web.server import Server
+
+        self.server = Server(app, "127.0.0.1", 0)
+        if status is not None:
+            self.server.secure(0, status)
+        self.port, self.https_port = self.server.http_port, self.server.https_port
+        # the ports listen already: a phone's connection waits in the queue until the loop runs
+        self.thread = threading.Thread(target=self.server.run, name="server", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        """Stop answering: the ports closed, the answers under way finished."""
+        self.server.stop()
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the server did not stop in 10 s"
+
+
 def start_server(instance, database, **popen):
-    """`make run`'s server (waitress, and cheroot for https) started in its own process on
+    """`make run`'s server (``web/server.py``: http and https) started in its own process on
     free loopback ports, for ``instance`` and ``database``; ``popen``: subprocess.Popen's."""
     env = {
         **os.environ,
@@ -168,3 +192,15 @@ def paper_rounds(sheet):
         ]
         for round_ in sheet
     ]
+
+
+def fingerprint_pairs(root_pem):
+    """The SHA-256 fingerprint of a certificate file (PEM) as a phone shows it in the
+    certificate's details: its bytes as pairs of upper-case hex digits (an iPhone puts
+    spaces between them, Android colons). Read with the standard library alone, not the app."""
+    import hashlib
+    import ssl
+
+    with open(root_pem, encoding="ascii") as file:
+        der = ssl.PEM_cert_to_DER_cert(file.read())
+    return [f"{byte:02X}" for byte in hashlib.sha256(der).digest()]

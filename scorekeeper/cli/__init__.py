@@ -14,7 +14,7 @@ from .data import (
     recompute_scores_command,
 )
 from .doctor import doctor_command
-from .household import https_command, passcode_command, service_group
+from .household import household_command, https_command, passcode_command, service_group
 
 COMMANDS = (
     init_db_command,
@@ -27,6 +27,7 @@ COMMANDS = (
     restore_command,
     demo_data_command,
     passcode_command,
+    household_command,
     https_command,
     service_group,
     doctor_command,

@@ -17,6 +17,7 @@ from ..scoring.language import _
 from ..services import games, rulesets
 from ..services.schema import migrate
 from ..storage.private import make_private
+from ..web import passcode
 from .common import Progress, connection, database, games_count, quiet_option, stoppable
 
 
@@ -41,6 +42,10 @@ def init_db_command():
         if applied
         else _("Database %(database)s: up to date.", database=database())
     )
+    # make run starts with this command: a passcode file that locks the app is said as it starts
+    locked = passcode.locked_because(current_app.instance_path)
+    if locked:
+        click.echo(locked, err=True)
 
 
 def _pause():

@@ -181,12 +181,17 @@ def check_secret_key(instance):
 
 
 def check_household(instance):
-    """The passcode, or the household code a phone asks for while none is set."""
+    """The passcode, or the household code a phone asks for while none is set; a passcode
+    file that cannot be read (the app locked) is to fix, said as the sign-in page says it."""
+    locked = passcode.locked_because(instance)
+    if locked:
+        return False, locked
     if passcode.stored_hash(instance) is not None:
         return True, _("a passcode is set: each phone signs in with it")
     return True, _(
-        "no passcode yet; the household code is %(code)s (a phone asks it "
-        "for the first passcode, an import, a download of the whole history)",
+        "no passcode yet; the household code is %(code)s (a phone asks it for the first "
+        "passcode, an import, a download of the whole history, a game's export or a backup; "
+        "`flask … household --new` makes a new one)",
         code=passcode.household_code(instance),
     )
 

@@ -1,4 +1,4 @@
-"""The household: its passcode, and the app as a service that starts with the computer."""
+"""The household: its passcode, its household code, and the app as a service that starts with the computer."""
 
 import datetime
 import os
@@ -32,7 +32,10 @@ def passcode_command(remove, from_stdin):
     """
     instance = current_app.instance_path
     if remove:
-        was_set = passcode.remove_passcode(instance)
+        try:
+            was_set = passcode.remove_passcode(instance)
+        except ValueError as error:  # a folder where the passcode file goes
+            raise click.ClickException(str(error)) from None
         _forget_guesses()
         click.echo(
             _("Passcode removed: the app opens without signing in.") if was_set else _("No passcode was set.")
@@ -53,12 +56,48 @@ def passcode_command(remove, from_stdin):
 
 
 def _forget_guesses():
-    """The wrong guesses counted so far are forgotten: whoever sets the passcode at the
-    computer is not kept waiting by a guest's guesses on the Wi-Fi."""
+    """The wrong guesses counted so far are forgotten: whoever sets the passcode (or makes a
+    new household code) at the computer is not kept waiting by a guest's guesses on the Wi-Fi."""
     if os.path.exists(database()):
         with connection() as db:
             if db["passcode_guesses"].exists():  # not before init-db has made it
                 guesses.forget(db)
+
+
+@click.command("household")
+@click.option(
+    "--new",
+    "make_new",
+    is_flag=True,
+    help="Make a new household code: every phone that gave the old one is asked again.",
+)
+@with_appcontext
+def household_command(make_new):
+    """Show the household code a phone gives while no passcode is set, or make a new one.
+
+    A phone is asked for it before the first passcode, an import, or a download of the
+    whole history, a game's export or a backup. `make run` prints it only in a terminal.
+    """
+    instance = current_app.instance_path
+    if make_new:
+        code = passcode.new_household_code(instance)
+        _forget_guesses()
+        click.echo(
+            _("New household code: %(code)s. Every phone that gave the old one is asked again.", code=code)
+        )
+    if passcode.stored_hash(instance) is not None:
+        click.echo(_("A passcode is set: each phone signs in with it, and no household code is asked."))
+    elif not make_new:
+        click.echo(household_line(passcode.household_code(instance)))
+
+
+def household_line(code):
+    """The household code as `make run` (in a terminal) and `flask … household` say it."""
+    return _(
+        "Household code: %(code)s (a phone asks for it before the first passcode, an import, "
+        "or a download of the whole history, a game's export or a backup)",
+        code=code,
+    )
 
 
 @click.command("https")

@@ -5,8 +5,9 @@ the database as it was at one moment, even while the app writes. Every file
 is written beside its final name and renamed into place, so a failed or
 killed run never leaves half a file where a good one was (and the next run
 sweeps up a killed run's leftovers). A restore checks the backup first:
-integrity, that it is Scorekeeper's, not newer than this app, and that every
-table and column its migrations made is there.
+integrity, that it is Scorekeeper's, not newer than this app, and that its schema is the
+one its migrations make (``storage/shape.py``): every table, column, index, key and check
+as they make it, and nothing else.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from ..scoring.language import _
+from ..scoring.language import N_, _
 from ..services.schema import migrate
+from ..storage import shape
 from ..storage.migrations import migrations
-from ..storage.private import open_private
+from ..storage.private import open_private, sync_folder
 
 PARTIAL = ".partial-"
 
@@ -79,6 +81,7 @@ def _copy(source_conn, target, progress=None):
             os.fsync(file.fileno())
         _check_written(partial)
         os.replace(partial, target)
+        sync_folder(target.parent)  # its name on the disk too, before the old copies are pruned
     finally:
         partial.unlink(missing_ok=True)
     return target
@@ -101,33 +104,97 @@ def backup_database(source, target, *, force=False, progress=None):
         return _copy(src, target, progress)
 
 
-def _expected_schema(applied):
-    """({table: columns}, {(type, name) of every table, index, view and trigger}) that the
-    migrations ``applied`` make, from an empty database."""
+def _expected_shape(applied):
+    """The schema (``shape.shape``) that the migrations ``applied`` make, from an empty database."""
     names = [m.name for m in migrations._migrations]  # sqlite-utils has no public list of them
     later = names[len(applied) :]
     reference = Database(memory=True)
-    migrations.apply(reference, stop_before=later[0] if later else None)
-    columns = {table.name: set(table.columns_dict) for table in reference.tables}
-    return columns, _objects(reference.conn)
+    try:
+        migrations.apply(reference, stop_before=later[0] if later else None)
+        return shape.shape(reference.conn)
+    finally:
+        reference.close()
 
 
-def _objects(conn):
-    """Every (type, name) in the schema but SQLite's own (``sqlite_…``)."""
-    return {
-        tuple(row)
-        for row in conn.execute(
-            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+#: what differs, said of an object (``shape.differences``'s aspects)
+ASPECTS = {
+    "columns": N_("its columns"),
+    "links": N_("what its rows point at"),
+    "keys": N_("which values must be unique"),
+    "rules": N_("the rules on its values"),
+    "kind": N_("its kind of table"),
+    "table": N_("the table it belongs to"),
+    "unique": N_("whether its values must be unique"),
+    "rows": N_("which rows it covers"),
+    "statement": N_("what it does"),
+}
+
+
+def _named(kind, name):
+    # Translators: %(kind)s is SQLite's word: table, index, trigger, view
+    return _("the %(kind)s “%(name)s”", kind=kind, name=name)
+
+
+def _column_names(table):
+    return {column[0] for column in table["columns"]}
+
+
+def _compare(path, conn, expected):
+    """Refuse (``ValueError``) a schema that is not ``expected``: an object the migrations
+    never make, one of theirs missing, or one not as they make it (its columns, keys,
+    checks, an index's uniqueness or the rows it covers...), each named."""
+    found = shape.shape(conn)
+    # a trigger, a view or any other object the migrations never make: a file made to
+    # do something as the app writes (a trigger setting every new share link to one
+    # its author knows), copied into the live database whole by a restore
+    extra = sorted(set(found) - set(expected))
+    if extra:
+        raise ValueError(
+            _(
+                "%(path)s: holds what Scorekeeper never makes (%(found)s): refused, nothing restored",
+                path=path,
+                found=", ".join(_named(kind, name) for kind, name in extra[:5]),
+            )
         )
-    }
+    for (kind, name), made in expected.items():
+        there = found.get((kind, name))
+        if there is None and kind == "table":
+            raise ValueError(_("%(path)s: damaged: the %(table)s table is missing", path=path, table=name))
+        if there is None:
+            found_there = _named(kind, name)
+            raise ValueError(_("%(path)s: damaged: %(found)s is missing", path=path, found=found_there))
+        if kind == "table" and (missing := _column_names(made) - _column_names(there)):
+            raise ValueError(
+                _(
+                    "%(path)s: damaged: the %(table)s table has no %(columns)s",
+                    path=path,
+                    table=name,
+                    columns=", ".join(sorted(missing)),
+                )
+            )
+    for (kind, name), made in expected.items():
+        # the same object made otherwise: an index no longer unique, or partial (WHERE 0: share
+        # links no longer unique), a CHECK that refuses what the app writes (no one signs in)
+        aspects = shape.differences(made, found[kind, name])
+        if aspects:
+            raise ValueError(
+                _(
+                    "%(path)s: %(found)s is not as Scorekeeper makes it (%(what)s): "
+                    "refused, nothing restored",
+                    path=path,
+                    found=_named(kind, name),
+                    what=", ".join(_(ASPECTS[aspect]) for aspect in aspects),
+                )
+            )
 
 
 def check_database(path):
     """Check that ``path`` is a sound Scorekeeper database; return its applied migrations.
 
     :raises ValueError: not SQLite, damaged, not Scorekeeper's, newer than this
-        app, missing a table or column its migrations made, or holding anything they
-        never make (a trigger, a view, another table or index).
+        app, missing a table, column or index its migrations made, holding anything they
+        never make (a trigger, a view, another table or index), or an object made otherwise
+        than they make it (compared with a database migrated as far, ``storage/shape.py``).
     """
     path = Path(path)
     if not path.is_file():
@@ -183,38 +250,7 @@ def check_database(path):
                         applied=", ".join(applied),
                     )
                 )
-            expected, made = _expected_schema(applied)
-            # a trigger, a view or any other object the migrations never make: a file made to
-            # do something as the app writes (a trigger setting every new share link to one
-            # its author knows), copied into the live database whole by a restore
-            extra = sorted(_objects(conn) - made)
-            if extra:
-                # Translators: %(kind)s is SQLite's word: table, index, trigger, view
-                found = ", ".join(
-                    _("the %(kind)s “%(name)s”", kind=kind, name=name) for kind, name in extra[:5]
-                )
-                raise ValueError(
-                    _(
-                        "%(path)s: holds what Scorekeeper never makes (%(found)s): refused, nothing restored",
-                        path=path,
-                        found=found,
-                    )
-                )
-            for table, columns in expected.items():
-                found = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
-                if not found:
-                    raise ValueError(
-                        _("%(path)s: damaged: the %(table)s table is missing", path=path, table=table)
-                    )
-                if columns - found:
-                    raise ValueError(
-                        _(
-                            "%(path)s: damaged: the %(table)s table has no %(columns)s",
-                            path=path,
-                            table=table,
-                            columns=", ".join(sorted(columns - found)),
-                        )
-                    )
+            _compare(path, conn, _expected_shape(applied))
             broken = conn.execute("PRAGMA foreign_key_check").fetchall()
             if broken:
                 raise ValueError(

@@ -3,6 +3,10 @@
 Passcodes are never written back into a page: a refused form comes back with
 its message and the passcode fields empty (a typed passcode stays out of the
 HTML, the browser's cache and its history).
+
+``views/auth.py`` counts a guess from what the form itself read, so that no shape of body
+(urlencoded, multipart) is an uncounted guess; a JSON body is refused before any form reads
+it (``web/bodies.py``).
 """
 
 from flask_babel import lazy_gettext as _l
@@ -112,7 +116,10 @@ class HouseholdForm(FlaskForm):
     code = StringField(
         _l("Household code"),
         validators=[Fits(lengths.CODE), InputRequired(_l("Type the household code."))],
-        description=_l("Six digits, printed where Scorekeeper runs: in make run's terminal, and by doctor."),
+        description=_l(
+            "Six digits, shown on the computer running Scorekeeper: in make run's terminal, "
+            "or by its household command."
+        ),
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
     next = HiddenField()

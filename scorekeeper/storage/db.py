@@ -5,7 +5,7 @@ transaction per user action.
   (foreign keys, WAL, synchronous=NORMAL, a busy timeout) in autocommit
   mode, so that the only transactions are the ones opened here.
 - ``get_db`` gives the current thread its connection to the app's database,
-  opened once and kept (waitress serves from a few long-lived threads).
+  opened once and kept (the server answers from a few long-lived threads).
 - ``transaction`` is every write: ``BEGIN IMMEDIATE`` takes the write lock
   before the first read, so a second phone waits its turn (up to
   ``BUSY_TIMEOUT_MS``) instead of failing halfway with "database is locked".

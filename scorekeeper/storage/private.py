@@ -21,23 +21,43 @@ def open_private(path, mode="wb"):
     return os.fdopen(fd, mode)
 
 
-def write_whole(path, text, *, first=False):
-    """Write a small text file whole and owner-only: a new file moved into place, so a reader
-    sees the old text or the new, never half of it. With ``first``, a file already there
-    is kept: of two processes making it at once, both then read the one that came first."""
+def sync_folder(folder):
+    """Make what was just renamed or linked into ``folder`` survive a power cut: its entry is
+    on the disk once the folder itself is synced (the durable rename's second half). A file
+    system that cannot sync a folder keeps the rename as the kernel does."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_whole(path, data, *, first=False):
+    """Write a small file (text or bytes) whole and owner-only: a new file synced to the disk,
+    then moved into place and its folder synced, so a reader sees the old contents or the
+    new, never half of them, and a power cut leaves one or the other, never an empty file
+    (issue 53: a rename before the data reached the disk left the passcode file empty).
+    With ``first``, a file already there is kept: of two processes making it at once, both
+    then read the one that came first."""
     partial = f"{path}.{secrets.token_hex(4)}.partial"
+    folder = os.path.dirname(os.path.abspath(path))
     try:
-        with open_private(partial, "w") as file:
-            file.write(text)
+        with open_private(partial, "w" if isinstance(data, str) else "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())  # the data on the disk before the name points at it
         if first:
             try:
                 os.link(partial, path)  # fails, rather than replaces, when it is there
+                sync_folder(folder)
                 return
             except FileExistsError:
                 return
             except OSError:  # a file system without hard links: moved into place
                 pass
         os.replace(partial, path)
+        sync_folder(folder)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(partial)

@@ -11,12 +11,16 @@ the database, each guess past a few waiting longer (``services.guesses``: kept a
 restarts, a guest's hundred addresses no better than one phone).
 
 With no passcode set, what a guest on the Wi-Fi must not do unasked (set the first
-passcode, import, download the whole history or database) needs the household code
-that `make run` prints on the computer (``household_required``): it proves the phone
-is held by someone at home. With a passcode set, a signed-in phone has proved as much.
+passcode, import, download the whole history, a game in its importable format, or the
+database) needs the household code that the computer shows (`make run` in its terminal,
+``flask … household``): ``household_required``. It proves the phone is held by someone at
+home; the phone keeps a proof that reveals nothing of the code (``passcode.household_proof``)
+for ``HOUSEHOLD_PROOF_LIFETIME``. With a passcode set, a signed-in phone has proved as much.
 """
 
+import datetime
 import functools
+import hmac
 import math
 import time
 from urllib.parse import urlsplit
@@ -65,10 +69,21 @@ PUBLIC = frozenset(
 
 # A refused form is shown again with this status (as on the other forms).
 REFUSED = 422
+# The sign-in page while the passcode file cannot be read: the app cannot serve anyone
+# until it is set again at the computer, said on the page (as a storage fault's page is)
+LOCKED = 503
+
+# How long a phone's proof of the household code lasts, from when the code was typed; not
+# renewed by use. The proof rides in a cookie that crosses the Wi-Fi over http: renewed, a
+# copy taken off the air would open the history for as long as its taker kept using it.
+# What needs the household is rare (a first passcode, an import, a download of the history
+# or a backup), so six digits typed again once a month cost the family little.
+HOUSEHOLD_PROOF_LIFETIME = datetime.timedelta(days=30)
+PROOF_DAYS = HOUSEHOLD_PROOF_LIFETIME.days  # as the household code's page says it
 
 # One limiter per process, like CSRFProtect; create_app gives it each app
-# (a new app starts its counts afresh). Waitress serves the phones directly,
-# so the remote address is the phone's.
+# (a new app starts its counts afresh). The server answers the phones directly
+# (no proxy in front), so the remote address is the phone's.
 limiter = Limiter(get_remote_address, storage_uri="memory://")
 
 
@@ -91,6 +106,8 @@ def _instance():
 
 def signed_in(stored):
     """Whether this phone signed in with the passcode now set, within the sign-in's lifetime."""
+    if stored == passcode.UNREADABLE:  # no one is signed in while the passcode cannot be read
+        return False
     mark = session.get("signed_in")
     if not isinstance(mark, dict) or mark.get("passcode") != passcode.fingerprint(stored):
         return False
@@ -105,7 +122,9 @@ def _sign_in(stored):
 
 
 def require_sign_in():
-    """With a passcode set, send a phone that has not signed in to the sign-in page."""
+    """With a passcode set, send a phone that has not signed in to the sign-in page. A
+    passcode file that cannot be read locks the app the same way, with no one signed in:
+    the sign-in page then says how to set the passcode again at the computer."""
     stored = passcode.stored_hash(_instance())
     g.passcode_set = stored is not None
     if stored is None or request.endpoint in PUBLIC or signed_in(stored):
@@ -124,13 +143,15 @@ def _local_path(value):
     return value
 
 
-def _must_wait(field):
+def _must_wait(form, field):
     """Seconds this guess must wait (the household's count and this address's), else 0
-    with the guess counted; a POST with something typed in ``field`` only (an empty form
-    is refused without a guess). A database that cannot be written (a full disk, a
-    read-only file) counts nothing: the per-address limit in memory still slows guesses, and
-    the family can still sign in to read its scores."""
-    if request.method != "POST" or not request.form.get(field, "").strip():
+    with the guess counted. A guess is what ``form`` itself read into ``field``, the value it
+    will check, from whichever body the phone sent (a form, multipart, or JSON, which
+    Flask-WTF reads too), so that no shape of body goes uncounted; a form sent with nothing
+    in ``field`` is refused without a guess. A database that cannot be written (a full disk,
+    a read-only file) counts nothing: the per-address limit in memory still slows guesses,
+    and the family can still sign in to read its scores."""
+    if not form.is_submitted() or not field.data:
         return 0
     try:
         return household_guesses.admit(get_db(), request.remote_addr)
@@ -148,11 +169,11 @@ def _waiting(wait):
     )
 
 
-def _told_to_wait(template, form, field, wait, target):
+def _told_to_wait(template, form, field, wait, target, **page):
     """The page again with how long to wait next to ``field`` (429, ``Retry-After``)."""
     field.errors = [_waiting(wait)]
     form.next.data = target
-    return render_template(template, form=form), 429, {"Retry-After": str(math.ceil(wait))}
+    return render_template(template, form=form, **page), 429, {"Retry-After": str(math.ceil(wait))}
 
 
 def _right_guess():
@@ -167,11 +188,15 @@ def _right_guess():
 def sign_in():
     """Sign this phone in with the household passcode."""
     stored = passcode.stored_hash(_instance())
+    if stored == passcode.UNREADABLE:
+        # nothing typed here can open it: no form, no guess counted, the way out said
+        current_app.logger.warning("%s", passcode.locked_because(_instance()))
+        return render_template("auth/locked.html", command=passcode.COMMAND), LOCKED
     target = _local_path(request.values.get("next"))
     if stored is None or (request.method == "GET" and signed_in(stored)):
         return redirect(target or url_for("home.index"), 303)
     form = SignInForm(stored=stored)
-    wait = _must_wait("passcode")
+    wait = _must_wait(form, form.passcode)
     if wait:
         return _told_to_wait("auth/sign_in.html", form, form.passcode, wait, target)
     if form.validate_on_submit():
@@ -185,10 +210,17 @@ def sign_in():
 
 def household_proven():
     """Whether this phone may do what needs the household: a passcode is set (and the
-    phone signed in with it, ``require_sign_in``), or it gave the household code."""
-    if passcode.stored_hash(_instance()) is not None:
-        return True
-    return session.get("household") == passcode.household_fingerprint(_instance())
+    phone signed in with it, ``require_sign_in``), or it gave the household code now kept,
+    within ``HOUSEHOLD_PROOF_LIFETIME``."""
+    stored = passcode.stored_hash(_instance())
+    if stored is not None:
+        return stored != passcode.UNREADABLE  # an unreadable passcode file proves nothing
+    mark = session.get("household")
+    if not isinstance(mark, dict) or not isinstance(mark.get("proof"), str):
+        return False  # none, or the readable fingerprint kept before issue 53: asked again
+    proof = passcode.household_proof(_instance(), current_app.secret_key)
+    age = time.time() - mark.get("at", 0)
+    return hmac.compare_digest(mark["proof"], proof) and 0 <= age < HOUSEHOLD_PROOF_LIFETIME.total_seconds()
 
 
 def household_required(view):
@@ -219,18 +251,20 @@ def household():
     if household_proven():
         return redirect(target, 303)
     form = HouseholdForm()
-    wait = _must_wait("code")
+    wait = _must_wait(form, form.code)
     if wait:
-        return _told_to_wait("auth/household.html", form, form.code, wait, target)
+        return _told_to_wait("auth/household.html", form, form.code, wait, target, days=PROOF_DAYS)
     if form.validate_on_submit():
         if passcode.household_matches(_instance(), form.code.data):
             _right_guess()
-            session["household"] = passcode.household_fingerprint(_instance())
+            proof = passcode.household_proof(_instance(), current_app.secret_key)
+            session["household"] = {"proof": proof, "at": int(time.time())}
             return redirect(target, 303)
         form.code.errors.append(_("That is not the household code. Look at the computer again."))
         g.wrong_passcode = True
     form.next.data = target
-    return render_template("auth/household.html", form=form), REFUSED if form.is_submitted() else 200
+    page = render_template("auth/household.html", form=form, days=PROOF_DAYS)
+    return page, REFUSED if form.is_submitted() else 200
 
 
 @bp.post("/sign-out")
@@ -251,7 +285,7 @@ def settings():
         return _ask_household()  # the first passcode: a guest must not lock the family out
     removing = request.form.get("action") == "remove"
     form = PasscodeForm(stored=stored, removing=removing)
-    wait = _must_wait("current") if stored is not None else 0
+    wait = _must_wait(form, form.current) if stored is not None else 0
     if wait:
         form.current.errors = [_waiting(wait)]
         return _settings_page(form, stored), 429, {"Retry-After": str(math.ceil(wait))}

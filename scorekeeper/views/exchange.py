@@ -15,7 +15,7 @@ from ..names import name_key
 from ..scoring.language import _
 from ..services import game_model, players, rulesets
 from ..storage.db import connect, get_db
-from ..web import language
+from ..web import bodies, language
 from . import found
 from .auth import household_required
 
@@ -23,17 +23,6 @@ bp = Blueprint("exchange", __name__)
 
 # A refused upload is shown again with this status (as on the rules pages).
 REFUSED = 422
-
-
-@bp.url_value_preprocessor
-def _allow_large_import(endpoint, values):
-    # This runs before every before_request function, CSRFProtect's included,
-    # which reads the form (and so applies the size limit) before the view does.
-    if endpoint == "exchange.import_file" and request.method == "POST":
-        request.max_content_length = MAX_IMPORT_SIZE
-    if endpoint == "exchange.import_past" and request.method == "POST":
-        # the file, and after the preview the same file again in a field (base64: 4/3 of it)
-        request.max_content_length = request.max_form_memory_size = 3 * MAX_PAST_GAMES_SIZE
 
 
 def _streamed(chunks, mimetype, filename):
@@ -73,6 +62,7 @@ def export_csv():
 
 
 @bp.get("/games/<id:game_id>/export.json")
+@household_required  # importable: a guest stepping through the ids would take the whole history
 @language.english
 def export_game_json(game_id):
     """Download one game in the history format (importable)."""
@@ -86,6 +76,7 @@ def export_game_json(game_id):
 
 
 @bp.get("/games/<id:game_id>/export.csv")
+@household_required  # the history's CSV, a game at a time
 @language.english
 def export_game_csv(game_id):
     """Download one game as CSV."""
@@ -99,6 +90,7 @@ def export_game_csv(game_id):
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@bodies.takes(MAX_IMPORT_SIZE)
 @household_required
 def import_file():
     """Import a history export: all of it, or nothing with the reason."""
@@ -118,6 +110,8 @@ def import_file():
 
 
 @bp.route("/import/past-games", methods=["GET", "POST"])
+# the file, and after the preview the same file again in a field (base64: 4/3 of it)
+@bodies.takes(3 * MAX_PAST_GAMES_SIZE, in_fields=True)
 @household_required
 def import_past():
     """Years of paper sheets: a spreadsheet of past games, shown as what it would add, then

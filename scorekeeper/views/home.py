@@ -42,6 +42,7 @@ _NAMES = {
     404: N_("Not Found"),
     405: N_("Method Not Allowed"),
     413: N_("Request Entity Too Large"),
+    415: N_("Unsupported Media Type"),
     429: N_("Too Many Requests"),
 }
 _SAID = {
@@ -52,6 +53,7 @@ _SAID = {
     ),
     405: N_("The method is not allowed for the requested URL."),
     413: N_("The data value transmitted exceeds the capacity limit."),
+    415: N_("The server does not support the media type transmitted in the request."),
 }
 
 

@@ -13,39 +13,21 @@ import datetime
 import shutil
 import socket
 import subprocess
-import threading
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import TeamRound
-from scorekeeper.serve import https_server
 from scorekeeper.web import certificates
 
+from ..helpers import InProcess
 from .conftest import CHROMIUM_ARGS, PHONE, WAIT_MS, browser_path
 from .looks import fits_the_phone, readable
 
 NAME = f"{socket.gethostname()}.local"
 TEAMS = (("Reds", ["Ann", "Bo"]), ("Blues", ["Cy", "Di"]))
 ROUND = [TeamRound(melded_points=300, books={"clean": 1}), TeamRound(melded_points=150)]
-
-
-class HttpsServer:
-    """The app over https as `make run` serves it (serve.https_server: cheroot, the
-    household certificate) on a free loopback port, until ``stop()``."""
-
-    def __init__(self, app, status):
-        self.server = https_server(app, "127.0.0.1", 0, status)
-        self.port = self.server.bind_addr[1]
-        self.thread = threading.Thread(target=self.server.serve, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        """Stop answering: the listening socket and every idle connection closed."""
-        self.server.stop()
-        self.thread.join(10)
-        assert not self.thread.is_alive(), "the https server did not stop in 10 s"
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +97,11 @@ def served(app, household, live_server):
     shutil.copytree(
         instance / certificates.FOLDER, certificates.folder_of(app.instance_path), dirs_exist_ok=True
     )
-    secure = HttpsServer(app, certificates.load(app.instance_path))
+    secure = InProcess(app, certificates.load(app.instance_path))
     http_port = int(live_server.rsplit(":", 1)[1])
-    app.config.update(HTTPS_PORT=secure.port, HTTP_PORT=http_port)
+    app.config.update(HTTPS_PORT=secure.https_port, HTTP_PORT=http_port)
     try:
-        yield f"http://{NAME}:{http_port}", f"https://{NAME}:{secure.port}", secure
+        yield f"http://{NAME}:{http_port}", f"https://{NAME}:{secure.https_port}", secure
     finally:
         secure.stop()
 
@@ -283,11 +265,11 @@ def test_the_household_root_cannot_vouch_for_another_name(app, household, trusti
         )
     )
     status = certificates.Status(made.status.root, forged, str(forged_dir))
-    server = HttpsServer(app, status)
+    server = InProcess(app, status)
     context, page = phone(trusting_browser)
     try:
         with pytest.raises(PlaywrightError, match="ERR_CERT_INVALID"):
-            page.goto(f"https://example.com:{server.port}/")
+            page.goto(f"https://example.com:{server.https_port}/")
     finally:
         context.close()
         server.stop()

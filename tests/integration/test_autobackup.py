@@ -377,7 +377,7 @@ def test_restore_latest_with_no_backup_says_so(app):
 
 @pytest.mark.long
 def test_the_served_app_backs_up_a_saved_round_by_the_time_it_stops(tmp_path):
-    """`make run`'s server (waitress, in its own process), stopped as a service manager does."""
+    """`make run`'s server (in its own process), stopped as a service manager does."""
     instance = tmp_path / "instance"
     database = tmp_path / "family.db"
     make_app(database)

@@ -213,3 +213,16 @@ def test_an_error_page_says_only_what_is_marked(pseudo_phone, path):
     assert response.status_code in (404, 405)
     own = re.compile("|".join(re.escape(w) for w in [*NAMES, "Pseudo"]))
     assert not unmarked(response.get_data(as_text=True), own)
+
+
+def test_the_locked_page_says_only_what_is_marked(pseudo_phone):
+    """The sign-in page while the passcode file cannot be read (issue 53): its words, the
+    commands to type aside."""
+    client = pseudo_phone[0]
+    (Path(client.application.instance_path) / "passcode").write_bytes(b"")
+    response = client.get("/sign-in")
+    assert response.status_code == 503
+    html = response.get_data(as_text=True)
+    assert f'lang="{PSEUDO.replace("_", "-")}"' in html and "flask --app scorekeeper passcode" in html
+    own = re.compile("|".join(re.escape(w) for w in [*NAMES, "Pseudo"]))
+    assert not unmarked(html, own)

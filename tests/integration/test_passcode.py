@@ -3,7 +3,11 @@ what it needs and share links opens without it; wrong guesses are slowed; the
 passcode itself is never kept or said in clear."""
 
 import logging
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -389,3 +393,180 @@ def test_removing_when_none_is_set_changes_nothing(client, app):
     assert response.status_code == 303
     assert "No passcode is set" in text(client.get("/settings"))
     assert "Passcode removed" not in text(client.get("/settings"))
+
+
+# --- a passcode file that cannot be read (issue 53) -------------------------------------------
+
+LOCKED_KINDS = [
+    "empty (a power cut as it was written)",
+    "a line break alone",
+    "cut short",
+    "a passcode typed into it, not its hash",
+    "a hash werkzeug cannot check",
+    "bytes that are no text",
+    "a folder",
+]
+
+
+def spoil(instance_path, kind):
+    """Leave the passcode file as a power cut, a hand or a disk can leave it."""
+    path = Path(instance_path) / "passcode"
+    whole = path.read_bytes() if path.exists() else b""
+    path.unlink(missing_ok=True)
+    if kind == "empty (a power cut as it was written)":
+        path.write_bytes(b"")
+    elif kind == "a line break alone":
+        path.write_bytes(b"\n")
+    elif kind == "cut short":
+        assert whole.startswith(b"scrypt:")
+        path.write_bytes(whole[:40])
+    elif kind == "a passcode typed into it, not its hash":
+        path.write_text(SECRET + "\n")
+    elif kind == "a hash werkzeug cannot check":  # scrypt's n must be a power of 2
+        path.write_text("scrypt:32767:8:1$OdXwOVoHVQ0NSBgu$" + "ab" * 64 + "\n")
+    elif kind == "bytes that are no text":
+        path.write_bytes(b"\xff\xfe\x00scrypt:\x80\n")
+    elif kind == "a folder":
+        path.mkdir()
+    else:
+        raise AssertionError(kind)
+    return path
+
+
+@pytest.mark.parametrize("kind", LOCKED_KINDS)
+def test_a_passcode_file_that_cannot_be_read_locks_the_app_and_says_how_to_set_it_again(
+    locked, client, db, game, kind
+):
+    sign_in(client)  # a phone signed in with the passcode that was there
+    assert client.get("/history").status_code == 200
+    stranger = locked.test_client()
+    token = csrf_token(stranger, "/sign-in")  # its sign-in page, opened before
+    spoil(locked.instance_path, kind)
+    pages = ("/history", "/", f"/games/{game.id}", "/export.json", "/settings", "/household")
+    statuses = {
+        (who, url): (response.status_code, response.headers.get("Location"))
+        for phone, who in ((client, "signed in"), (stranger, "new"))
+        for url in pages
+        for response in [phone.get(url)]
+    }
+    assert statuses == {
+        (who, url): (303, f"/sign-in?next={url}") for who in ("signed in", "new") for url in pages
+    }
+    page = stranger.get("/sign-in?next=/history")
+    said = text(page)
+    assert page.status_code == 503 and "<form" not in page.get_data(as_text=True)
+    assert "The app is locked" in said and "no phone can sign in" in said
+    assert ".venv/bin/flask --app scorekeeper passcode" in said and "passcode --remove" in said
+    # the right passcode, sent from the page opened before, opens nothing and is no guess
+    answer = stranger.post("/sign-in", data={"csrf_token": token, "passcode": SECRET, "next": "/history"})
+    assert answer.status_code == 503 and "The app is locked" in text(answer)
+    assert stranger.get("/history").status_code == 303
+    assert db.execute("SELECT count(*) FROM passcode_guesses").fetchone() == (0,)
+    # what opens without a passcode opens as with one: a share link, the stylesheet
+    assert stranger.get(f"/s/{game.share_token}").status_code == 200
+    assert stranger.get("/static/style.css").status_code == 200
+
+
+def test_with_the_passcode_file_empty_every_route_is_locked_but_what_opens_without_one(
+    locked, client, db, game
+):
+    """The power cut's case, over every route of the app: no page but the public ones
+    opens, none fails with a server error, and nothing is written."""
+    values = sample_values(game, game.teams[0].players[0].id)
+    sign_in(client)
+    spoil(locked.instance_path, "empty (a power cut as it was written)")
+    before = everything_stored(locked, db)
+    answered = {}
+    for endpoint, method, url in every_route(locked, values):
+        with client.open(url, method=method) as response:
+            body = response.get_data().decode("utf-8", "replace")
+            location = response.headers.get("Location", "")
+        if endpoint in PUBLIC - {"auth.sign_in"}:
+            assert response.status_code < 500, f"{method} {url}"
+            continue
+        answered[endpoint, method] = (
+            503 if response.status_code == 503 else (response.status_code, location.split("?")[0])
+        )
+        assert "Reds" not in body and "Ann" not in body, f"{method} {url}"
+    # the sign-in page itself (GET and a POST without its token: CSRF refuses that first)
+    assert answered.pop(("auth.sign_in", "GET")) == 503
+    assert answered.pop(("auth.sign_in", "POST")) == (400, "")
+    assert set(answered.values()) == {(303, "/sign-in")}, answered
+    assert everything_stored(locked, db) == before
+
+
+def test_the_passcode_set_again_at_the_computer_opens_the_app(locked, runner):
+    spoil(locked.instance_path, "empty (a power cut as it was written)")
+    result = runner.invoke(args=["passcode", "--stdin"], input="Quince-77\n")
+    assert result.exit_code == 0, result.output
+    phone = locked.test_client()
+    assert sign_in(phone, "Quince-77", next_url="/history").headers["Location"] == "/history"
+    assert phone.get("/history").status_code == 200
+    # or removed: the app opens without one
+    spoil(locked.instance_path, "cut short")
+    result = runner.invoke(args=["passcode", "--remove"])
+    assert result.exit_code == 0 and "Passcode removed" in result.output
+    assert locked.test_client().get("/history").status_code == 200
+
+
+def test_a_folder_where_the_passcode_file_goes_is_named_not_removed(locked, runner):
+    folder = spoil(locked.instance_path, "a folder")
+    for args in (["passcode", "--stdin"], ["passcode", "--remove"]):
+        result = runner.invoke(args=args, input="Quince-77\n")
+        assert result.exit_code == 1 and result.output.endswith(
+            f"{folder} is a folder, not the passcode file: move it away, then try again\n"
+        ), result.output
+    assert folder.is_dir()
+
+
+def test_make_run_and_doctor_say_the_app_is_locked_and_how_to_set_it_again(locked, runner):
+    path = spoil(locked.instance_path, "empty (a power cut as it was written)")
+    sentence = (
+        f"{path}: it is empty, so the app is locked: no phone can sign in. Set the passcode again "
+        "with `.venv/bin/flask --app scorekeeper passcode`, or remove it with "
+        "`.venv/bin/flask --app scorekeeper passcode --remove`."
+    )
+    started = runner.invoke(args=["init-db"])  # what `make run` runs first, and the service too
+    assert started.exit_code == 0 and started.stderr == sentence + "\n", started.output
+    doctor = runner.invoke(args=["doctor", "--port", "1"])
+    assert f"FIX  household: {sentence}\n" in doctor.output and doctor.exit_code == 1
+    spoil(locked.instance_path, "a folder")
+    doctor = runner.invoke(args=["doctor", "--port", "1"])
+    assert (
+        f"FIX  household: {path}: it cannot be read (Is a directory), so the app is locked" in doctor.output
+    )
+
+
+LOCKED_AS_ANOTHER_USER = """
+import sys
+from scorekeeper import create_app
+from scorekeeper.web import passcode
+
+app = create_app({"TESTING": True, "DATABASE": sys.argv[1]})
+phone = app.test_client()
+print(phone.get("/history").status_code, phone.get("/sign-in").status_code)
+print(passcode.locked_because(app.instance_path))
+"""
+
+
+@pytest.mark.long  # a Python of its own, the app made in it: about 1.5 s
+def test_a_passcode_file_the_apps_user_cannot_read_locks_the_app(locked, tmp_path):
+    """Mode 000: a user who is not root cannot read it. Root reads anything, so as root the
+    step runs without the capabilities that override file permissions (as in
+    test_restore_checks.py)."""
+    path = Path(locked.instance_path) / "passcode"
+    path.chmod(0)
+    command = [sys.executable, "-c", LOCKED_AS_ANOTHER_USER, locked.config["DATABASE"]]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: a mode cannot keep root out")
+        command = [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env={**os.environ})
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert done.stdout.splitlines() == [
+        "303 503",
+        f"{path}: it cannot be read (Permission denied), so the app is locked: no phone can sign in. "
+        "Set the passcode again with `.venv/bin/flask --app scorekeeper passcode`, or remove it with "
+        "`.venv/bin/flask --app scorekeeper passcode --remove`.",
+    ]

@@ -1,4 +1,4 @@
-"""Two phones at one table, against a real server (waitress on loopback).
+"""Two phones at one table, against a real server (`make run`'s, on loopback).
 
 Each phone is its own browser (http.client, its own cookies, so its own
 session and CSRF token) and behaves like one: it GETs the form, then POSTs
@@ -21,9 +21,8 @@ import time
 from dataclasses import dataclass, field
 
 import pytest
-import waitress
-from waitress import wasyncore
 
+from ..helpers import InProcess
 from ..httpkit import (
     HttpPhone,
     _app_frame,
@@ -47,7 +46,7 @@ GOING_OUT = "100, 200, 300, 400, 500, 600, 700, 800, 900, 1000"
 
 
 class _Errors(logging.Handler):
-    """The app's exceptions, as waitress logs them ("Exception while serving /path")."""
+    """The app's exceptions, as the server logs them (web/server.py: "Error in ASGI Framework")."""
 
     def __init__(self):
         super().__init__(logging.ERROR)
@@ -83,36 +82,14 @@ def server(tmp_path, monkeypatch):
     database = tmp_path / "race.db"
     app = make_app(database)
     errors = _Errors()
-    logger = logging.getLogger("waitress")
+    logger = logging.getLogger("scorekeeper.server")
     logger.addHandler(errors)
-    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    stop = threading.Event()
-
-    def serve():
-        # srv.run(), one pass at a time, until told to stop: the loop closes nothing itself
-        adj = srv.adj
-        while srv._map and not stop.is_set():
-            wasyncore.loop(
-                timeout=adj.asyncore_loop_timeout, use_poll=adj.asyncore_use_poll, map=srv._map, count=1
-            )
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
+    served = InProcess(app)
     try:
-        yield Server(app, database, "127.0.0.1", srv.effective_port, errors)
+        yield Server(app, database, "127.0.0.1", served.port, errors)
     finally:
-        # The workers first (the loop still sends what they write), then the loop, then every
-        # socket. Not a close_all thunk for the loop to run: pull_trigger queues a thunk before
-        # it writes the wake-up byte, and a loop already awake (each finished request wakes it)
-        # could run it and close the trigger's pipe before that write (EBADF, or a write into
-        # whatever file took the fd number next).
-        srv.task_dispatcher.shutdown(timeout=10)
-        stop.set()
-        srv.trigger.pull_trigger()  # wake the loop's select(): it sees `stop` and returns
-        thread.join(10)
+        served.stop()
         logger.removeHandler(errors)
-        assert not srv.task_dispatcher.threads and not thread.is_alive(), "waitress did not stop in 10 s"
-        wasyncore.close_all(srv._map)  # the loop has ended: closed here, by this thread alone
 
 
 def rv(n, **team0):

@@ -10,7 +10,9 @@ family's files go wrong.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -20,6 +22,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from scorekeeper.scoring.presets import RULESETS
 
 from ..httpkit import (
     FlaskPhone,
@@ -130,6 +134,27 @@ def make_bad(kind, good, path):
             elif kind == "rows pointing at nothing (foreign keys broken)":
                 conn.execute("DELETE FROM rounds WHERE id = (SELECT MIN(id) FROM rounds)")
                 conn.execute("DELETE FROM players WHERE id = (SELECT MIN(id) FROM players)")
+            elif kind == "share links no longer unique (their index partial, WHERE 0)":
+                # every name the same: only what the index does differs
+                conn.execute("DROP INDEX idx_games_share_token")
+                conn.execute("CREATE INDEX idx_games_share_token ON games (share_token) WHERE 0")
+            elif kind == "share links' index dropped":
+                conn.execute("DROP INDEX idx_games_share_token")
+            elif kind == "wrong passcodes that cannot be counted (CHECK (wrong < 0))":
+                # after restoring it, no one could sign in: every guess's count is refused
+                conn.execute("DROP TABLE passcode_guesses")
+                conn.execute(
+                    """CREATE TABLE passcode_guesses (scope TEXT PRIMARY KEY,
+                       wrong INTEGER NOT NULL CHECK (wrong < 0), last_at TEXT NOT NULL, waiting_until TEXT)"""
+                )
+            elif kind == "round ids given again (AUTOINCREMENT taken away)":
+                # a phone fixing round 3 must fix that round or nothing (m005)
+                (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()
+                conn.execute(sql.replace("AUTOINCREMENT", "").replace('"rounds"', "rounds_new", 1))
+                conn.execute("INSERT INTO rounds_new SELECT * FROM rounds")
+                conn.execute("DROP TABLE rounds")
+                conn.execute("ALTER TABLE rounds_new RENAME TO rounds")
+                conn.execute("CREATE UNIQUE INDEX idx_rounds_game_id_number ON rounds (game_id, number)")
             else:
                 raise AssertionError(kind)
             conn.commit()
@@ -152,6 +177,11 @@ BAD = [
     "rows pointing at nothing (foreign keys broken)",
     "a trigger that sets every new share link",
     "a view",
+    # issue 53: the same names, made otherwise
+    "share links no longer unique (their index partial, WHERE 0)",
+    "share links' index dropped",
+    "wrong passcodes that cannot be counted (CHECK (wrong < 0))",
+    "round ids given again (AUTOINCREMENT taken away)",
 ]
 
 
@@ -308,6 +338,163 @@ def test_restore_says_what_a_crafted_backup_holds(live, tmp_path, kind, said):
     assert result.exit_code == 1 and f"holds what Scorekeeper never makes ({said})" in result.output
 
 
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        (
+            "share links no longer unique (their index partial, WHERE 0)",
+            "the index “idx_games_share_token” is not as Scorekeeper makes it "
+            "(whether its values must be unique, which rows it covers): refused, nothing restored",
+        ),
+        ("share links' index dropped", "damaged: the index “idx_games_share_token” is missing"),
+        (
+            "wrong passcodes that cannot be counted (CHECK (wrong < 0))",
+            "the table “passcode_guesses” is not as Scorekeeper makes it (the rules on its values): "
+            "refused, nothing restored",
+        ),
+        (
+            "round ids given again (AUTOINCREMENT taken away)",
+            "the table “rounds” is not as Scorekeeper makes it (the rules on its values): "
+            "refused, nothing restored",
+        ),
+    ],
+)
+def test_restore_says_which_object_is_made_otherwise(live, tmp_path, kind, said):
+    app, _, _ = live
+    bad = make_bad(kind, backup(app, tmp_path / "good.db"), tmp_path / "crafted.db")
+    result = app.test_cli_runner().invoke(args=["restore", str(bad)])
+    assert result.exit_code == 1 and result.output == f"Error: {bad}: {said}\n"
+
+
+def written_otherwise(path):
+    """Every object's CREATE text written as other versions of sqlite-utils and SQLite
+    write it, meaning the same: names in [brackets] or bare, keywords in lower case, other
+    whitespace and a comment, a foreign key as a table constraint, FLOAT for REAL, an
+    explicit ASC dropped, IF NOT EXISTS. The file's pages are untouched (SQLite's
+    writable_schema), so only the text differs."""
+    conn = sqlite3.connect(path)
+    try:
+        texts = conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+        conn.execute("PRAGMA writable_schema = ON")
+        for name, sql in texts:
+            other = re.sub(r'"([a-z_]+)"', r"[\1]", sql)  # no string literal in the schema holds one
+            other = " ".join(other.split()).lower().replace("create table", "CREATE TABLE /* kept */", 1)
+            other = other.replace(" asc,", ",").replace("real not null", "FLOAT NOT NULL")
+            if name == "games":
+                other = other.replace("[first_dealer] integer references [players]([id])", "first_dealer INT")
+                other = other[:-1] + ", FOREIGN KEY (first_dealer) REFERENCES players (id))"
+            if name == "imports":
+                other = other.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1)
+            conn.execute("UPDATE sqlite_master SET sql = ? WHERE name = ?", [other, name])
+        (version,) = conn.execute("PRAGMA schema_version").fetchone()
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+        conn.commit()
+        changed = conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+    finally:
+        conn.close()
+    assert len(changed) == len(texts) and not set(changed) & set(texts)  # every text differs
+    return path
+
+
+def test_restore_takes_a_backup_whose_schema_is_written_otherwise(live, tmp_path):
+    """Harmless differences refuse nothing: a backup whose every CREATE text is written
+    otherwise, meaning the same, is restored, and every page answers."""
+    app, phone, database = live
+    before = fingerprint(database)
+    other = written_otherwise(backup(app, tmp_path / "other.db"))
+    with sqlite3.connect(other) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    result = app.test_cli_runner().invoke(args=["restore", str(other)])
+    assert result.exit_code == 0, result.output
+    assert fingerprint(database) == before
+    assert {url: phone.get(url).status for url in PAGES} == dict.fromkeys(PAGES, 200)
+
+
+def test_restore_takes_a_database_migrated_a_step_at_a_time_with_rows_between(live, tmp_path):
+    """A family's database is migrated over months, a migration at a time (each start's
+    init-db), with games between: rounds before m005 rebuilt them, summaries before m013
+    renamed and transformed theirs. Its schema is the one a fresh migration makes; restored,
+    its games show."""
+    from sqlite_utils import Database
+
+    from scorekeeper.storage.migrations import migrations
+
+    app, phone, _ = live
+    path = tmp_path / "over-the-months.db"
+    names = [m.name for m in migrations._migrations]
+    for step, name in enumerate(names):
+        with contextlib.closing(Database(path)) as db:  # a start of the app: a connection of its own
+            if name == "m005_round_ids_never_reused":
+                db.execute(
+                    "INSERT INTO players (id, name, created_at) VALUES (1, 'Ann', 'x'), (2, 'Cy', 'x')"
+                )
+                db.execute(
+                    "INSERT INTO games (id, uid, rules, rules_key, rules_name, created_at, updated_at)"
+                    " VALUES (1, 'u1', ?, 'roth', 'Roth', '2025-03-01T20:00:00+00:00', 'x')",
+                    [RULESETS["roth"].to_json()],
+                )
+                db.execute(
+                    "INSERT INTO teams (id, game_id, position, name) VALUES (1, 1, 0, 'Ann'), (2, 1, 1, 'Cy')"
+                )
+                db.execute("INSERT INTO team_players VALUES (1, 1, 0), (2, 2, 0)")
+                db.execute(
+                    "INSERT INTO rounds (id, game_id, number, version, created_at, updated_at)"
+                    " VALUES (1, 1, 1, 1, 'x', 'x')"
+                )
+                for team, melded in ((1, 400), (2, 100)):
+                    db.execute(
+                        "INSERT INTO round_entries (round_id, team_id, books, melded_points, unplayed_points,"
+                        " red_threes, black_threes, red_threes_melded, went_out, cuts, penalties, score)"
+                        " VALUES (1, ?, '{}', ?, 0, 0, 0, 0, 0, 0, 0, ?)",
+                        [team, melded, melded],
+                    )
+            if name == "m013_played_and_paper":
+                db.execute(
+                    "INSERT INTO player_games (player_id, game_id, team_id, created_at, finished, won,"
+                    " total, rounds, points, went_out)"
+                    " VALUES (1, 1, 1, '2025-03-01T20:00:00+00:00', 0, 0, 400, 1, 400, 0)"
+                )
+                db.execute(
+                    "INSERT INTO game_records VALUES (1, 'Roth', '2025-03-01T20:00:00+00:00', '2025-03-01',"
+                    " 400, 0, 300, 0, 0, 0, NULL, 400, 0, 1, 100, 1, 1, 0, 0, 1)"
+                )
+            migrations.apply(db, stop_before=names[step + 1] if step + 1 < len(names) else None)
+    result = app.test_cli_runner().invoke(args=["restore", str(path)])
+    assert result.exit_code == 0, result.output
+    page = phone.get("/games/1")
+    assert page.status == 200 and "Ann" in page.text
+
+
+def test_an_older_backup_is_compared_with_the_schema_of_its_own_version(live, tmp_path):
+    """A backup from before m016 (no passcode_guesses yet) is compared with a database
+    migrated as far as it was, then migrated forward once restored; made otherwise at its
+    own version (its share links' index partial), it is refused."""
+    from sqlite_utils import Database
+
+    from scorekeeper.storage.migrations import migrations
+
+    app, _, database = live
+    older = tmp_path / "older.db"
+    with contextlib.closing(Database(older)) as db:
+        migrations.apply(db, stop_before="m016_passcode_guesses")
+    crafted = tmp_path / "older-crafted.db"
+    shutil.copyfile(older, crafted)
+    with contextlib.closing(sqlite3.connect(crafted)) as conn:
+        conn.execute("DROP INDEX idx_games_share_token")
+        conn.execute("CREATE INDEX idx_games_share_token ON games (share_token) WHERE 0")
+        conn.commit()
+    before = fingerprint(database)
+    result = app.test_cli_runner().invoke(args=["restore", str(crafted)])
+    assert result.exit_code == 1 and "the index “idx_games_share_token” is not as Scorekeeper makes it" in (
+        result.output
+    )
+    assert fingerprint(database) == before
+    result = app.test_cli_runner().invoke(args=["restore", str(older)])
+    assert result.exit_code == 0, result.output
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        assert conn.execute("SELECT count(*) FROM passcode_guesses").fetchone() == (0,)  # migrated forward
+
+
 def test_every_file_the_app_writes_is_its_owners_alone(tmp_path, monkeypatch):
     """The database (and its WAL), an automatic backup, a backup by hand and the copy a
     restore keeps: 0600, in 0700 folders, under the usual umask (issue 43)."""
@@ -357,16 +544,32 @@ def test_init_db_makes_the_files_of_before_private(live, tmp_path):
     assert {oct(stat.S_IMODE(path.stat().st_mode)) for path in old} == {"0o600"}
 
 
-@pytest.mark.parametrize("kind", ["a trigger that sets every new share link", "a view"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "a sound backup",
+        "a trigger that sets every new share link",
+        "a view",
+        "share links no longer unique (their index partial, WHERE 0)",
+    ],
+)
 def test_the_apps_upload_refuses_a_crafted_backup_and_writes_nothing(live, tmp_path, kind):
-    """The app takes no database file over the Wi-Fi (restore is a command at the
-    computer); its import, given one, says it is not a history export and writes nothing."""
+    """The app takes no database file over the Wi-Fi: no page restores (restore is a
+    command at the computer, ``flask … restore``, where the tests above compare the schema).
+    Its import, given any database, sound or crafted, says it is not a JSON file and
+    writes nothing: what a crafted one holds plays no part here."""
     app, phone, database = live
-    bad = make_bad(kind, backup(app, tmp_path / "good.db"), tmp_path / "crafted.db")
+    assert not [
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.methods & {"POST", "PUT"} and ("restore" in rule.endpoint or "backup" in rule.endpoint)
+    ], "a page that takes a backup: test its schema check here"
+    good = backup(app, tmp_path / "good.db")
+    bad = good if kind == "a sound backup" else make_bad(kind, good, tmp_path / "crafted.db")
     checkpoint(database)
     before = fingerprint(database)
     form, page = phone.open_form("/import")
     answer = phone.submit(form, page, files=[("file", "scorekeeper-backup.db", bad.read_bytes())])
-    assert answer.status == 422 and "Nothing was imported" in answer.text, answer.status
+    assert answer.status == 422 and "Nothing was imported: not a JSON file" in answer.text, answer.status
     checkpoint(database)
     assert fingerprint(database) == before, fingerprint_diff(before, fingerprint(database))

@@ -4,7 +4,9 @@ session cookie Secure over https, and "every phone here is paired" sending http 
 Real requests on the Flask test client, at the computer's name as a phone opens it."""
 
 import datetime
+import os
 import plistlib
+import re
 import socket
 
 import pytest
@@ -12,7 +14,7 @@ from cryptography import x509
 
 from scorekeeper.web import certificates, passcode
 
-from ..helpers import csrf_token, text
+from ..helpers import csrf_token, fingerprint_pairs, text
 
 NAME = f"{socket.gethostname()}.local"
 HTTP, HTTPS = f"http://{NAME}:5000", f"https://{NAME}:5443"
@@ -66,12 +68,50 @@ def test_the_trust_page_gives_each_kind_of_phone_its_own_certificate_and_steps(
     html = page.get_data(as_text=True)
     steps = html.split('id="steps-title"', 1)[1].split("</section>", 1)[0]
     assert f'href="{download}"' in steps and words in steps
-    assert served.fingerprint in html  # as make run printed it
+    assert shown_fingerprint(html) == served.fingerprint  # as make run printed it
     assert f'data-trust-check="{HTTPS}/trust/check"' in html and f'href="{HTTPS}/"' in html
     # the live check may ask https from this http page, and nothing else may
     assert f"connect-src 'self' {HTTPS};" in page.headers["Content-Security-Policy"]
     assert "How" not in html.split("<h1>", 1)[0]  # no offer on the trust page itself
     assert "To remove it again" in html and NAME in html
+
+
+def shown_groups(html):
+    """The fingerprint the trust page shows, as its groups of pairs."""
+    block = re.search(r'<p class="fingerprint"[^>]*>(.*?)</p>', html, re.S)[1]
+    return re.findall(r"<span>([^<]*)</span>", block)
+
+
+def shown_fingerprint(html):
+    """The fingerprint the trust page shows, its groups joined as make run prints it."""
+    return " ".join(shown_groups(html))
+
+
+@pytest.mark.parametrize(
+    ("agent", "where"),
+    [
+        (IPHONE, "Scorekeeper at vm › More Details › Scorekeeper household root"),
+        (ANDROID, "Encryption &amp; credentials › Trusted credentials › User › Scorekeeper household root"),
+        (WINDOWS, "the certificate’s details"),
+    ],
+    ids=["iphone", "android", "computer"],
+)
+def test_the_trust_page_shows_128_bits_of_the_fingerprint_and_where_to_compare_them(
+    app, served, agent, where
+):
+    """Sixteen pairs in four groups of four (32 bits before issue 53), as the phone shows the
+    SHA-256; each kind of phone told where it shows it, and to compare with the computer."""
+    pairs = fingerprint_pairs(os.path.join(served.folder, certificates.ROOT_CERT))
+    html = phone(app, agent).get("/trust", base_url=HTTP).get_data(as_text=True)
+    assert shown_groups(html) == [
+        " ".join(pairs[0:4]),
+        " ".join(pairs[4:8]),
+        " ".join(pairs[8:12]),
+        " ".join(pairs[12:16]),
+    ]
+    steps = html.split('id="steps-title"', 1)[1].split("</section>", 1)[0]
+    assert where in steps
+    assert "<code>make run</code>" in steps and "<code>flask --app scorekeeper doctor</code>" in steps
 
 
 def test_the_certificate_downloads_are_the_household_root(app, served):

@@ -17,6 +17,8 @@ from cryptography.x509.oid import ExtendedKeyUsageOID
 from scorekeeper.web import certificates
 from scorekeeper.web.certificates import Covered
 
+from ..helpers import fingerprint_pairs
+
 NOW = datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC)
 HOME = Covered(("vm.local",), ("192.168.1.20",))
 
@@ -147,10 +149,19 @@ def test_a_phone_installs_the_root_as_der_or_as_a_profile_with_the_same_fingerpr
     (payload,) = profile["PayloadContent"]
     assert payload["PayloadType"] == "com.apple.security.root" and payload["PayloadContent"] == der
     code = status.fingerprint
-    assert len(code.split()) == 4 and all(len(part) == 2 for part in code.split())
     assert (
         status.root.fingerprint(certificates.hashes.SHA256()).hex().upper().startswith(code.replace(" ", ""))
     )
+
+
+def test_the_fingerprint_shown_is_128_bits_as_the_phone_shows_them(tmp_path):
+    """Four bytes (32 bits) were shown before issue 53: a matching root of one's own cost
+    about two days on one core. Sixteen pairs now, as the phone's certificate details
+    show the SHA-256 (spaces between pairs, as on an iPhone)."""
+    status = certificates.ensure(str(tmp_path), HOME, "vm", NOW).status
+    phone = fingerprint_pairs(os.path.join(status.folder, certificates.ROOT_CERT))
+    assert len(phone) == 32
+    assert status.fingerprint == " ".join(phone[:16])
 
 
 def test_doctor_says_what_they_cover_and_what_to_do(tmp_path):
