@@ -7,10 +7,17 @@ rule set at the engine's bounds) fits.
 """
 
 import html
+import importlib
+import pkgutil
 import re
 
 import pytest
+from wtforms import FieldList, FormField, HiddenField, PasswordField, StringField
+from wtforms.fields.core import UnboundField
+from wtforms.form import BaseForm
 
+from scorekeeper import forms
+from scorekeeper.forms.lengths import Fits
 from scorekeeper.forms.rule_values import fields_from_rules
 from scorekeeper.scoring import RULESETS, RuleSet
 from scorekeeper.web.passcode import set_passcode
@@ -223,3 +230,43 @@ def test_what_the_editor_writes_fits_its_fields():
                 value = value.get(part) if isinstance(value, dict) else None
             if isinstance(value, str):
                 assert len(value) <= limit, (rules.name, field, len(value))
+
+
+def _text_fields(form_class, where=""):
+    """(name, its validators) for each text field a form class declares, in its subforms too."""
+    for name in dir(form_class):
+        unbound = getattr(form_class, name, None)
+        if not isinstance(unbound, UnboundField):
+            continue
+        yield from _unbound_text_fields(unbound, f"{where}{form_class.__name__}.{name}")
+
+
+def _unbound_text_fields(unbound, where):
+    kind = unbound.field_class
+    if issubclass(kind, FieldList):
+        yield from _unbound_text_fields(unbound.args[0], where + "[]")
+    elif issubclass(kind, FormField):
+        yield from _text_fields(unbound.args[0], where + ".")
+    elif issubclass(kind, (StringField, PasswordField)) and not issubclass(kind, HiddenField):
+        validators = unbound.kwargs.get("validators") or (unbound.args[1] if len(unbound.args) > 1 else [])
+        yield where, list(validators)
+
+
+def test_every_text_field_of_every_form_is_measured_first():
+    """Each text field any form declares (a name, a word, a list, a passcode, the household
+    code) has its length checked first, so that nothing else reads a longer text."""
+    found = {}
+    for info in pkgutil.iter_modules(forms.__path__, forms.__name__ + "."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseForm)
+                and value.__module__ == module.__name__
+            ):
+                found.update(_text_fields(value))
+    assert len(found) >= 21, sorted(found)
+    unmeasured = [
+        where for where, validators in found.items() if not validators or not isinstance(validators[0], Fits)
+    ]
+    assert not unmeasured
