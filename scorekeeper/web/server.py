@@ -28,6 +28,7 @@ import asyncio
 import collections
 import concurrent.futures
 import contextlib
+import email.utils
 import functools
 import io
 import logging
@@ -212,6 +213,8 @@ class Gate(WSGIWrapper):
         def start_response(status, headers, exc_info=None):
             head["status"] = int(status.split(" ", 1)[0])
             head["headers"] = [(n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in headers]
+            if not any(name == b"date" for name, _ in head["headers"]):  # a file's has its own
+                head["headers"].append((b"date", email.utils.formatdate(usegmt=True).encode()))
 
         answer = self.app(environ, start_response)
         try:
@@ -284,6 +287,7 @@ def configured():
     config.h2_max_concurrent_streams = 8
     config.h2_max_inbound_frame_size = 16 * 1024
     config.include_server_header = False
+    config.include_date_header = False  # the gate adds one where the app gave none (Gate.run_app)
     config.accesslog = None
     # what goes wrong (an exception out of the app) is logged here, and so to stderr
     config.errorlog = logging.getLogger("scorekeeper.server")

@@ -221,3 +221,21 @@ def test_a_json_body_is_refused_on_every_page_that_takes_a_form(client, db, make
             )
             assert answer.status_code == 415, (path, body, answer.status_code)
     assert db.execute("SELECT count(*) FROM revisions").fetchone()[0] == before
+
+
+@pytest.mark.long
+def test_every_answer_says_its_date_once(server):
+    """A page the app gives no Date gets the server's; a file that has its own keeps it,
+    alone (hypercorn's own would have made two)."""
+    port, _, _ = server
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PHONE_PATIENCE)
+    try:
+        for path in ("/rules", "/static/style.css"):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200, path
+            dates = [value for name, value in response.getheaders() if name.lower() == "date"]
+            assert len(dates) == 1 and dates[0].endswith(" GMT"), (path, dates)
+    finally:
+        connection.close()
