@@ -2,10 +2,10 @@
 for hostile files and for a family's real history of the same size.
 
 Each file is read in a process of its own, as the import page reads it: a history export
-by ``importer.read_history`` then ``importer.check_history`` (what is done before anything
-is written), a spreadsheet of past games by ``pastgames.read_past_games``. The figure is
-the process's peak resident memory (VmHWM, set back to the resident memory just before,
-the file's bytes already held) less the resident memory before, and the wall time.
+by ``importer.check_file`` (what is done before anything is written), a spreadsheet of past
+games by ``pastgames.read_past_games``. The figure is the process's peak resident memory
+(VmHWM, set back to the resident memory just before, the file's bytes already held) less
+the resident memory before, and the wall time.
 
 Run: ``python bench/imports.py`` (``--size 8`` MB, the default, or e.g. ``--size 64``;
 ``--only json`` or ``csv``). Nothing here is a test: the figures go to the terminal and
@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common
 
 MB = 1024 * 1024
-#: games in the largest real spreadsheet of past games measured
+#: the most games a spreadsheet of past games may hold (``limits.MAX_PAST_GAMES``, issue 53)
 PAST_GAMES = 10_000
 
 
@@ -165,9 +165,9 @@ def _wide_games(size):
 
 
 def legit_csv(folder, size):
-    """Years of a family's paper sheets, scores alone (``PAST_GAMES`` games); and the
-    app's own CSV export of a demo history, about ``size`` bytes, a line per team and
-    round."""
+    """Years of a family's paper sheets, scores alone: the most games a file may hold
+    (``PAST_GAMES``); and the app's own CSV export of a demo history, about ``size``
+    bytes, a line per team and round."""
     import random
 
     rnd = random.Random(53)
@@ -224,7 +224,7 @@ def measure(kind, path):
     with collector_paused():
         try:
             if kind == "json":
-                _players, _rules, checked = importer.check_history(importer.read_history(content))
+                _players, _rules, checked = importer.check_file(content)
                 outcome = f"accepted: {len(checked):,} games"
             else:
                 by_name = {name_key(rules.name): (key, rules) for key, rules in RULESETS.items()}

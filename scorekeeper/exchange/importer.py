@@ -38,10 +38,20 @@ from ..services import change_log, changes, game_model, games, records, rulesets
 from ..services.players import player_id
 from ..storage.db import let_writers_in, snapshot, transaction
 from . import stamp_now
-from .checking import check_history
+from .checking import check_file, check_history
 from .reading import read_history
 
-__all__ = ["ImportSummary", "check_history", "import_history", "read_history", "resume", "write_checked"]
+__all__ = [
+    "ImportSummary",
+    "check_file",
+    "check_history",
+    "import_file",
+    "import_history",
+    "read_history",
+    "resume",
+    "write_checked",
+]
+
 
 #: games a transaction writes, or publishes: a few tens of milliseconds of the write lock
 BATCH = 25
@@ -103,6 +113,18 @@ def import_history(db, data, progress=None, checking=None, turns=None):
     :raises ValueError: the file is refused; the message says where.
     """
     players, house_rules, checked = check_history(data, checking)
+    return write_checked(db, players, house_rules, checked, progress, turns)
+
+
+def import_file(db, content, progress=None, checking=None, turns=None):
+    """Merge an export file (its bytes, as uploaded) into the database, as ``import_history``
+    does; the file is read and checked a part at a time (``check_file``: only what was
+    checked is kept, and a file past a limit of ``limits.py`` is refused where it passes it).
+
+    :raises ValueError: the file is refused; the message says where.
+    """
+    players, house_rules, checked = check_file(content, checking)
+    del content  # the file's bytes: the caller passed them on, and the checked games are what is written
     return write_checked(db, players, house_rules, checked, progress, turns)
 
 
