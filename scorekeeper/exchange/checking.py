@@ -80,7 +80,12 @@ class _Game:
     teams: list  # (name, [players])
     first_dealer: str | None
     rounds: list  # [TeamRound per team] per round
-    standings: scoring.Standings  # the engine's, whose round scores are stored
+
+    def scored(self):
+        """The engine's standings, whose round scores and totals are stored: made again as
+        the game is written rather than kept from its check, where they were two thirds of
+        what a checked game held (4 KB a round of six teams)."""
+        return scoring.standings(self.rules, self.rounds, teams=len(self.teams), ended=self.ended_by_hand)
 
 
 def _fail(where, message, line=None):
@@ -265,6 +270,7 @@ class _History:
         self._rules_read = False
         self._waiting = []  # (where, house rules' name) of games read before the house rules
         self._rounds = 0
+        self._shared = {}  # the rule sets and entries checked so far (_check_game)
 
     def result(self):
         return self.players, self.house_rules, self.games
@@ -344,7 +350,7 @@ class _History:
             if self._rounds > MAX_HISTORY_ROUNDS:
                 most = format(MAX_HISTORY_ROUNDS, ",")
                 _fail(where, _("a history holds at most %(most)s rounds", most=most), line)
-        game = _check_game(value, where, self._rules_names if self._rules_read else None)
+        game = _check_game(value, where, self._rules_names if self._rules_read else None, self._shared)
         if game.house_rules is not None and not self._rules_read:
             self._waiting.append((f"{where}.house_rules", game.house_rules))
         if game.uid in self._uids:
@@ -358,9 +364,15 @@ def _house_rules_named(house, where, house_rules_names):
         _fail(where, _("%(value)s is not the name of any house rules in this file", value=_short(house)))
 
 
-def _check_game(value, where, house_rules_names):
+def _check_game(value, where, house_rules_names, shared=None):
     """One game checked (a ``_Game``); its house rules' name is checked against
-    ``house_rules_names`` unless that is None (not read yet: the caller checks it later)."""
+    ``house_rules_names`` unless that is None (not read yet: the caller checks it later).
+
+    :param shared: {value: value} of the rule sets and entries checked so far: an equal
+        one is kept once (they are frozen), so that a history's thousand games of the same
+        rules hold one rule set, and a round like another holds no entries of its own.
+    """
+    shared = {} if shared is None else shared
     _object(
         value,
         where,
@@ -411,6 +423,7 @@ def _check_game(value, where, house_rules_names):
     if house is not None and (house_rules_names is not None or not isinstance(house, str)):
         _house_rules_named(house, f"{where}.house_rules", house_rules_names or {})
     rules = _rules(value["rules"], f"{where}.rules")
+    rules = shared.setdefault(rules, rules)
 
     teams, names = [], {}
     for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=scoring.MIN_TEAMS, high=MAX_TEAMS)):
@@ -464,7 +477,9 @@ def _check_game(value, where, house_rules_names):
                 f"{at}.entries",
                 _("%(count)s entries for a game of %(teams)s teams", count=len(entries), teams=len(teams)),
             )
-        rounds.append(_check_round(rules, entries, r + 1, at, team_names))
+        rounds.append(
+            [shared.setdefault(entry, entry) for entry in _check_round(rules, entries, r + 1, at, team_names)]
+        )
         if any(entry.scores_only for entry in rounds[-1]) != (paper == SCORES_ONLY):
             _fail(
                 f"{at}.entries",
@@ -500,7 +515,6 @@ def _check_game(value, where, house_rules_names):
         teams,
         dealer,
         rounds,
-        result,
     )
 
 

@@ -52,7 +52,6 @@ __all__ = [
     "write_checked",
 ]
 
-
 #: games a transaction writes, or publishes: a few tens of milliseconds of the write lock
 BATCH = 25
 
@@ -161,16 +160,18 @@ def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     made = {}  # game id -> (its summaries' rows, its records' row), for publishing it
     try:
         for start in range(0, len(checked), BATCH):
+            batch = checked[start : start + BATCH]
+            scored = [game.scored() for game in batch]  # the engine's work, outside the write lock
             turns()
             with transaction(db):
-                for done, game in enumerate(checked[start : start + BATCH], start=start + 1):
+                for done, (game, standings) in enumerate(zip(batch, scored), start=start + 1):
                     if progress:
                         progress(done, len(checked))
                     if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
                         summary.games_skipped += 1
                         continue
                     key = keys[name_key(game.house_rules)] if game.house_rules else game.rules_key
-                    written = _write_game(db, game, key, stamp, mark)
+                    written = _write_game(db, game, standings, key, stamp, mark)
                     made[written.id] = (summaries.rows_for(written), records.facts_of(written))
                     summary.games_added += 1
                     summary.rounds_added += len(game.rounds)
@@ -278,9 +279,9 @@ def _merge_house_rules(db, rules, summary):
     return key
 
 
-def _write_game(db, game, rules_key, stamp, mark):
-    """Write one checked game and its rounds with the engine's scores, hidden (by the
-    import ``mark``) until the import publishes it.
+def _write_game(db, game, standings, rules_key, stamp, mark):
+    """Write one checked game and its rounds with the engine's scores (``standings``, its
+    ``scored()``), hidden (by the import ``mark``) until the import publishes it.
 
     Not ``games.add_round``: that refuses a round after the rules ended the
     game, which a reopened and edited game can hold, and logs each round as
@@ -299,7 +300,7 @@ def _write_game(db, game, rules_key, stamp, mark):
         importing=mark,
     )
     written = game_model.load_game(db, game_id, hidden=True)
-    for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
+    for number, (entries, scores) in enumerate(zip(game.rounds, standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
             [game_id, number, stamp, stamp],
@@ -315,7 +316,7 @@ def _write_game(db, game, rules_key, stamp, mark):
     # finish time is the file's: a reopened game is not stamped finished today); its
     # summaries come when the import publishes it
     written = game_model.load_game(db, game_id, hidden=True)
-    vars(written)["standings"] = game.standings  # the engine's, as the check made them
+    vars(written)["standings"] = standings  # the engine's, made again as it is written (``scored``)
     changes.store_totals(db, written)
     imported = change_log.said(
         N_("Game imported with %(count)s rounds.")

@@ -332,8 +332,7 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
             )
         )
         return None
-    ended = not result.finished
-    result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
+    ended = not result.finished  # scored again as it is written (``_Game.scored``)
     paper = SCORES_ONLY if layout == "scores" else PAPER_SHEET
     text = repr(
         (
@@ -358,7 +357,6 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
         teams=teams,
         first_dealer=None,
         rounds=rounds,
-        standings=result,
     )
 
 
