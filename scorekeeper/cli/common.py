@@ -47,6 +47,8 @@ class Progress:
         self.done = self.total = 0
 
     def update(self, done, total):
+        """``total`` may change from one call to the next (an estimate, as an import's
+        check gives while it reads the file)."""
         self.done, self.total = done, total
         if not self.shown:
             return
@@ -55,6 +57,7 @@ class Progress:
             self.bar.render_progress()
         if self.bar.finished:
             return
+        self.bar.length = total
         self.bar.update(done - self.bar.pos)
         if done >= total:  # done: its line stays, and the next bar starts on its own
             self.bar.render_finish()

@@ -125,13 +125,12 @@ def export_command(path, force, quiet):
 def import_command(file, quiet):
     """Import a JSON export (games already here are skipped)."""
     try:
-        data = importer.read_history(file.read())
         with (
             connection() as db,
             Progress(_("Checking games"), quiet) as checking,
             Progress(_("Importing games"), quiet) as progress,
         ):
-            summary = importer.import_history(db, data, progress.update, checking.update, _pause)
+            summary = importer.import_file(db, file.read(), progress.update, checking.update, _pause)
     except ValueError as error:
         raise click.ClickException(
             _("%(file)s: refused, nothing imported: %(error)s", file=file.name, error=error)

@@ -22,19 +22,22 @@ from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..scoring.language import _, ngettext
 from ..services.game_model import PAPER_KINDS, SCORES_ONLY
 from . import FORMAT, READS, VERSION
+from .limits import (
+    MAX_DEPTH,
+    MAX_GAMES,
+    MAX_HISTORY_ROUNDS,
+    MAX_HOUSE_RULES,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_TEXT,
+)
+from .reading import END, START, Reader, refusal
 
 # the tables the engine scores: 2 to 6 teams of 1 to 4 players
 MAX_TEAMS = scoring.MAX_TEAMS
 MAX_PLAYERS_PER_TEAM = scoring.MAX_PLAYERS_PER_TEAM
-MAX_ROUNDS = scoring.MAX_ROUNDS * 10  # the engine's own bound on a round number
 # "A & B & C & D" when a team has no name
 MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + len(" & ") * (MAX_PLAYERS_PER_TEAM - 1)
-# What one family's history can hold; a file past these is not one.
-MAX_GAMES = 200_000
-MAX_PLAYERS = 10_000
-MAX_HOUSE_RULES = 1_000
-MAX_DEPTH = 12  # the format's deepest value (a meld minimum by score) is 7 levels down
-MAX_TEXT = 10_000
 _UID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS), "paper_score")
 
@@ -77,11 +80,16 @@ class _Game:
     teams: list  # (name, [players])
     first_dealer: str | None
     rounds: list  # [TeamRound per team] per round
-    standings: scoring.Standings  # the engine's, whose round scores are stored
+
+    def scored(self):
+        """The engine's standings, whose round scores and totals are stored: made again as
+        the game is written rather than kept from its check, where they were two thirds of
+        what a checked game held (4 KB a round of six teams)."""
+        return scoring.standings(self.rules, self.rounds, teams=len(self.teams), ended=self.ended_by_hand)
 
 
-def _fail(where, message):
-    raise ValueError(f"{where}: {message}")
+def _fail(where, message, line=None):
+    raise refusal(where, message, line)
 
 
 def _object(value, where, required, optional=()):
@@ -166,6 +174,10 @@ def _rules(value, where):
         ) from None
 
 
+_MEMBERS = ("format", "version", "players", "house_rules", "games")
+_OPTIONAL_MEMBERS = ("exported_at",)
+
+
 def check_history(data, progress=None):
     """Check a whole export; return (players, house rules, games) ready to write.
 
@@ -175,37 +187,126 @@ def check_history(data, progress=None):
         ("games[3].rounds[2].entries[1].melded_points: …"; lists count from 0).
     """
     _bounded(data)
-    _object(data, "", ("format", "version", "players", "house_rules", "games"), ("exported_at",))
-    if data["format"] != FORMAT:
-        _fail("format", _("must be “%(format)s”: this is not a Scorekeeper export", format=FORMAT))
-    version = data["version"]
-    if isinstance(version, bool) or not isinstance(version, int):
-        _fail("version", _("must be a whole number, not %(value)s", value=_short(version)))
-    if version not in READS:
-        _fail(
-            "version",
-            (
-                _(
-                    "this Scorekeeper reads version %(versions)s and %(last)s files; this file is version "
-                    "%(version)s (update Scorekeeper to import it)",
-                    versions=", ".join(map(str, READS[:-1])),
-                    last=READS[-1],
-                    version=version,
-                )
-                if version > VERSION
-                else _(
-                    "this Scorekeeper reads version %(versions)s and %(last)s files; "
-                    "this file is version %(version)s",
-                    versions=", ".join(map(str, READS[:-1])),
-                    last=READS[-1],
-                    version=version,
-                )
-            ),
-        )
-
-    players, seen = [], {}
+    _object(data, "", _MEMBERS, _OPTIONAL_MEMBERS)
+    history = _History()
+    history.format(data["format"])
+    history.version(data["version"])
     for i, value in enumerate(_list(data["players"], "players", high=MAX_PLAYERS)):
+        history.player(i, value)
+    for i, value in enumerate(_list(data["house_rules"], "house_rules", high=MAX_HOUSE_RULES)):
+        history.house_rule(i, value)
+    history.house_rules_read()
+    games = _list(data["games"], "games", high=MAX_GAMES)
+    for i, value in enumerate(games):
+        history.game(i, value)
+        if progress:
+            progress(i + 1, len(games))
+    return history.result()
+
+
+def check_file(content, progress=None):
+    """Read and check an export file (bytes or text) a part at a time: each player, set of
+    house rules and game checked as it is read (``reading.Reader``), and only what was
+    checked kept. Return (players, house rules, games) ready to write, as ``check_history``.
+
+    The same checks as ``check_history``, each problem in the file's order, and the
+    reader's limits (a game's length, how many games…) refused where the file passes them,
+    with its line.
+
+    :param progress: called as ``progress(games checked, games in the file)``; until the
+        last game, the second is an estimate from how far into the file that game is.
+    :raises ValueError: the first problem, starting with where it is.
+    """
+    reader = Reader(content)
+    history, read = _History(), set()
+    for part in reader.parts():
+        key = part.key
+        if key is None:  # the file is no object
+            _bounded(part.value)
+            _object(part.value, "", _MEMBERS, _OPTIONAL_MEMBERS)
+        if part.index is None or part.index == START:
+            _object({key: None}, "", (), (*_MEMBERS, *_OPTIONAL_MEMBERS))  # a member the format has
+            if key in read:
+                _fail(key, _("listed twice"))
+            read.add(key)
+        if part.index is None:
+            _bounded(part.value, key, 1)
+            if key == "format":
+                history.format(part.value)
+            elif key == "version":
+                history.version(part.value)
+            elif key != "exported_at":
+                _list(part.value, key)  # players, house_rules or games, and not a list
+        elif part.index == END:
+            if key == "house_rules":
+                history.house_rules_read()
+            elif key == "games" and progress and part.value:
+                progress(part.value, part.value)
+        elif part.index != START:
+            where = f"{key}[{part.index}]"
+            _bounded(part.value, where, 2)
+            if key == "players":
+                history.player(part.index, part.value)
+            elif key == "house_rules":
+                history.house_rule(part.index, part.value)
+            else:
+                history.game(part.index, part.value, part.line)
+                if progress:
+                    done = part.index + 1
+                    progress(done, max(done, round(done * reader.size / max(part.at, 1))))
+    for key in _MEMBERS:
+        if key not in read:
+            _fail(key, _("missing"))
+    return history.result()
+
+
+class _History:
+    """A history export checked a part at a time, in the order its parts are read: its
+    format and version, each player, each set of house rules, each game."""
+
+    def __init__(self):
+        self.players, self.house_rules, self.games = [], [], []
+        self._player_keys, self._rules_names, self._uids = {}, {}, {}
+        self._rules_read = False
+        self._waiting = []  # (where, house rules' name) of games read before the house rules
+        self._rounds = 0
+        self._shared = {}  # the rule sets and entries checked so far (_check_game)
+
+    def result(self):
+        return self.players, self.house_rules, self.games
+
+    def format(self, value):
+        if value != FORMAT:
+            _fail("format", _("must be “%(format)s”: this is not a Scorekeeper export", format=FORMAT))
+
+    def version(self, version):
+        if isinstance(version, bool) or not isinstance(version, int):
+            _fail("version", _("must be a whole number, not %(value)s", value=_short(version)))
+        if version not in READS:
+            _fail(
+                "version",
+                (
+                    _(
+                        "this Scorekeeper reads version %(versions)s and %(last)s files; "
+                        "this file is version %(version)s (update Scorekeeper to import it)",
+                        versions=", ".join(map(str, READS[:-1])),
+                        last=READS[-1],
+                        version=version,
+                    )
+                    if version > VERSION
+                    else _(
+                        "this Scorekeeper reads version %(versions)s and %(last)s files; "
+                        "this file is version %(version)s",
+                        versions=", ".join(map(str, READS[:-1])),
+                        last=READS[-1],
+                        version=version,
+                    )
+                ),
+            )
+
+    def player(self, i, value):
         name = _player_name(value, f"players[{i}]")
+        seen = self._player_keys
         if name_key(name) in seen:
             _fail(
                 f"players[{i}]",
@@ -216,11 +317,11 @@ def check_history(data, progress=None):
                 ),
             )
         seen[name_key(name)] = i
-        players.append(name)
+        self.players.append(name)
 
-    house_rules, seen = [], {}
-    for i, value in enumerate(_list(data["house_rules"], "house_rules", high=MAX_HOUSE_RULES)):
+    def house_rule(self, i, value):
         rules = _rules(value, f"house_rules[{i}]")
+        seen = self._rules_names
         if name_key(rules.name) in seen:
             _fail(
                 f"house_rules[{i}].name",
@@ -231,22 +332,47 @@ def check_history(data, progress=None):
                 ),
             )
         seen[name_key(rules.name)] = i
-        house_rules.append(rules)
+        self.house_rules.append(rules)
 
-    checked, uids = [], {}
-    games = _list(data["games"], "games", high=MAX_GAMES)
-    for i, value in enumerate(games):
-        game = _check_game(value, f"games[{i}]", seen)
-        if game.uid in uids:
-            _fail(f"games[{i}].uid", _("the same game as games[%(index)s]", index=uids[game.uid]))
-        uids[game.uid] = i
-        checked.append(game)
-        if progress:
-            progress(i + 1, len(games))
-    return players, house_rules, checked
+    def house_rules_read(self):
+        """Every set of house rules is read: the games read before them may name them now."""
+        self._rules_read = True
+        for where, house in self._waiting:
+            _house_rules_named(house, where, self._rules_names)
+        self._waiting = []
+
+    def game(self, i, value, line=None):
+        """Check games[i]; ``line``: the line of the file it starts on, if read from one."""
+        where = f"games[{i}]"
+        rounds = value.get("rounds") if isinstance(value, Mapping) else None
+        if isinstance(rounds, list) and len(rounds) <= MAX_ROUNDS:  # (a longer game: its check says so)
+            self._rounds += len(rounds)  # counted as read: each would be checked by the engine
+            if self._rounds > MAX_HISTORY_ROUNDS:
+                most = format(MAX_HISTORY_ROUNDS, ",")
+                _fail(where, _("a history holds at most %(most)s rounds", most=most), line)
+        game = _check_game(value, where, self._rules_names if self._rules_read else None, self._shared)
+        if game.house_rules is not None and not self._rules_read:
+            self._waiting.append((f"{where}.house_rules", game.house_rules))
+        if game.uid in self._uids:
+            _fail(f"{where}.uid", _("the same game as games[%(index)s]", index=self._uids[game.uid]))
+        self._uids[game.uid] = i
+        self.games.append(game)
 
 
-def _check_game(value, where, house_rules_names):
+def _house_rules_named(house, where, house_rules_names):
+    if not isinstance(house, str) or name_key(house) not in house_rules_names:
+        _fail(where, _("%(value)s is not the name of any house rules in this file", value=_short(house)))
+
+
+def _check_game(value, where, house_rules_names, shared=None):
+    """One game checked (a ``_Game``); its house rules' name is checked against
+    ``house_rules_names`` unless that is None (not read yet: the caller checks it later).
+
+    :param shared: {value: value} of the rule sets and entries checked so far: an equal
+        one is kept once (they are frozen), so that a history's thousand games of the same
+        rules hold one rule set, and a round like another holds no entries of its own.
+    """
+    shared = {} if shared is None else shared
     _object(
         value,
         where,
@@ -294,12 +420,10 @@ def _check_game(value, where, house_rules_names):
             ),
         )
     house = value.get("house_rules")
-    if house is not None and (not isinstance(house, str) or name_key(house) not in house_rules_names):
-        _fail(
-            f"{where}.house_rules",
-            _("%(value)s is not the name of any house rules in this file", value=_short(house)),
-        )
+    if house is not None and (house_rules_names is not None or not isinstance(house, str)):
+        _house_rules_named(house, f"{where}.house_rules", house_rules_names or {})
     rules = _rules(value["rules"], f"{where}.rules")
+    rules = shared.setdefault(rules, rules)
 
     teams, names = [], {}
     for t, team in enumerate(_list(value["teams"], f"{where}.teams", low=scoring.MIN_TEAMS, high=MAX_TEAMS)):
@@ -353,7 +477,9 @@ def _check_game(value, where, house_rules_names):
                 f"{at}.entries",
                 _("%(count)s entries for a game of %(teams)s teams", count=len(entries), teams=len(teams)),
             )
-        rounds.append(_check_round(rules, entries, r + 1, at, team_names))
+        rounds.append(
+            [shared.setdefault(entry, entry) for entry in _check_round(rules, entries, r + 1, at, team_names)]
+        )
         if any(entry.scores_only for entry in rounds[-1]) != (paper == SCORES_ONLY):
             _fail(
                 f"{at}.entries",
@@ -389,7 +515,6 @@ def _check_game(value, where, house_rules_names):
         teams,
         dealer,
         rounds,
-        result,
     )
 
 

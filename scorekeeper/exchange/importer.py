@@ -38,10 +38,19 @@ from ..services import change_log, changes, game_model, games, records, rulesets
 from ..services.players import player_id
 from ..storage.db import let_writers_in, snapshot, transaction
 from . import stamp_now
-from .checking import check_history
+from .checking import check_file, check_history
 from .reading import read_history
 
-__all__ = ["ImportSummary", "check_history", "import_history", "read_history", "resume", "write_checked"]
+__all__ = [
+    "ImportSummary",
+    "check_file",
+    "check_history",
+    "import_file",
+    "import_history",
+    "read_history",
+    "resume",
+    "write_checked",
+]
 
 #: games a transaction writes, or publishes: a few tens of milliseconds of the write lock
 BATCH = 25
@@ -106,6 +115,18 @@ def import_history(db, data, progress=None, checking=None, turns=None):
     return write_checked(db, players, house_rules, checked, progress, turns)
 
 
+def import_file(db, content, progress=None, checking=None, turns=None):
+    """Merge an export file (its bytes, as uploaded) into the database, as ``import_history``
+    does; the file is read and checked a part at a time (``check_file``: only what was
+    checked is kept, and a file past a limit of ``limits.py`` is refused where it passes it).
+
+    :raises ValueError: the file is refused; the message says where.
+    """
+    players, house_rules, checked = check_file(content, checking)
+    del content  # the file's bytes: the caller passed them on, and the checked games are what is written
+    return write_checked(db, players, house_rules, checked, progress, turns)
+
+
 def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     """Write checked players, house rules and games (``check_history``'s, or a spreadsheet
     of past games) in short transactions (see the module); return an ``ImportSummary``.
@@ -139,16 +160,18 @@ def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     made = {}  # game id -> (its summaries' rows, its records' row), for publishing it
     try:
         for start in range(0, len(checked), BATCH):
+            batch = checked[start : start + BATCH]
+            scored = [game.scored() for game in batch]  # the engine's work, outside the write lock
             turns()
             with transaction(db):
-                for done, game in enumerate(checked[start : start + BATCH], start=start + 1):
+                for done, (game, standings) in enumerate(zip(batch, scored), start=start + 1):
                     if progress:
                         progress(done, len(checked))
                     if db.execute("SELECT 1 FROM games WHERE uid = ?", [game.uid]).fetchone():
                         summary.games_skipped += 1
                         continue
                     key = keys[name_key(game.house_rules)] if game.house_rules else game.rules_key
-                    written = _write_game(db, game, key, stamp, mark)
+                    written = _write_game(db, game, standings, key, stamp, mark)
                     made[written.id] = (summaries.rows_for(written), records.facts_of(written))
                     summary.games_added += 1
                     summary.rounds_added += len(game.rounds)
@@ -256,9 +279,9 @@ def _merge_house_rules(db, rules, summary):
     return key
 
 
-def _write_game(db, game, rules_key, stamp, mark):
-    """Write one checked game and its rounds with the engine's scores, hidden (by the
-    import ``mark``) until the import publishes it.
+def _write_game(db, game, standings, rules_key, stamp, mark):
+    """Write one checked game and its rounds with the engine's scores (``standings``, its
+    ``scored()``), hidden (by the import ``mark``) until the import publishes it.
 
     Not ``games.add_round``: that refuses a round after the rules ended the
     game, which a reopened and edited game can hold, and logs each round as
@@ -277,7 +300,7 @@ def _write_game(db, game, rules_key, stamp, mark):
         importing=mark,
     )
     written = game_model.load_game(db, game_id, hidden=True)
-    for number, (entries, scores) in enumerate(zip(game.rounds, game.standings.round_scores), start=1):
+    for number, (entries, scores) in enumerate(zip(game.rounds, standings.round_scores), start=1):
         round_id = db.execute(
             "INSERT INTO rounds (game_id, number, created_at, updated_at) VALUES (?, ?, ?, ?)",
             [game_id, number, stamp, stamp],
@@ -293,7 +316,7 @@ def _write_game(db, game, rules_key, stamp, mark):
     # finish time is the file's: a reopened game is not stamped finished today); its
     # summaries come when the import publishes it
     written = game_model.load_game(db, game_id, hidden=True)
-    vars(written)["standings"] = game.standings  # the engine's, as the check made them
+    vars(written)["standings"] = standings  # the engine's, made again as it is written (``scored``)
     changes.store_totals(db, written)
     imported = change_log.said(
         N_("Game imported with %(count)s rounds.")

@@ -26,7 +26,6 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
-import io
 import re
 from dataclasses import dataclass, field
 
@@ -38,6 +37,15 @@ from ..services.evenings import EVENING, stored
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from ..typed import whole_number
 from .checking import MAX_TEAM_NAME, _Game
+from .limits import (
+    MAX_CELL,
+    MAX_COLUMNS,
+    MAX_GAME_LINES,
+    MAX_HISTORY_ROUNDS,
+    MAX_LINE_TEXT,
+    MAX_LINES,
+    MAX_PAST_GAMES,
+)
 
 #: how the file writes its days (the page's choice)
 DATE_ORDERS = {
@@ -45,8 +53,6 @@ DATE_ORDERS = {
     "dmy": "24/12/2019",
     "mdy": "12/24/2019",
 }
-#: bounds on a file: a family's spreadsheet, not a database
-MAX_LINES = 200_000
 MAX_PROBLEMS = 50  # said, of all the file's problems (their count is said too)
 # the players' separators alone: each name is trimmed by clean_name (\s*(?:&|\+|/|,)\s* read a
 # run of spaces again from each of its spaces: work that grew with the square of the run)
@@ -79,10 +85,125 @@ class Preview:
     layout: str = "scores"
 
 
-@dataclass
 class _Row:
-    line: int
-    cells: dict
+    """A line of the file: its number and its text, kept as read (a line of short cells
+    would take some ten times its size as a string a cell); its cells (``cell(column)``,
+    "" where it has none) only while its game is read (``split``)."""
+
+    __slots__ = ("columns", "line", "source", "values")
+
+    def __init__(self, line, source, columns):
+        self.line, self.source, self.columns, self.values = line, source, columns, ()  # columns: {name: at}
+
+    def split(self, dialect):
+        """Its cells, trimmed, until ``values`` is emptied again."""
+        self.values = tuple(map(str.strip, next(csv.reader([self.source], dialect))))
+
+    def cell(self, name, default=""):
+        at = self.columns.get(name)
+        return self.values[at] if at is not None and at < len(self.values) else default
+
+
+def _refuse(line, why):
+    """Refuse the file at once, at a limit: at ``line``, for ``why``."""
+    raise PastGamesRefused([(line, why)])
+
+
+class _Problems:
+    """Every problem found, counted, of which the first ``MAX_PROBLEMS`` by line are kept
+    (a file of 200,000 bad lines is not 200,000 messages held), and the lines that have one."""
+
+    def __init__(self):
+        self.count, self.lines, self._kept = 0, set(), []
+
+    def __len__(self):
+        return self.count
+
+    def append(self, problem):
+        self.count += 1
+        self.lines.add(problem[0])
+        self._kept.append(problem)
+        if len(self._kept) >= 20 * MAX_PROBLEMS:
+            self._kept = self.first()
+
+    def first(self):
+        return sorted(self._kept)[:MAX_PROBLEMS]
+
+    def refused(self):
+        return PastGamesRefused(self.first(), self.count)
+
+
+class _Rounds:
+    """The rounds of the file's games, counted as its lines are read, before any game is
+    checked by the engine: a game's rounds are its lines' most (a column per round, up to
+    a line's last score), or the rounds its lines name (a line per team and round)."""
+
+    def __init__(self, columns, layout):
+        self.total, self._games = 0, {}  # label: its rounds (a count, or the rounds named)
+        self._round = columns.index("round") if layout == "lines" else None
+        numbered = sorted((int(name), at) for at, name in enumerate(columns) if name.isdigit())
+        self._numbered = [at for _number, at in reversed(numbered)]  # the last round's column first
+
+    def add(self, label, cells):
+        """Count a line of the game ``label``; return the file's rounds so far."""
+        if self._round is not None:
+            named = self._games.setdefault(label, set())
+            cell = cells[self._round].strip() if self._round < len(cells) else ""
+            if cell not in named:
+                named.add(cell)
+                self.total += 1
+            return self.total
+        last = next(
+            (
+                len(self._numbered) - k
+                for k, at in enumerate(self._numbered)
+                if at < len(cells) and cells[at].strip()
+            ),
+            0,
+        )
+        before = self._games.get(label, 0)
+        if last > before:
+            self._games[label] = last
+            self.total += last - before
+        return self.total
+
+
+class _Lines:
+    """The file's lines as ``csv.reader`` reads them, each row (its line, or its lines when
+    a cell holds a line break) refused past ``MAX_LINE_TEXT`` characters before it is split
+    into cells: so no row, and no cell, is longer. ``row_read`` starts the next row's count."""
+
+    _LINE = re.compile(rf"[^\r\n]{{0,{MAX_LINE_TEXT}}}(?:\r\n|\r|\n)?")
+
+    def __init__(self, text):
+        self.text, self.at, self.number = text, 0, 0
+        self.row, self.row_line, self.pieces = 0, 1, []  # the row being read: its length, first line, lines
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.at >= len(self.text):
+            raise StopIteration
+        line = self._LINE.match(self.text, self.at)[0]
+        self.at += len(line)
+        self.number += 1
+        if not self.row:
+            self.row_line = self.number
+        self.row += len(line.rstrip("\r\n"))
+        self.pieces.append(line)
+        if self.row > MAX_LINE_TEXT or (self.at < len(self.text) and not line.endswith(("\n", "\r"))):
+            most = format(MAX_LINE_TEXT, ",")
+            _refuse(
+                self.row_line,
+                _("a line of more than %(most)s characters: no sheet of games is so wide", most=most),
+            )
+        return line
+
+    def row_read(self):
+        """The row just read, as its text; the next row starts."""
+        source, self.row, self.pieces = "".join(self.pieces), 0, []
+        return source
 
 
 def read_past_games(content, rule_sets, default, dates="ymd"):
@@ -99,39 +220,44 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    lines = _Lines(text)
+    reader = csv.reader(lines, dialect)
     try:
         header = next(reader, None)
     except csv.Error as error:
         raise PastGamesRefused([(1, _("not a CSV file (%(error)s)", error=error))]) from None
     if not header:
         raise PastGamesRefused([(1, _("the file is empty: its first line names the columns"))])
+    lines.row_read()
+    if len(header) > MAX_COLUMNS:
+        count, most = format(len(header), ","), format(MAX_COLUMNS, ",")
+        _refuse(
+            1, _("%(count)s columns: a spreadsheet of games has at most %(most)s", count=count, most=most)
+        )
     columns = [_column(name) for name in header]
-    problems = []
+    problems = _Problems()
     missing = [name for name in ("date", "game", "players") if name not in columns]
     if missing:
         raise PastGamesRefused(
             [(1, _("no “%(name)s” column (the first line names the columns)", name=name)) for name in missing]
         )
     layout = "lines" if "round" in columns else "scores"
-    rows = []
+    at = {name: i for i, name in enumerate(columns)}
+    game_at = at["game"]
+    games, rounds = {}, _Rounds(columns, layout)  # games: their lines, by label
     try:
         for cells in reader:
+            line, source = lines.row_line, lines.row_read()
             if reader.line_num > MAX_LINES:
-                raise PastGamesRefused(
-                    [
-                        (
-                            reader.line_num,
-                            _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ",")),
-                        )
-                    ]
+                _refuse(
+                    line, _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ","))
                 )
             if not any(cell.strip() for cell in cells):
                 continue  # a blank line between games
             if len(cells) > len(columns):
                 problems.append(
                     (
-                        reader.line_num,
+                        line,
                         _(
                             "%(cells)s cells, but the first line names %(columns)s",
                             cells=len(cells),
@@ -140,20 +266,58 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
                     )
                 )
                 continue
-            rows.append(_Row(reader.line_num, dict(zip(columns, (c.strip() for c in cells)))))
+            longest = max(map(len, cells))
+            if longest > MAX_CELL:
+                count, most = format(longest, ","), format(MAX_CELL, ",")
+                problems.append(
+                    (
+                        line,
+                        _(
+                            "a cell of %(count)s characters: a cell holds at most %(most)s",
+                            count=count,
+                            most=most,
+                        ),
+                    )
+                )
+                continue
+            label = cells[game_at].strip() if game_at < len(cells) else ""
+            game = games.get(label)
+            if game is None:
+                if len(games) == MAX_PAST_GAMES:
+                    most = format(MAX_PAST_GAMES, ",")
+                    _refuse(line, _("a file of past games holds at most %(most)s games", most=most))
+                game = games[label] = []
+            if len(game) == MAX_GAME_LINES:
+                most = format(MAX_GAME_LINES, ",")
+                # Translators: a game of a spreadsheet, by its label, and its most lines
+                _refuse(
+                    line,
+                    _(
+                        "game “%(label)s” has more than %(most)s lines "
+                        "(a line per team and round, six teams of 100 rounds)",
+                        label=label,
+                        most=most,
+                    ),
+                )
+            if rounds.add(label, cells) > MAX_HISTORY_ROUNDS:  # each would be checked by the engine
+                most = format(MAX_HISTORY_ROUNDS, ",")
+                _refuse(line, _("a file of past games holds at most %(most)s rounds", most=most))
+            game.append(_Row(line, source, at))
     except csv.Error as error:
-        raise PastGamesRefused(
-            [*problems, (reader.line_num, _("not readable as CSV (%(error)s)", error=error))]
-        ) from None
-    if not rows and not problems:
+        problems.append((lines.row_line, _("not readable as CSV (%(error)s)", error=error)))
+        raise problems.refused() from None
+    if not games and not problems:
         raise PastGamesRefused([(2, _("no games: the file has only its first line"))])
-    games = {}
-    for row in rows:
-        games.setdefault(row.cells.get("game", ""), []).append(row)
     preview = Preview([], layout=layout)
-    seen_players = {}
+    # seen_players: every name, as first written; same: the entries checked, each kept once (a
+    # score of 1,235 alone is one entry however many rounds have it, as ``checking`` keeps them)
+    seen_players, same = {}, {}
     for label, game_rows in games.items():
-        read = _read_game(label, game_rows, columns, rule_sets, default, dates, layout, problems)
+        for row in game_rows:
+            row.split(dialect)
+        read = _read_game(label, game_rows, columns, rule_sets, default, dates, layout, problems, same)
+        for row in game_rows:
+            row.values = ()
         if read is None:
             continue
         preview.games.append(read)
@@ -162,7 +326,7 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
             for name in members:
                 seen_players.setdefault(name_key(name), name)
     if problems:
-        raise PastGamesRefused(sorted(problems))
+        raise problems.refused()
     preview.players = list(seen_players.values())
     days = sorted(game.played_at for game in preview.games)
     preview.first, preview.last = days[0], days[-1]
@@ -226,26 +390,29 @@ def _players(text):
     return names
 
 
-def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems):
-    """One game's rows checked: a ``checking._Game``, or None with its problems added."""
+def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems, same):
+    """One game's rows checked: a ``checking._Game``, or None with its problems added.
+
+    :param same: {entry: entry} of the games read so far: an equal entry is kept once.
+    """
     before = len(problems)
     first = rows[0]
     # Translators: a game of a spreadsheet named in the messages below, by its label
     where = _("game “%(label)s”", label=label) if label else _("a game with no label")
     try:
-        day = _day(first.cells.get("date", ""), dates)
-        played_at = stored(day, _time(first.cells.get("time", "")))
+        day = _day(first.cell("date"), dates)
+        played_at = stored(day, _time(first.cell("time")))
     except ValueError as error:
         problems.append((first.line, str(error)))
         return None
-    named = first.cells.get("rules", "")
+    named = first.cell("rules")
     key, rules = rule_sets.get(name_key(clean_name(named)), (None, None)) if named else default
     if rules is None:
         problems.append((first.line, _("no rule set is called “%(name)s”", name=named)))
         return None
     for row in rows[1:]:
-        for column, said in (("date", first.cells.get("date", "")), ("time", first.cells.get("time", ""))):
-            other = row.cells.get(column, "")
+        for column, said in (("date", first.cell("date")), ("time", first.cell("time"))):
+            other = row.cell(column)
             if other != said:
                 problems.append(
                     (
@@ -261,7 +428,7 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
                         ),
                     )
                 )
-        if row.cells.get("rules", "") != named:
+        if row.cell("rules") != named:
             problems.append(
                 (
                     row.line,
@@ -334,8 +501,7 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
             )
         )
         return None
-    ended = not result.finished
-    result = scoring.standings(rules, rounds, teams=len(teams), ended=ended)
+    ended = not result.finished  # scored again as it is written (``_Game.scored``)
     paper = SCORES_ONLY if layout == "scores" else PAPER_SHEET
     text = repr(
         (
@@ -359,18 +525,17 @@ def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems
         rules=rules,
         teams=teams,
         first_dealer=None,
-        rounds=rounds,
-        standings=result,
+        rounds=[[same.setdefault(entry, entry) for entry in entries] for entries in rounds],
     )
 
 
 def _team(row, problems):
     try:
-        members = _players(row.cells.get("players", ""))
+        members = _players(row.cell("players"))
     except ValueError as error:
         problems.append((row.line, str(error)))
         return None
-    name = clean_name(row.cells.get("team", ""))
+    name = clean_name(row.cell("team"))
     problem = name_problem(name, MAX_TEAM_NAME, _=_) if name else None
     if problem:
         problems.append((row.line, _("the team's name: %(problem)s", problem=problem)))
@@ -390,7 +555,7 @@ def _scores_game(rows, columns, problems):
         team = _team(row, problems)
         values = []
         for number, column in numbered:
-            cell = row.cells.get(column, "")
+            cell = row.cell(column)
             try:
                 values.append(whole_number(cell))
             except ValueError:
@@ -405,14 +570,14 @@ def _scores_game(rows, columns, problems):
             values.pop()
         if None in values:
             gap = values.index(None) + 1
-            if not any(p[0] == row.line for p in problems):
+            if row.line not in problems.lines:
                 problems.append(
                     (row.line, _("round %(number)s is empty, but a later round has a score", number=gap))
                 )
         if team is not None:
             teams.append(team)
             scores.append(values)
-    if not teams or any(p[0] in {r.line for r in rows} for p in problems):
+    if not teams or any(r.line in problems.lines for r in rows):
         return None, None, None
     played = len(scores[0])
     for row, values in zip(rows[1:], scores[1:]):
@@ -450,7 +615,7 @@ def _lines_game(rows, rules, where, problems):
             order[key] = len(teams)
             teams.append(team)
             lines.append(row.line)
-        cell = row.cells.get("round", "")
+        cell = row.cell("round")
         if not (cell.isdigit() and 0 < int(cell) <= scoring.MAX_ROUNDS):
             problems.append((row.line, _("“%(cell)s” is not a round's number", cell=cell)))
             continue
@@ -470,7 +635,7 @@ def _lines_game(rows, rules, where, problems):
                     )
                 )
             taken[order[key]] = (row.line, entry)
-    if problems and any(p[0] in {r.line for r in rows} for p in problems):
+    if any(r.line in problems.lines for r in rows):
         return None, None, None
     numbers = sorted(by_round)
     if numbers != list(range(1, len(numbers) + 1)):
@@ -506,10 +671,10 @@ def _entry(row, rules, problems):
     before = len(problems)
     books, values = {}, {}
     for kind in rules.books:
-        cell = row.cells.get(f"books_{kind}", row.cells.get(kind, ""))
+        cell = row.cell(f"books_{kind}", row.cell(kind))
         books[kind] = _count(cell, f"books_{kind}", MAX_BOOKS, row, problems)
     for f in ENTRY_FIELDS:
-        cell = row.cells.get(f.name, "")
+        cell = row.cell(f.name)
         if f.name in _FLAGS:
             if cell.lower() not in _YES | _NO:
                 problems.append(

@@ -5,10 +5,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField, RadioField, SelectChoice
 
+from ..exchange.limits import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE
 from ..exchange.pastgames import DATE_ORDERS
 
-# Years of games as JSON run to a few MB; the app's 1 MB limit is for everything else.
-MAX_IMPORT_SIZE = 64 * 1024 * 1024
+# Years of games as JSON run to a few MB; the app's 1 MB limit is for everything else. Both
+# sizes, and what a file of that size may hold, are declared in exchange/limits.py.
+__all__ = ["MAX_IMPORT_SIZE", "MAX_PAST_GAMES_SIZE", "ImportForm", "PastGamesForm"]
 
 
 class ImportForm(FlaskForm):
@@ -21,10 +23,6 @@ class ImportForm(FlaskForm):
             FileSize(MAX_IMPORT_SIZE, message=_l("That file is too big (at most 64 MB).")),
         ],
     )
-
-
-#: a spreadsheet of past games: years of a family's games are a few hundred KB
-MAX_PAST_GAMES_SIZE = 8 * 1024 * 1024
 
 
 class PastGamesForm(FlaskForm):

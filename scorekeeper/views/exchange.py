@@ -98,9 +98,7 @@ def import_file():
     if form.validate_on_submit():
         try:
             with collector_paused():
-                data = importer.read_history(form.file.data.read())
-                summary = importer.import_history(get_db(), data)
-                del data  # freed here, while the collector is still off
+                summary = importer.import_file(get_db(), form.file.data.read())
         except ValueError as error:
             form.file.errors.append(_("Nothing was imported: %(error)s", error=error))
         else:
