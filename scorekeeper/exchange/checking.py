@@ -204,7 +204,7 @@ def check_history(data, progress=None):
     return history.result()
 
 
-def check_file(content, progress=None):
+def check_file(content, progress=None, *, most_rounds=MAX_HISTORY_ROUNDS):
     """Read and check an export file (bytes or text) a part at a time: each player, set of
     house rules and game checked as it is read (``reading.Reader``), and only what was
     checked kept. Return (players, house rules, games) ready to write, as ``check_history``.
@@ -215,10 +215,11 @@ def check_file(content, progress=None):
 
     :param progress: called as ``progress(games checked, games in the file)``; until the
         last game, the second is an estimate from how far into the file that game is.
+    :param most_rounds: the rounds the whole file may hold (the tests trip it with few)
     :raises ValueError: the first problem, starting with where it is.
     """
     reader = Reader(content)
-    history, read = _History(), set()
+    history, read = _History(most_rounds), set()
     for part in reader.parts():
         key = part.key
         if key is None:  # the file is no object
@@ -264,7 +265,8 @@ class _History:
     """A history export checked a part at a time, in the order its parts are read: its
     format and version, each player, each set of house rules, each game."""
 
-    def __init__(self):
+    def __init__(self, most_rounds=MAX_HISTORY_ROUNDS):
+        self.most_rounds = most_rounds
         self.players, self.house_rules, self.games = [], [], []
         self._player_keys, self._rules_names, self._uids = {}, {}, {}
         self._rules_read = False
@@ -347,8 +349,8 @@ class _History:
         rounds = value.get("rounds") if isinstance(value, Mapping) else None
         if isinstance(rounds, list) and len(rounds) <= MAX_ROUNDS:  # (a longer game: its check says so)
             self._rounds += len(rounds)  # counted as read: each would be checked by the engine
-            if self._rounds > MAX_HISTORY_ROUNDS:
-                most = format(MAX_HISTORY_ROUNDS, ",")
+            if self._rounds > self.most_rounds:
+                most = format(self.most_rounds, ",")
                 _fail(where, _("a history holds at most %(most)s rounds", most=most), line)
         game = _check_game(value, where, self._rules_names if self._rules_read else None, self._shared)
         if game.house_rules is not None and not self._rules_read:
