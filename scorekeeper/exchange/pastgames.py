@@ -173,8 +173,6 @@ class _Lines:
     a cell holds a line break) refused past ``MAX_LINE_TEXT`` characters before it is split
     into cells: so no row, and no cell, is longer. ``row_read`` starts the next row's count."""
 
-    _LINE = re.compile(rf"[^\r\n]{{0,{MAX_LINE_TEXT}}}(?:\r\n|\r|\n)?")
-
     def __init__(self, text):
         self.text, self.at, self.number = text, 0, 0
         self.row, self.row_line, self.pieces = 0, 1, []  # the row being read: its length, first line, lines
@@ -185,7 +183,7 @@ class _Lines:
     def __next__(self):
         if self.at >= len(self.text):
             raise StopIteration
-        line = self._LINE.match(self.text, self.at)[0]
+        line = _line_at(self.text, self.at)
         self.at += len(line)
         self.number += 1
         if not self.row:
@@ -204,6 +202,17 @@ class _Lines:
         """The row just read, as its text; the next row starts."""
         source, self.row, self.pieces = "".join(self.pieces), 0, []
         return source
+
+
+def _line_at(text, at):
+    """The line of ``text`` from ``at`` with its line break (\\r\\n, \\r or \\n), or its first
+    ``MAX_LINE_TEXT`` characters where no break comes within them: what is read is never longer."""
+    reach = min(len(text), at + MAX_LINE_TEXT + 1)
+    breaks = [i for i in (text.find("\r", at, reach), text.find("\n", at, reach)) if i >= 0]
+    if not breaks:
+        return text[at : min(len(text), at + MAX_LINE_TEXT)]
+    cut = min(breaks)
+    return text[at : cut + (2 if text.startswith("\r\n", cut) else 1)]
 
 
 def read_past_games(content, rule_sets, default, dates="ymd"):
