@@ -179,6 +179,7 @@ class Gate(WSGIWrapper):
         super().__init__(app, max_body_size=0)  # the limit is the route's: ``bodies.Limits``
         self.limits = bodies.Limits(app)
         self.folder = folder
+        self.draining = set()  # the rest of refused bodies, read and dropped (``_discard``)
 
     async def handle_http(self, scope, receive, send, sync_spawn, call_soon):
         largest = self.limits.of(scope["method"], scope["path"])
@@ -195,12 +196,20 @@ class Gate(WSGIWrapper):
             environ["CONTENT_LENGTH"] = str(size)
             environ["SERVER_PORT"] = str(environ["SERVER_PORT"])
             environ["wsgi.multiprocess"] = False
-            if size > largest:
+            refused = size > largest
+            if refused:
                 environ["wsgi.input"] = io.BytesIO()
+                # what more the phone sends is read and dropped: hypercorn hands a body over a few
+                # parts at a time and would otherwise wait for room for ever, the connection with it
+                draining = asyncio.ensure_future(_discard(receive))
+                self.draining.add(draining)
+                draining.add_done_callback(self.draining.discard)
             else:
                 body.seek(0)
                 environ["wsgi.input"] = body
             gathered = await sync_spawn(self.run_app, environ, functools.partial(call_soon, send))
+        if refused and gathered:  # the phone should stop sending: nothing more is read
+            gathered[0]["headers"].append((b"connection", b"close"))
         for message in gathered:
             await send(message)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -248,6 +257,12 @@ def _announced(scope):
         if name == b"content-length":
             return int(value)
     return None
+
+
+async def _discard(receive):
+    """Read a refused body's rest, and drop it, until the request is over."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _read_body(receive, body, largest):

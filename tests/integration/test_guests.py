@@ -151,7 +151,9 @@ def test_a_body_is_bounded_by_what_its_page_takes_before_it_is_read(server):
 @pytest.mark.long
 def test_a_body_sent_in_chunks_is_cut_at_the_limit_of_its_page(server):
     """Without a length announced (chunked), the server stops reading at the page's limit
-    and the app refuses it: the view never runs on part of a body."""
+    and the app refuses it: the view never runs on part of a body. The rest is read and
+    dropped, and the connection closed after the answer (hypercorn hands a body over a few
+    parts at a time: a rest left unread held the connection until the server stopped)."""
     port, _, _ = server
     with socket.create_connection(("127.0.0.1", port), timeout=PHONE_PATIENCE) as raw:
         raw.sendall(
@@ -166,11 +168,12 @@ def test_a_body_sent_in_chunks_is_cut_at_the_limit_of_its_page(server):
             except OSError:
                 break
         try:
-            while b"\r\n\r\n" not in answer and (part := raw.recv(4096)):
+            while part := raw.recv(65536):  # the answer, then the end of the connection
                 answer += part
         except ConnectionResetError:
             pass
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    assert b"\r\nconnection: close\r\n" in answer.lower()
 
 
 MOUNTS = """\
