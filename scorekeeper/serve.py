@@ -28,9 +28,10 @@ from .scoring.language import _
 from .storage.db import get_db
 from .storage.faults import Fault
 from .web import certificates, passcode
+from .web.gate import upload_folder
 from .web.network import lan_addresses
 from .web.security import served_as
-from .web.server import Server, upload_folder
+from .web.server import Server
 
 #: seconds a thread runs before another waiting for the interpreter's lock gets it
 SWITCH_INTERVAL = 0.0005

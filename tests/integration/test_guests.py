@@ -16,7 +16,8 @@ import pytest
 
 from scorekeeper.services.schema import migrate
 from scorekeeper.web import certificates
-from scorekeeper.web.server import CONNECTIONS_PER_ADDRESS, _on_ram, upload_folder
+from scorekeeper.web.gate import _on_ram, upload_folder
+from scorekeeper.web.server import CONNECTIONS_PER_ADDRESS
 
 from ..helpers import csrf_token, served
 
