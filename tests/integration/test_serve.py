@@ -130,9 +130,20 @@ def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest
             socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as raw,
             context.wrap_socket(raw, server_hostname=NAME) as tls,
         ):
-            tls.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 400_000 + b"\r\n\r\n")
-            answer = tls.recv(4096)
-        assert answer.startswith(b"HTTP/1.1 4") and b" 200 " not in answer, answer[:80]
+            big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 400_000 + b"\r\n\r\n"
+            try:
+                tls.sendall(big)
+                sent_whole = True
+            except (ssl.SSLError, ConnectionError):
+                # the server answered and closed at 64 KB while the rest was still on its way
+                # (found by CI: a busy machine sends slower than the server refuses)
+                sent_whole = False
+            try:
+                answer = tls.recv(4096)
+            except (ssl.SSLError, ConnectionError):
+                answer = b""
+        assert b" 200 " not in answer, answer[:80]
+        assert answer.startswith(b"HTTP/1.1 4") or not sent_whole, answer[:80]
         assert https_get(server.https_port, root)[0] == 200
 
         # a phone that trusts no household root refuses the certificate
