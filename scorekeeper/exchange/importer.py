@@ -296,6 +296,7 @@ def _write_game(db, game, standings, rules_key, stamp, mark):
         uid=game.uid,
         created_at=game.created_at,
         played_at=game.played_at,
+        night=game.night,
         paper=game.paper,
         importing=mark,
     )
