@@ -10,6 +10,8 @@ belong to its page too, as the night's other games. Who sits where is
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 
@@ -125,8 +127,23 @@ class Evening:
 
     @property
     def version(self):
-        """What changes whenever any of its games does (or one is added): its ETag and JSON."""
-        return f"{len(self.games)}-{sum(g.revision for g in self.games)}"
+        """What the page shows, in short: its ETag and JSON's ``version``, and its picture's
+        key. Which games are its tables and its other games, and each game's revision (its
+        rounds, its end, its date) and names (a player renamed changes no game's revision);
+        the evening's mode and share link. Not a count and a sum: one game moved to another
+        night and another typed in gave the same "2-0" (issue 54)."""
+
+        def shown(game):
+            return [game.id, game.revision, [[t.name, [p.name for p in t.players]] for t in game.teams]]
+
+        what = [
+            self.mode,
+            self.rules_key,
+            self.share_token,
+            [[[t.number, *shown(t.game)] for t in sitting] for sitting in self.sittings],
+            [shown(game) for game in self.loose],
+        ]
+        return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()[:16]
 
     def partners_among(self, names):
         """The pairs of ``names`` (frozensets of them) that partnered tonight, whatever

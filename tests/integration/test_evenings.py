@@ -20,9 +20,11 @@ from tests.httpkit import (
     end_game,
     game_json,
     migrated,
+    player_ids,
     post_form,
     press_save,
     query_db,
+    rename_player,
     save_round,
 )
 
@@ -479,3 +481,42 @@ def test_a_shared_evening_shows_its_tables_alone_and_stopping_it_stops_them(app,
     form, _ = phone.open_form(f"/evenings/{night}", action_contains="/share/stop")
     assert phone.submit(form, f"/evenings/{night}").status == 303
     assert guest.get(f"{link}/games/{table}").status == 404
+
+
+# --- issue 54: what an evening's page shows, versioned; a next game on its own night -----------
+
+
+def a_game_on(phone, day, names):
+    """A game typed in from paper, played on ``day`` (8 pm on the household's clock)."""
+    form, url = phone.open_form("/games/new?rules=friends-family")
+    values = {f"teams-{t}-players-{p}": name for t, team in enumerate(names) for p, name in enumerate(team)}
+    started = phone.submit(form, url, {**values, "kept": "sheet", "played_day": day})
+    assert started.status == 303, started.text[:2000]
+    return int(started.location.split("/")[2])
+
+
+def test_an_evenings_page_is_not_told_unchanged_after_its_games_changed(phone):
+    """The night's games were "2 games, revisions adding up to 0" before and after one moved
+    to another night and another was typed in: the page's version must tell them apart."""
+    moved = a_game_on(phone, "2026-01-05", [["Ann", "Bo"], ["Cy", "Di"]])
+    stays = a_game_on(phone, "2026-01-05", [["Ed", "Flo"], ["Gus", "Hal"]])
+    before = phone.client.get("/evenings/2026-01-05")
+    assert before.status_code == 200 and f'href="/games/{moved}"' in before.get_data(as_text=True)
+    etag = before.headers["ETag"]
+    assert phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag}).status_code == 304
+
+    form, url = phone.open_form(f"/games/{moved}/played")
+    assert phone.submit(form, url, {"played_day": "2026-01-06"}).status == 303
+    typed = a_game_on(phone, "2026-01-05", [["Ida", "Jo"], ["Kit", "Lou"]])
+    evening = phone.client.get("/evenings/2026-01-05.json").get_json()
+    assert evening["other_games"] == [stays, typed]
+
+    after = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+    page = after.get_data(as_text=True)
+    assert f'href="/games/{typed}"' in page and f'href="/games/{moved}"' not in page
+    # a player renamed: the standings say the new name, and no revision of a game moved
+    etag = after.headers["ETag"]
+    assert rename_player(phone, player_ids(phone)["Ed"], "Eddie").status == 303
+    renamed = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
+    assert renamed.status_code == 200 and '<th scope="row">Eddie</th>' in renamed.get_data(as_text=True)
