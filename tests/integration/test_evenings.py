@@ -2,12 +2,15 @@
 ratings, every table started in one tap, the evening page and its JSON, partners
 rotated or a progressive evening, and six tables saving at once."""
 
+import datetime
 import html
 import json
 import random
 import re
 import statistics
 import threading
+import time
+import zoneinfo
 
 import pytest
 
@@ -520,3 +523,70 @@ def test_an_evenings_page_is_not_told_unchanged_after_its_games_changed(phone):
     assert rename_player(phone, player_ids(phone)["Ed"], "Eddie").status == 303
     renamed = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
     assert renamed.status_code == 200 and '<th scope="row">Eddie</th>' in renamed.get_data(as_text=True)
+
+
+@pytest.fixture
+def zone(monkeypatch):
+    """Set the computer's time zone for the rest of the test; put back afterwards."""
+
+    def set_zone(name):
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()
+
+
+def night_now_in(name):
+    """The night it is now on a clock in zone ``name`` (before 6 in the morning: the evening before)."""
+    moment = datetime.datetime.now(zoneinfo.ZoneInfo(name)) - datetime.timedelta(hours=6)
+    return moment.date().isoformat()
+
+
+def test_the_next_game_of_an_earlier_evening_is_a_game_of_tonight(app, phone, zone):
+    """Yesterday's evening page is still open on a phone, and its Next game is tapped tonight:
+    the tables are tonight's (its evening, its night, its year), not yesterday's next game.
+
+    Yesterday is made with the clock: an evening started on a computer set to UTC−12, then
+    the computer set to UTC+14 (26 hours ahead: always a later night), as a family's
+    computer left on one zone is set to another."""
+    zone("Etc/GMT+12")
+    before = start(phone, propose(phone, TWELVE[:4]))
+    assert before == night_now_in("Etc/GMT+12")
+    (first,) = evening_games(app.config["DATABASE"], before)
+    assert save_round(phone, first, a_round(0)).status == 303 and end_game(phone, first).status == 303
+
+    zone("Pacific/Kiritimati")
+    tonight = night_now_in("Pacific/Kiritimati")
+    assert tonight > before
+    page = phone.get(f"/evenings/{before}/next")
+    assert page.status == 200
+    assert f"these tables start the evening of {night_words(tonight)}" in html.unescape(page.text)
+    assert start(phone, page, f"/evenings/{before}/next") == tonight
+    database = app.config["DATABASE"]
+    assert evening_games(database, before) == [first]  # yesterday keeps its one game
+    (table,) = evening_games(database, tonight, 1)
+    assert query_db(database, "SELECT night FROM games WHERE id = ?", (table,)) == [(tonight,)]
+    assert query_db(database, "SELECT mode FROM evenings WHERE night = ?", (tonight,)) == [("rotate",)]
+    evening = json.loads(phone.get(f"/evenings/{tonight}.json").body)
+    assert [[t["game_id"] for t in sitting] for sitting in evening["sittings"]] == [[table]]
+    assert evening["other_games"] == []
+    yesterday = json.loads(phone.get(f"/evenings/{before}.json").body)
+    assert [[t["game_id"] for t in sitting] for sitting in yesterday["sittings"]] == [[first]]
+
+    # tonight's evening under way, yesterday's page starts nothing: its next game is tonight's
+    again = phone.submit(
+        post_form(phone.get(f"/evenings/{before}/next").text),
+        f"/evenings/{before}/next",
+        button=("action", "start", None),
+    )
+    assert (again.status, again.location) == (303, f"/evenings/{tonight}")
+    assert "under way tonight already" in " ".join(text for _, text in phone.follow(again).flashes())
+    assert evening_games(database, tonight) == [table] and evening_games(database, before) == [first]
+
+
+def night_words(night):
+    """ "2026-11-26" -> "Thursday 26 November 2026", as the pages name a night in English."""
+    day = datetime.date.fromisoformat(night)
+    return f"{day:%A} {day.day} {day:%B %Y}"
