@@ -23,9 +23,12 @@ FORMAT = "scorekeeper-history"
 # (entries of paper_score); a version 2 file is a version 3 file without them.
 # Version 4 (issue 47) added the entry packet_not_taken and the house-rules values
 # packet_not_taken and packet_unplayed (Buraco's morto, Burraco's pozzetto); a
-# version 3 file is a version 4 file without them.
-VERSION = 4
-READS = (1, 2, 3, 4)
+# version 3 file is a version 4 file without them. Version 5 (issue 54) added a game's
+# night, so that it stays on the night it was played wherever the file is imported; a
+# version 4 file is a version 5 file without it (each game's night is worked out on the
+# importing computer's clock).
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 
 
 def stamp_now():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from .. import scoring
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..scoring.language import _, ngettext
+from ..services.evenings import MORNING
 from ..services.game_model import PAPER_KINDS, SCORES_ONLY
 from . import FORMAT, READS, VERSION
 from .limits import (
@@ -38,6 +40,10 @@ MAX_TEAMS = scoring.MAX_TEAMS
 MAX_PLAYERS_PER_TEAM = scoring.MAX_PLAYERS_PER_TEAM
 # "A & B & C & D" when a team has no name
 MAX_TEAM_NAME = MAX_NAME * MAX_PLAYERS_PER_TEAM + len(" & ") * (MAX_PLAYERS_PER_TEAM - 1)
+# the furthest a clock has been set from UTC (tzdata: Manila's −15:56 until 1844, Sitka's
+# +15:02 until 1867; today −12 to +14): a game's night is its time's night within these
+_ZONES_APART = datetime.timedelta(hours=16)
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _UID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ENTRY_KEYS = ("books", *(f.name for f in ENTRY_FIELDS), "paper_score")
 
@@ -80,6 +86,9 @@ class _Game:
     teams: list  # (name, [players])
     first_dealer: str | None
     rounds: list  # [TeamRound per team] per round
+    # the night it was played, as the file says (version 5); None: worked out on this
+    # computer's clock as it is written
+    night: str | None = None
 
     def scored(self):
         """The engine's standings, whose round scores and totals are stored: made again as
@@ -389,13 +398,14 @@ def _check_game(value, where, house_rules_names, shared=None):
             "first_dealer",
             "rounds",
         ),
-        ("updated_at", "house_rules", "played_at", "paper"),
+        ("updated_at", "house_rules", "played_at", "night", "paper"),
     )
     uid = value["uid"]
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not set(uid) <= _UID_CHARS:
         _fail(f"{where}.uid", _("must be 1 to 64 letters, digits, - or _, not %(value)s", value=_short(uid)))
     created_at = _timestamp(value["created_at"], f"{where}.created_at")
     played_at = _timestamp(value.get("played_at", created_at), f"{where}.played_at")
+    night = _night(value["night"], played_at, f"{where}.night") if "night" in value else None
     paper = value.get("paper")
     if paper is not None and paper not in PAPER_KINDS:
         _fail(
@@ -517,7 +527,47 @@ def _check_game(value, where, house_rules_names, shared=None):
         teams,
         dealer,
         rounds,
+        night,
     )
+
+
+def _night(value, played_at, where):
+    """A game's night (YYYY-MM-DD): one its time falls on in some time zone, as the app
+    writes it (``services.evenings.evening``: before 6 in the morning, the evening before)."""
+    try:
+        if not isinstance(value, str) or not _DAY.fullmatch(value):
+            raise ValueError
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        _fail(where, _("must be a day like 2026-12-24, not %(value)s", value=_short(value)))
+    moment = datetime.datetime.fromisoformat(played_at)
+    first, last = _night_at(moment, -_ZONES_APART), _night_at(moment, _ZONES_APART)
+    if not first <= value <= last:
+        _fail(
+            where,
+            _(
+                "a game played at %(played)s is on a night from %(first)s to %(last)s, "
+                "whatever the time zone; not %(value)s",
+                played=played_at,
+                first=first,
+                last=last,
+                value=value,
+            ),
+        )
+    return value
+
+
+def _night_at(moment, offset):
+    """The night of ``moment`` on a clock ``offset`` from UTC (at the calendar's ends, its first
+    or last day)."""
+    try:
+        moment = moment + offset
+    except OverflowError:
+        return "0001-01-01" if offset < datetime.timedelta(0) else "9999-12-31"
+    day = moment.date()
+    if moment.hour < MORNING and day > datetime.date.min:
+        day -= datetime.timedelta(days=1)
+    return day.isoformat()
 
 
 def _check_round(rules, entries, number, where, team_names):

@@ -21,6 +21,13 @@ Between two of these, the phones waiting for the write lock go first
 games and the players only they had are taken away again, and the import says so; should
 the app stop midway, ``resume`` (at the next start, and before any import) undoes an
 import still writing and finishes one publishing.
+
+One import at a time (issue 54): an import holds the database's "import" lock
+(``db.alone``: the operating system's, let go when its holder ends however it ends) from
+its resume to its last step. A second import meanwhile (a double tap, another phone, the
+command line) is refused at once (``ImportUnderWay``), and a resume finds only the marks
+of imports whose writer is gone: it never publishes or undoes one still being written,
+which counted every game of two imports at once twice in the summaries.
 """
 
 from __future__ import annotations
@@ -36,13 +43,14 @@ from ..scoring.language import N_, _, ngettext
 from ..scoring.words import join
 from ..services import change_log, changes, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
-from ..storage.db import let_writers_in, snapshot, transaction
+from ..storage.db import alone, let_writers_in, snapshot, transaction
 from . import stamp_now
 from .checking import check_file, check_history
 from .reading import read_history
 
 __all__ = [
     "ImportSummary",
+    "ImportUnderWay",
     "check_file",
     "check_history",
     "import_file",
@@ -54,6 +62,20 @@ __all__ = [
 
 #: games a transaction writes, or publishes: a few tens of milliseconds of the write lock
 BATCH = 25
+
+
+class ImportUnderWay(ValueError):
+    """Another import is being written into this database (a second tap, another phone,
+    the command line): nothing was imported."""
+
+    def __init__(self):
+        super().__init__(
+            _(
+                "another import is being written right now (a second tap, another phone or "
+                "the computer). Its games show once it is done; then import this file again "
+                "if it holds more (games already here are skipped)."
+            )
+        )
 
 
 @dataclass
@@ -111,6 +133,7 @@ def import_history(db, data, progress=None, checking=None, turns=None):
     :param checking: the same, as they are checked first (see ``check_history``).
     :raises ValueError: the file is refused; the message says where.
     """
+    _not_under_way(db)
     players, house_rules, checked = check_history(data, checking)
     return write_checked(db, players, house_rules, checked, progress, turns)
 
@@ -122,9 +145,19 @@ def import_file(db, content, progress=None, checking=None, turns=None):
 
     :raises ValueError: the file is refused; the message says where.
     """
+    _not_under_way(db)
     players, house_rules, checked = check_file(content, checking)
     del content  # the file's bytes: the caller passed them on, and the checked games are what is written
     return write_checked(db, players, house_rules, checked, progress, turns)
+
+
+def _not_under_way(db):
+    """Refuse at once while another import is being written, before a file is checked (a
+    second tap on a history of years would spend seconds of the first one's interpreter on
+    a check that ends refused). Only a first look: ``write_checked`` decides, holding the lock."""
+    with alone(db, "import") as held:
+        if not held:
+            raise ImportUnderWay()
 
 
 def write_checked(db, players, house_rules, checked, progress=None, turns=None):
@@ -134,9 +167,18 @@ def write_checked(db, players, house_rules, checked, progress=None, turns=None):
     :param turns: called between two transactions to let waiting writers in
         (``db.let_writers_in``, which knows this process's; the command line, another
         process, gives a short pause instead).
+    :raises ImportUnderWay: another import is being written: nothing was.
     """
     turns = turns or let_writers_in
-    resume(db, turns)
+    with alone(db, "import") as held:
+        if not held:
+            raise ImportUnderWay()
+        _resume(db, turns)  # what a stop left: no other import is alive now
+        return _write(db, players, house_rules, checked, progress, turns)
+
+
+def _write(db, players, house_rules, checked, progress, turns):
+    """``write_checked``'s steps, holding the import lock."""
     summary = ImportSummary()
     stamp = stamp_now()
     # every name once (a family of a dozen plays thousands of games): a short transaction
@@ -188,8 +230,17 @@ def write_checked(db, players, house_rules, checked, progress=None, turns=None):
 
 def resume(db, turns=None):
     """Finish what an import cut off by a stop of the app left: undo one still writing
-    (its hidden games, and the players only they had), publish one that was publishing."""
-    turns = turns or let_writers_in
+    (its hidden games, and the players only they had), publish one that was publishing.
+    While an import is being written (another thread, the command line) nothing is done:
+    its marks are its own, and it finishes them; a mark whose writer is gone is what is left.
+    """
+    with alone(db, "import") as held:
+        if held:
+            _resume(db, turns or let_writers_in)
+
+
+def _resume(db, turns):
+    """``resume``'s work, holding the import lock: every mark is one whose writer is gone."""
     for mark, state in db.execute("SELECT id, state FROM imports ORDER BY id").fetchall():
         if state == "publishing":
             _publish(db, mark, turns)
@@ -296,6 +347,7 @@ def _write_game(db, game, standings, rules_key, stamp, mark):
         uid=game.uid,
         created_at=game.created_at,
         played_at=game.played_at,
+        night=game.night,
         paper=game.paper,
         importing=mark,
     )

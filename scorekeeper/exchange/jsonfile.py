@@ -51,6 +51,7 @@ def game_record(game, house_rules_names):
         "uid": game.uid,
         "created_at": game.created_at,
         "played_at": game.played_at,
+        "night": game.night,
         "paper": game.paper,
         "updated_at": game.updated_at,
         "finished_at": game.finished_at,

@@ -10,6 +10,8 @@ belong to its page too, as the night's other games. Who sits where is
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 
@@ -125,8 +127,23 @@ class Evening:
 
     @property
     def version(self):
-        """What changes whenever any of its games does (or one is added): its ETag and JSON."""
-        return f"{len(self.games)}-{sum(g.revision for g in self.games)}"
+        """What the page shows, in short: its ETag and JSON's ``version``, and its picture's
+        key. Which games are its tables and its other games, and each game's revision (its
+        rounds, its end, its date) and names (a player renamed changes no game's revision);
+        the evening's mode and share link. Not a count and a sum: one game moved to another
+        night and another typed in gave the same "2-0" (issue 54)."""
+
+        def shown(game):
+            return [game.id, game.revision, [[t.name, [p.name for p in t.players]] for t in game.teams]]
+
+        what = [
+            self.mode,
+            self.rules_key,
+            self.share_token,
+            [[[t.number, *shown(t.game)] for t in sitting] for sitting in self.sittings],
+            [shown(game) for game in self.loose],
+        ]
+        return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()[:16]
 
     def partners_among(self, names):
         """The pairs of ``names`` (frozensets of them) that partnered tonight, whatever
@@ -201,38 +218,46 @@ def shared_table_revision(db, token, game_id):
 
 
 def start_sitting(db, night, entry, mode, tables, seen=None):
-    """Start the night's next game at every table, in one transaction; return its sitting.
+    """Start the next game of the evening at every table, in one transaction; return (the
+    night it is a game of, its sitting that night).
 
+    A game is on the night it is played: the next game of an earlier evening (its page
+    left open on a phone) is a game of tonight, the first of tonight's evening in the
+    earlier one's mode, never a next game filed under a night gone by (issue 54).
+
+    :param night: the evening the phone's page is about (tonight, for a new evening).
     :param entry: the rule set (``rulesets.Entry``) every table plays.
     :param mode: a key of ``MODES`` (an evening keeps the mode it was started with).
     :param tables: per table, its teams as lists of names (checked by the caller).
-    :param seen: how many games of the night the phone's page knew of: when another
-        phone started one since, ``Conflict`` and nothing is written.
+    :param seen: how many games of ``night``'s evening the phone's page knew of: when the
+        games of the night it starts on are not those (another phone started one since,
+        or tonight's evening is under way while the page was an earlier one's),
+        ``Conflict`` and nothing is written.
     """
     stamp = now()
+    tonight = evening(stamp)
     with transaction(db):
         started = db.execute(
-            "SELECT coalesce(max(sitting), 0) FROM evening_games WHERE night = ?", [night]
+            "SELECT coalesce(max(sitting), 0) FROM evening_games WHERE night = ?", [tonight]
         ).fetchone()[0]
-        if seen is not None and started != seen:
+        known = seen if night == tonight else 0  # an earlier evening's page saw nothing of tonight's
+        if seen is not None and started != known:
             raise Conflict(
                 _("Another phone started this evening's next game already: nothing was started twice.")
-                if seen
+                if known
                 else _("An evening is under way tonight already: its next game starts from its page.")
             )
         db.execute(
             "INSERT OR IGNORE INTO evenings (night, mode, rules_key, created_at, share_token) "
             "VALUES (?, ?, ?, ?, ?)",
-            [night, mode, entry.key, stamp, secrets.token_urlsafe(16)],
+            [tonight, mode, entry.key, stamp, secrets.token_urlsafe(16)],
         )
-        sitting = (
-            1
-            + db.execute(
-                "SELECT coalesce(max(sitting), 0) FROM evening_games WHERE night = ?", [night]
-            ).fetchone()[0]
-        )
+        sitting = started + 1
         for number, teams in enumerate(tables, start=1):
-            game_id = insert_game(db, entry.rules, entry.key, [("", list(team)) for team in teams])
+            # played now, on the same clock reading as the night it is filed under
+            game_id = insert_game(
+                db, entry.rules, entry.key, [("", list(team)) for team in teams], created_at=stamp
+            )
             log_change(
                 db,
                 game_id,
@@ -248,9 +273,9 @@ def start_sitting(db, night, entry, mode, tables, seen=None):
             )
             db.execute(
                 "INSERT INTO evening_games (game_id, night, sitting, table_number) VALUES (?, ?, ?, ?)",
-                [game_id, night, sitting, number],
+                [game_id, tonight, sitting, number],
             )
-    return sitting
+    return tonight, sitting
 
 
 def set_sharing(db, night, on):

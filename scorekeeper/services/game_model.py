@@ -352,7 +352,9 @@ def game_exists(db, game_id):
 
 
 def list_games(db, playing_limit=10, finished_limit=20):
-    """(games in progress, how many there are, recently finished games), newest first."""
+    """(games in progress, the latest changed first; how many there are; finished games,
+    the latest played first: the history's order, so a game typed in from an old paper
+    sheet, or whose date was corrected, is listed on the day it was played)."""
     with snapshot(db):
         (playing_count,) = db.execute(
             "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL"
@@ -369,7 +371,7 @@ def list_games(db, playing_limit=10, finished_limit=20):
             r[0]
             for r in db.execute(
                 """SELECT id FROM games WHERE finished_at IS NOT NULL AND importing IS NULL
-               ORDER BY finished_at DESC, id DESC LIMIT ?""",
+               ORDER BY played_at DESC, id DESC LIMIT ?""",
                 [finished_limit],
             )
         ]

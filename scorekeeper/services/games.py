@@ -76,17 +76,21 @@ def insert_game(
     uid=None,
     created_at=None,
     played_at=None,
+    night=None,
     paper=None,
     importing=None,
 ):
     """Write a new game's rows (inside the caller's transaction); return its id.
 
     :param played_at: when it was played; when it was entered (``created_at``) if None.
+    :param night: the night it was played, as an export kept it; if None, ``played_at``'s
+        night on this computer's clock.
     :param importing: the import writing it, hidden: no summary counts it until the
         import publishes it (``exchange.importer``).
     """
     stamp = created_at or now()
     played = played_at or stamp
+    night = night or evening(played)  # its night, kept: the clock's zone now, once
     game_id = db.execute(
         """INSERT INTO games (uid, rules, rules_key, rules_name, first_dealer, ended_by_hand,
                               finished_at, created_at, updated_at, revision, share_token,
@@ -102,7 +106,7 @@ def insert_game(
             new_share_token(),
             played,
             paper,
-            evening(played),  # its night, kept: the clock's zone now, once
+            night,
             importing,
         ],
     ).lastrowid
@@ -125,7 +129,7 @@ def insert_game(
                 dealer_id = member
     db.execute("UPDATE games SET first_dealer = ? WHERE id = ?", [dealer_id, game_id])
     if importing is None:
-        summaries.started(db, game_id, played, evening(played), seated)
+        summaries.started(db, game_id, played, night, seated)
     return game_id
 
 

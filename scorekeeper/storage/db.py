@@ -10,6 +10,8 @@ transaction per user action.
   before the first read, so a second phone waits its turn (up to
   ``BUSY_TIMEOUT_MS``) instead of failing halfway with "database is locked".
 - ``snapshot`` reads several tables as of one moment.
+- ``alone`` is work that spans many transactions done by one thread of one process at a
+  time (an import): an OS lock on a file beside the database, held while it works.
 
 A fault of the storage (a full disk, a read-only, missing or broken file) comes
 out of ``get_db`` and ``transaction`` as a ``faults.Fault``; the connection
@@ -19,6 +21,7 @@ never makes a database file: a missing one is a fault (``migrate`` makes them).
 """
 
 import contextlib
+import fcntl
 import os
 import sqlite3
 import threading
@@ -229,6 +232,33 @@ def snapshot(db):
     finally:
         if db.conn.in_transaction:
             db.conn.execute("COMMIT")  # nothing was written: this only ends the read
+
+
+@contextlib.contextmanager
+def alone(db, work):
+    """Do ``work`` (a name: "import") with nobody else doing it on this database: yields
+    True once this holds its lock, or False at once, holding nothing, when another thread
+    or process does. The lock is the operating system's (``flock``) on a file beside the
+    database (``scorekeeper.db-import.lock``), so its holder is always alive: the kernel
+    lets it go when the holder's file is closed, however its process ends (a stop, a
+    crash, SIGKILL, a power cut). Each call opens the file afresh, so two threads of one
+    process exclude each other too. The file stays (unlinking a lock file another process
+    may be opening lets two hold "it" at once); it is empty and owner-only.
+    """
+    path = getattr(db, "path", None)
+    if path is None or path == ":memory:":
+        yield True  # no other connection can reach it
+        return
+    fd = os.open(f"{path}-{work}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held = True
+        except BlockingIOError:
+            held = False
+        yield held  # closing the file lets the lock go
+    finally:
+        os.close(fd)
 
 
 def init_app(app):

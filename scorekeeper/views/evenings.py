@@ -93,13 +93,13 @@ def _seating(evening):
     chances = evening_tables.chances_for(db, names)
     if action == "start" and shown is not None:
         entry = by_key[form.rules_key.data]
-        night = evening.night if evening else evening_tables.tonight()
+        seen = evening.night if evening else evening_tables.tonight()
         mode = evening.mode if evening and evening.mode else form.mode.data
         try:
-            sitting = evening_tables.start_sitting(db, night, entry, mode, shown, form.seen_number())
+            night, sitting = evening_tables.start_sitting(db, seen, entry, mode, shown, form.seen_number())
         except Conflict as refusal:
-            flash(str(refusal), "error")
-            return redirect(url_for("evenings.show", night=night), 303)
+            flash(str(refusal), "error")  # what is under way is tonight's
+            return redirect(url_for("evenings.show", night=evening_tables.tonight()), 303)
         flash(
             ngettext(
                 "Game %(sitting)s of the evening started at %(num)s table. Good luck!",
@@ -184,6 +184,7 @@ def _usual(people):
 
 def _page(form, evening, proposal=None, moves=None, status=200, notes=()):
     names = form.names()
+    tonight = evening_tables.tonight()
     _swap_choices(form, names)
     if proposal is not None:
         form.seats.data = json.dumps([[list(team) for team in table] for table in proposal.tables])
@@ -201,6 +202,8 @@ def _page(form, evening, proposal=None, moves=None, status=200, notes=()):
         table_rule=seating.TABLE_RULE,
         progressive_rule=seating.PROGRESSIVE_RULE,
         modes=MODES,
+        # an earlier evening's next game is a game of tonight (``start_sitting``): said so
+        starts_on=tonight if evening is not None and evening.night != tonight else None,
     ), status
 
 

@@ -21,8 +21,10 @@ from .auth import household_required
 
 bp = Blueprint("exchange", __name__)
 
-# A refused upload is shown again with this status (as on the rules pages).
+# A refused upload is shown again with this status (as on the rules pages); one that came
+# while another import was being written, with this one (try again once it is done).
 REFUSED = 422
+BUSY = 409
 
 
 def _streamed(chunks, mimetype, filename):
@@ -95,16 +97,19 @@ def export_game_csv(game_id):
 def import_file():
     """Import a history export: all of it, or nothing with the reason."""
     form = ImportForm()
+    status = REFUSED if form.is_submitted() else 200
     if form.validate_on_submit():
         try:
             with collector_paused():
                 summary = importer.import_file(get_db(), form.file.data.read())
         except ValueError as error:
             form.file.errors.append(_("Nothing was imported: %(error)s", error=error))
+            if isinstance(error, importer.ImportUnderWay):
+                status = BUSY
         else:
             flash(str(summary), "success")
             return redirect(url_for("home.index"), 303)
-    return render_template("exchange/import.html", form=form), REFUSED if form.is_submitted() else 200
+    return render_template("exchange/import.html", form=form), status
 
 
 @bp.route("/import/past-games", methods=["GET", "POST"])
@@ -141,11 +146,17 @@ def import_past():
     except pastgames.PastGamesRefused as refused:
         form.content.data = ""
         return render_template("exchange/past_games.html", form=form, refused=refused), REFUSED
+    status = 200
     if request.form.get("action") == "import" and not upload:  # the file previewed, come back
-        with collector_paused():
-            summary = importer.write_checked(db, [], [], preview.games)
-        flash(str(summary), "success")
-        return redirect(url_for("history.index"), 303)
+        try:
+            with collector_paused():
+                summary = importer.write_checked(db, [], [], preview.games)
+        except importer.ImportUnderWay as busy:  # the preview again, to import once it is done
+            form.file.errors.append(_("Nothing was imported: %(error)s", error=busy))
+            status = BUSY
+        else:
+            flash(str(summary), "success")
+            return redirect(url_for("history.index"), 303)
     form.content.data = base64.b64encode(content).decode("ascii")
     if upload:
         form.name.data = upload.filename or ""
@@ -157,7 +168,7 @@ def import_past():
         known=[n for n in preview.players if name_key(n) in known],
         new=[n for n in preview.players if name_key(n) not in known],
         already=pastgames.already_here(db, preview.games),
-    )
+    ), status
 
 
 def _carried(text):

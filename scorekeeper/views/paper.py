@@ -52,7 +52,18 @@ def sheet(game_id):
     if action == "save" and _saved_already(game, paper_form(game, _columns_posted(game))):
         flash(_("The sheet was saved already: here is the game."), "success")
         return to_game(game.id)
-    if not game.is_open or game.finished:
+    ended_after = game.standings.ended_after
+    if ended_after is not None:  # reopened or not: no round comes after the one that ended it
+        flash(
+            _(
+                "Its rules ended this game after round %(number)s: there is no round after it "
+                "to type in. A round is fixed from the game’s page.",
+                number=ended_after,
+            ),
+            "error",
+        )
+        return to_game(game.id)
+    if not game.is_open or game.finished:  # ended by the table: reopened, it takes more rounds
         flash(_("This game is finished: reopen it to type more rounds in."), "error")
         return to_game(game.id)
     if request.method == "GET":

@@ -125,3 +125,43 @@ def test_ratings_updating_after_a_change_to_an_older_game(page, live_server, app
     for path in pages:
         page.goto(live_server + path)
         expect(page.get_by_text("Ratings updating")).to_have_count(0)
+
+
+# each day a line's whole text (the date alone, drawn on one line of the card)
+DAY_LINES_JS = r"""(root) => [...root.querySelectorAll(".facts")].map((facts) => {
+  const node = facts.firstChild, day = node.textContent.split(" · ")[0];
+  const range = document.createRange();
+  range.setStart(node, 0);
+  range.setEnd(node, day.length);
+  const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+  return [day, new Set(rects.map((r) => Math.round(r.top))).size];
+})"""
+
+
+def test_the_home_page_lists_recent_games_on_the_day_played(page, live_server, db, make_game, screenshot):
+    """Issue 54: a game typed in from an old sheet is listed by the day it was played, and
+    that day is shown whole on one line of its card at every phone width."""
+    import datetime
+
+    from scorekeeper.services import games
+    from scorekeeper.services.evenings import stored
+
+    for day in ("2026-01-07", "2019-12-24", "2025-06-01"):  # typed in in this order
+        game = make_game("partnership", ROUNDS, end=True)
+        played = stored(datetime.date.fromisoformat(day), datetime.time(20, 0))  # the household's 8 pm
+        games.change_played(db, game.id, game.revision, played)
+    page.goto(live_server + "/")
+    recent = page.get_by_role("region", name="Recent games")
+    expect(recent.locator(".facts")).to_have_text(
+        [
+            "2026-01-07 · Partnership rules (22-card cut)",
+            "2025-06-01 · Partnership rules (22-card cut)",
+            "2019-12-24 · Partnership rules (22-card cut)",
+        ]
+    )
+    for width in (320, 360, 412):
+        page.set_viewport_size({"width": width, "height": 740})
+        assert recent.evaluate(DAY_LINES_JS) == [["2026-01-07", 1], ["2025-06-01", 1], ["2019-12-24", 1]]
+        readable(recent)
+        fits_the_phone(page)
+    screenshot(page, "home-recent-days")

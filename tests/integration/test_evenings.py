@@ -2,12 +2,15 @@
 ratings, every table started in one tap, the evening page and its JSON, partners
 rotated or a progressive evening, and six tables saving at once."""
 
+import datetime
 import html
 import json
 import random
 import re
 import statistics
 import threading
+import time
+import zoneinfo
 
 import pytest
 
@@ -20,9 +23,11 @@ from tests.httpkit import (
     end_game,
     game_json,
     migrated,
+    player_ids,
     post_form,
     press_save,
     query_db,
+    rename_player,
     save_round,
 )
 
@@ -479,3 +484,109 @@ def test_a_shared_evening_shows_its_tables_alone_and_stopping_it_stops_them(app,
     form, _ = phone.open_form(f"/evenings/{night}", action_contains="/share/stop")
     assert phone.submit(form, f"/evenings/{night}").status == 303
     assert guest.get(f"{link}/games/{table}").status == 404
+
+
+# --- issue 54: what an evening's page shows, versioned; a next game on its own night -----------
+
+
+def a_game_on(phone, day, names):
+    """A game typed in from paper, played on ``day`` (8 pm on the household's clock)."""
+    form, url = phone.open_form("/games/new?rules=friends-family")
+    values = {f"teams-{t}-players-{p}": name for t, team in enumerate(names) for p, name in enumerate(team)}
+    started = phone.submit(form, url, {**values, "kept": "sheet", "played_day": day})
+    assert started.status == 303, started.text[:2000]
+    return int(started.location.split("/")[2])
+
+
+def test_an_evenings_page_is_not_told_unchanged_after_its_games_changed(phone):
+    """The night's games were "2 games, revisions adding up to 0" before and after one moved
+    to another night and another was typed in: the page's version must tell them apart."""
+    moved = a_game_on(phone, "2026-01-05", [["Ann", "Bo"], ["Cy", "Di"]])
+    stays = a_game_on(phone, "2026-01-05", [["Ed", "Flo"], ["Gus", "Hal"]])
+    before = phone.client.get("/evenings/2026-01-05")
+    assert before.status_code == 200 and f'href="/games/{moved}"' in before.get_data(as_text=True)
+    etag = before.headers["ETag"]
+    assert phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag}).status_code == 304
+
+    form, url = phone.open_form(f"/games/{moved}/played")
+    assert phone.submit(form, url, {"played_day": "2026-01-06"}).status == 303
+    typed = a_game_on(phone, "2026-01-05", [["Ida", "Jo"], ["Kit", "Lou"]])
+    evening = phone.client.get("/evenings/2026-01-05.json").get_json()
+    assert evening["other_games"] == [stays, typed]
+
+    after = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+    page = after.get_data(as_text=True)
+    assert f'href="/games/{typed}"' in page and f'href="/games/{moved}"' not in page
+    # a player renamed: the standings say the new name, and no revision of a game moved
+    etag = after.headers["ETag"]
+    assert rename_player(phone, player_ids(phone)["Ed"], "Eddie").status == 303
+    renamed = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
+    assert renamed.status_code == 200 and '<th scope="row">Eddie</th>' in renamed.get_data(as_text=True)
+
+
+@pytest.fixture
+def zone(monkeypatch):
+    """Set the computer's time zone for the rest of the test; put back afterwards."""
+
+    def set_zone(name):
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()
+
+
+def night_now_in(name):
+    """The night it is now on a clock in zone ``name`` (before 6 in the morning: the evening before)."""
+    moment = datetime.datetime.now(zoneinfo.ZoneInfo(name)) - datetime.timedelta(hours=6)
+    return moment.date().isoformat()
+
+
+def test_the_next_game_of_an_earlier_evening_is_a_game_of_tonight(app, phone, zone):
+    """Yesterday's evening page is still open on a phone, and its Next game is tapped tonight:
+    the tables are tonight's (its evening, its night, its year), not yesterday's next game.
+
+    Yesterday is made with the clock: an evening started on a computer set to UTC−12, then
+    the computer set to UTC+14 (26 hours ahead: always a later night), as a family's
+    computer left on one zone is set to another."""
+    zone("Etc/GMT+12")
+    before = start(phone, propose(phone, TWELVE[:4]))
+    assert before == night_now_in("Etc/GMT+12")
+    (first,) = evening_games(app.config["DATABASE"], before)
+    assert save_round(phone, first, a_round(0)).status == 303 and end_game(phone, first).status == 303
+
+    zone("Pacific/Kiritimati")
+    tonight = night_now_in("Pacific/Kiritimati")
+    assert tonight > before
+    page = phone.get(f"/evenings/{before}/next")
+    assert page.status == 200
+    assert f"these tables start the evening of {night_words(tonight)}" in html.unescape(page.text)
+    assert start(phone, page, f"/evenings/{before}/next") == tonight
+    database = app.config["DATABASE"]
+    assert evening_games(database, before) == [first]  # yesterday keeps its one game
+    (table,) = evening_games(database, tonight, 1)
+    assert query_db(database, "SELECT night FROM games WHERE id = ?", (table,)) == [(tonight,)]
+    assert query_db(database, "SELECT mode FROM evenings WHERE night = ?", (tonight,)) == [("rotate",)]
+    evening = json.loads(phone.get(f"/evenings/{tonight}.json").body)
+    assert [[t["game_id"] for t in sitting] for sitting in evening["sittings"]] == [[table]]
+    assert evening["other_games"] == []
+    yesterday = json.loads(phone.get(f"/evenings/{before}.json").body)
+    assert [[t["game_id"] for t in sitting] for sitting in yesterday["sittings"]] == [[first]]
+
+    # tonight's evening under way, yesterday's page starts nothing: its next game is tonight's
+    again = phone.submit(
+        post_form(phone.get(f"/evenings/{before}/next").text),
+        f"/evenings/{before}/next",
+        button=("action", "start", None),
+    )
+    assert (again.status, again.location) == (303, f"/evenings/{tonight}")
+    assert "under way tonight already" in " ".join(text for _, text in phone.follow(again).flashes())
+    assert evening_games(database, tonight) == [table] and evening_games(database, before) == [first]
+
+
+def night_words(night):
+    """ "2026-11-26" -> "Thursday 26 November 2026", as the pages name a night in English."""
+    day = datetime.date.fromisoformat(night)
+    return f"{day:%A} {day.day} {day:%B %Y}"

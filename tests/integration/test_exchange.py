@@ -7,6 +7,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 import tracemalloc
 from contextlib import closing
 
@@ -115,7 +116,7 @@ def csrf_token(client, url):
 def test_export_holds_inputs_and_the_engines_scores(db):
     ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
-    assert export["format"] == "scorekeeper-history" and export["version"] == 4
+    assert export["format"] == "scorekeeper-history" and export["version"] == 5
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
@@ -128,6 +129,7 @@ def test_export_holds_inputs_and_the_engines_scores(db):
     ]
     assert first["finished_at"] and not first["ended_by_hand"]
     assert first["played_at"] == game.played_at == game.created_at and first["paper"] is None
+    assert first["night"] == game.night
     assert first["rounds"][0]["entries"][1] == entry(2, 1, 1400, 85, red=1).to_dict()
     assert [r["scores"] for r in first["rounds"]] == [
         [s.total for s in scores] for scores in game.standings.round_scores
@@ -252,8 +254,8 @@ def change(export, path, value=None, *, delete=False):
 
 BAD = {
     "bad version": (
-        ("version", 5),
-        "version: this Scorekeeper reads version 1, 2, 3 and 4 files; this file is version 5",
+        ("version", 6),
+        "version: this Scorekeeper reads version 1, 2, 3, 4 and 5 files; this file is version 6",
     ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
     "malformed rule set": (
@@ -704,7 +706,7 @@ def test_cli_export_and_import(runner, db, tmp_path, other):
     bad.write_text(json.dumps(change(json.loads(path.read_text()), "version", 7)))
     result = other_runner.invoke(args=["import", str(bad)])
     assert result.exit_code == 1
-    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2, 3 and 4 files"
+    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2, 3, 4 and 5 files"
     assert said in result.output
 
 
@@ -809,3 +811,107 @@ def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path
         target.close()
     assert client.get("/games/999/export.json").status_code == 404
     assert f'href="/games/{game_id}/export.json"' in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+# --- a game's night travels with it (issue 54) ----------------------------------------------
+
+
+@pytest.fixture
+def zone(monkeypatch):
+    """Set the computer's time zone for the rest of the test (``zone("Asia/Tokyo")``);
+    put back afterwards."""
+
+    def set_zone(name):
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()
+
+
+NEW_YEARS_EVE = [  # Friends & Family ends after four rounds
+    [entry(4, 5, 3200, 0, out=True), entry(2, 1, 1400, 85, red=1)],
+    [entry(1, 0, 650, 40), entry(4, 5, 3000, 0, out=True)],
+    [entry(0, 0, 120, 230, red=2, black=1), entry(4, 5, 2900, 0, out=True)],
+    [entry(4, 5, 3100, 0, out=True), entry(0, 1, 450, 65)],
+]
+
+
+def test_a_game_keeps_its_night_and_year_when_imported_in_another_zone(client, db, tmp_path, zone):
+    """23:30 on 31 December in Los Angeles is 07:30 on 1 January in UTC and 16:30 in Tokyo:
+    imported on a computer set to Tokyo, the game stays on the night of 31 December, in
+    2025, as the family played it."""
+    zone("America/Los_Angeles")
+    game_id = games.create_game(
+        db,
+        RULESETS["friends-family"],
+        "friends-family",
+        [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])],
+        played_at="2026-01-01T07:30:00+00:00",  # 2025-12-31 23:30 in Los Angeles
+    ).id
+    play(db, game_id, *NEW_YEARS_EVE)
+    exported = client.get("/export.json").get_json()
+    assert exported["version"] == 5
+    assert exported["games"][0]["played_at"] == "2026-01-01T07:30:00+00:00"
+    assert exported["games"][0]["night"] == "2025-12-31"
+
+    zone("Asia/Tokyo")
+    migrate(tmp_path / "tokyo.db")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "tokyo.db")})
+    tokyo = at_home(app.test_client(), app)
+    assert upload(tokyo, json.dumps(exported).encode()).status_code == 303
+    with closing(connect(tmp_path / "tokyo.db")) as other:
+        assert other.execute("SELECT night FROM games").fetchall() == [("2025-12-31",)]
+        assert other.execute("SELECT night, games FROM nights").fetchall() == [("2025-12-31", 1)]
+    assert tokyo.get("/years/2025.json").get_json()["games"] == 1
+    assert tokyo.get("/years/2026.json").get_json()["games"] == 0
+    assert tokyo.get("/evenings/2025-12-31.json").get_json()["other_games"] == [1]
+    assert tokyo.get("/evenings/2026-01-01").status_code == 404
+    # and it leaves as it came
+    again = tokyo.get("/export.json").get_json()
+    assert without_time(again) == without_time(exported)
+
+
+WHEREVER = "a game played at 2026-01-01T07:30:00+00:00 is on a night from 2025-12-31 to 2026-01-01"
+
+
+@pytest.mark.parametrize(
+    "night, message",
+    [
+        ("2025-12-30", f"games[0].night: {WHEREVER}, whatever the time zone; not 2025-12-30"),
+        ("2026-01-02", f"games[0].night: {WHEREVER}, whatever the time zone; not 2026-01-02"),
+        ("31/12/2025", 'games[0].night: must be a day like 2026-12-24, not "31/12/2025"'),
+        ("2025-02-30", 'games[0].night: must be a day like 2026-12-24, not "2025-02-30"'),
+        (20251231, "games[0].night: must be a day like 2026-12-24, not 20251231"),
+        (None, "games[0].night: must be a day like 2026-12-24, not null"),
+    ],
+)
+def test_a_night_no_time_zone_gives_is_refused(db, other, night, message):
+    game_id = start(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
+    db.execute("UPDATE games SET played_at = '2026-01-01T07:30:00+00:00' WHERE id = ?", [game_id])
+    export = change(jsonfile.export_history(db), "games.0.night", night)
+    with pytest.raises(ValueError) as refused:
+        importer.import_history(other, export)
+    assert str(refused.value) == message
+    assert other["games"].count == 0
+
+
+@pytest.mark.parametrize("night", ["2025-12-31", "2026-01-01"])
+def test_every_night_some_time_zone_gives_is_taken(db, other, night):
+    """07:30 in UTC is 19:30 the evening before in Honolulu (its night: 31 December), 07:30
+    in London, 16:30 in Tokyo (1 January)."""
+    game_id = start(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
+    db.execute("UPDATE games SET played_at = '2026-01-01T07:30:00+00:00' WHERE id = ?", [game_id])
+    importer.import_history(other, change(jsonfile.export_history(db), "games.0.night", night))
+    assert other.execute("SELECT night FROM games").fetchall() == [(night,)]
+
+
+def test_a_file_of_an_older_version_is_put_on_this_computers_nights(db, other, zone):
+    """A version 4 file has no nights: each game's is worked out on this computer's clock."""
+    zone("Asia/Tokyo")
+    game_id = start(db, RULESETS["tablet"], "tablet", [("", ["Ann"]), ("", ["Bo"])])
+    db.execute("UPDATE games SET played_at = '2026-01-01T07:30:00+00:00' WHERE id = ?", [game_id])
+    export = change(change(jsonfile.export_history(db), "version", 4), "games.0.night", delete=True)
+    importer.import_history(other, export)
+    assert other.execute("SELECT night FROM games").fetchall() == [("2026-01-01",)]

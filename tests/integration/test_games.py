@@ -499,6 +499,45 @@ def test_home_lists_games_in_progress_then_finished(client, db):
     assert "Ann & Bo won" in page and "Ann & Bo 300 · Cy & Di 100" in page and "Resume" in page
 
 
+def recent_games(client):
+    """The home page's Recent games: (game id, its facts line) in the order listed."""
+    page = text(client.get("/"))
+    section = page[page.index('aria-labelledby="finished-title"') :]
+    section = section[: section.index("</section>")]
+    found = re.findall(
+        r'href="/games/(\d+)">\s*<strong>[^<]*</strong>\s*<span class="facts">(.*?)</span>', section
+    )
+    return [(int(game), html.unescape(re.sub(r"<[^>]+>", "", facts))) for game, facts in found]
+
+
+def date_it(client, game_id, day):
+    """Correct when the game was played, as the family does on its page (8 pm that day)."""
+    page = client.get(f"/games/{game_id}/played")
+    response = client.post(f"/games/{game_id}/played", data={**posted(page), "played_day": day})
+    assert response.status_code == 303, text(response)
+
+
+def test_home_lists_recent_games_by_the_day_played_and_shows_it(client, db, make_game):
+    """Issue 54: games typed in from paper sheets years later are listed by the day they
+    were played (the day shown), not the day they were typed; a corrected date moves one."""
+    sheet = [[TeamRound(melded_points=200, went_out=True), TeamRound(melded_points=50)]] * 4
+    first, second, third = (make_game("friends-family", sheet).id for _ in range(3))
+    for game_id, day in ((first, "2026-01-07"), (second, "2019-12-24"), (third, "2025-06-01")):
+        date_it(client, game_id, day)
+    title = "Friends & Family online edition"
+    assert recent_games(client) == [
+        (first, f"2026-01-07 · {title}"),
+        (third, f"2025-06-01 · {title}"),
+        (second, f"2019-12-24 · {title}"),
+    ]
+    date_it(client, first, "2018-03-03")
+    assert recent_games(client) == [
+        (third, f"2025-06-01 · {title}"),
+        (second, f"2019-12-24 · {title}"),
+        (first, f"2018-03-03 · {title}"),
+    ]
+
+
 def test_game_json(client, db):
     game_id = start(client, "roth")
     enter(

@@ -2,6 +2,7 @@
 kept as their scores alone, a corrected date; real requests on a real SQLite file."""
 
 import datetime
+import html
 import io
 import json
 import re
@@ -307,11 +308,30 @@ def test_a_save_sent_again_after_its_answer_was_lost_saves_nothing_twice(client,
     assert [r.number for r in stored_game(db, 1).rounds] == [1, 2]
 
 
+RULES_ENDED = (
+    "Its rules ended this game after round 4: there is no round after it to type in. "
+    "A round is fixed from the game’s page."
+)
+
+
 def test_the_sheet_page_is_only_for_a_game_still_open(client, db, make_game):
-    game = make_game("friends-family", paper_rounds(SHEET))
-    response = client.get(f"/games/{game.id}/paper")
+    """A game ended by hand opens to more rounds once reopened; one its rules ended never
+    does, reopened or not (issue 54: a reopened one was told to reopen it)."""
+    ended = make_game("friends-family", paper_rounds(SHEET[:2]), end=True)
+    response = client.get(f"/games/{ended.id}/paper")
     assert response.status_code == 303
-    assert "This game is finished: reopen it to type more rounds in." in text(client.get(f"/games/{game.id}"))
+    assert "This game is finished: reopen it to type more rounds in." in text(
+        client.get(f"/games/{ended.id}")
+    )
+    game = make_game("friends-family", paper_rounds(SHEET))
+    assert client.get(f"/games/{game.id}/paper").status_code == 303
+    assert RULES_ENDED in html.unescape(text(client.get(f"/games/{game.id}")))
+    assert client.post(f"/games/{game.id}/reopen", data={"revision": game.revision}).status_code == 303
+    assert stored_game(db, game.id).is_open
+    response = client.get(f"/games/{game.id}/paper")
+    assert (response.status_code, response.headers["Location"]) == (303, f"/games/{game.id}")
+    shown = html.unescape(text(client.get(f"/games/{game.id}")))
+    assert RULES_ENDED in shown and "reopen it" not in shown
 
 
 # --- scores only -------------------------------------------------------------------------------
