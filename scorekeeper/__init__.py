@@ -58,6 +58,7 @@ def create_app(test_config=None):
     from .views import (
         auth,
         backups,
+        deleted,
         evenings,
         exchange,
         games,
@@ -101,6 +102,7 @@ def create_app(test_config=None):
         rules,
         games,
         rounds,
+        deleted,
         paper,
         evenings,
         players,
