@@ -3,9 +3,12 @@ question that names it, Undo on the next page, the deleted games with Restore an
 household's log, a deleted game's own address, and the games gone for good as the app
 opens, once 30 days have passed."""
 
+import contextlib
 import re
+import sqlite3
 
 from scorekeeper import create_app
+from scorekeeper.exchange import backup
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import deleted, games
 from scorekeeper.storage.db import connect
@@ -86,7 +89,7 @@ def test_restored_from_the_deleted_games_with_the_households_log(app, db):
     assert (
         "Ann & Bo vs Cy & Di 2026-01-06 · Partnership rules (22-card cut) · 2 rounds · Ann & Bo won" in said
     )
-    assert said.count("gone for good") == 3 and said.count("Restore") == 2
+    assert said.count("can be restored until") == 2 and said.count("Restore") == 2
     restores = [f for f in parse_forms(page.text) if f.method == "post" and "/restore" in (f.action or "")]
     assert [f.action for f in restores] == [f"/games/{other.id}/restore", f"/games/{game.id}/restore"]
 
@@ -182,3 +185,35 @@ def test_a_game_deleted_lately_stays_restorable(app):
     fresh = create_app({"TESTING": True, "DATABASE": database})
     assert FlaskPhone(fresh).get("/").status == 200
     assert query_db(database, "SELECT COUNT(*) FROM games WHERE deleted_at IS NOT NULL") == [(1,)]
+
+
+def test_init_db_removes_them_too_and_the_backups_count_what_the_history_counts(app, runner, tmp_path):
+    database = app.config["DATABASE"]
+    db = connect(database)
+    try:
+        kept = a_game(db)
+        gone = a_game(db)
+        deleted.delete_game(db, gone.id, gone.revision)
+    finally:
+        db.close()
+    # a copy holds what it held: the deleted game too, and counts as the history does
+    assert runner.invoke(args=["backup", str(tmp_path / "copy.db")]).exit_code == 0
+    assert backup.count_games(tmp_path / "copy.db") == 1
+    assert query_db(tmp_path / "copy.db", "SELECT COUNT(*) FROM games") == [(2,)]
+    # a month later, `make run` starts with init-db: gone for good, and recompute-scores
+    # leaves the summaries as they are
+    with contextlib.closing(sqlite3.connect(database)) as conn, conn:
+        conn.execute("UPDATE games SET deleted_at = '2026-01-01T00:00:00+00:00' WHERE deleted_at IS NOT NULL")
+    assert runner.invoke(args=["init-db"]).exit_code == 0
+    assert query_db(database, "SELECT id FROM games") == [(kept.id,)]
+    assert runner.invoke(args=["recompute-scores"]).exit_code == 0
+    assert backup.count_games(database) == 1
+
+
+def test_a_backup_made_before_games_could_be_deleted_still_counts(tmp_path):
+    """A copy made by an older app has no ``deleted_at``: every game in it counts."""
+    old = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(old)) as conn, conn:
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+        conn.executemany("INSERT INTO games (id) VALUES (?)", [(1,), (2,), (3,)])
+    assert backup.count_games(old) == 3
