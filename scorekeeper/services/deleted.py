@@ -258,24 +258,26 @@ def purge(db, now=None):
         removed += 1
 
 
-# every row of a game, children first (its summaries' rows went when it was deleted, and its
-# ratings' rows with the catch-up that followed: gone here too, should it not have run yet)
+# every row of a game, children first, each found by an index (its summaries' rows went when
+# it was deleted, and its ratings' rows with the catch-up that followed: gone here too, should
+# it not have run yet, sought by when it was played, as the catch-up seeks them)
 _REMOVE = (
-    "DELETE FROM round_entries WHERE round_id IN (SELECT id FROM rounds WHERE game_id = ?)",
-    "DELETE FROM rounds WHERE game_id = ?",
-    "DELETE FROM team_players WHERE team_id IN (SELECT id FROM teams WHERE game_id = ?)",
-    "DELETE FROM player_games WHERE game_id = ?",
-    "DELETE FROM game_records WHERE game_id = ?",
-    "DELETE FROM player_ratings WHERE game_id = ?",
-    "DELETE FROM pair_games WHERE game_id = ?",
-    "DELETE FROM evening_games WHERE game_id = ?",
-    "DELETE FROM teams WHERE game_id = ?",
-    "DELETE FROM revisions WHERE game_id = ?",
-    "DELETE FROM games WHERE id = ?",
+    "DELETE FROM round_entries WHERE round_id IN (SELECT id FROM rounds WHERE game_id = :game)",
+    "DELETE FROM rounds WHERE game_id = :game",
+    "DELETE FROM team_players WHERE team_id IN (SELECT id FROM teams WHERE game_id = :game)",
+    "DELETE FROM player_games WHERE game_id = :game",
+    "DELETE FROM game_records WHERE game_id = :game",
+    "DELETE FROM player_ratings WHERE played_at = :played AND game_id = :game",
+    "DELETE FROM pair_games WHERE played_at = :played AND game_id = :game",
+    "DELETE FROM evening_games WHERE game_id = :game",
+    "DELETE FROM teams WHERE game_id = :game",
+    "DELETE FROM revisions WHERE game_id = :game",
+    "DELETE FROM games WHERE id = :game",
 )
 
 
 def _remove(db, game_id):
+    (played,) = db.execute("SELECT played_at FROM games WHERE id = ?", [game_id]).fetchone()
     seated = [
         row[0]
         for row in db.execute(
@@ -284,7 +286,7 @@ def _remove(db, game_id):
         )
     ]
     for statement in _REMOVE:
-        db.execute(statement, [game_id])
+        db.execute(statement, {"game": game_id, "played": played})
     # a player of this game alone is gone with it, as a player an undone import added is
     db.conn.executemany(
         """DELETE FROM players WHERE id = ?
