@@ -53,10 +53,12 @@ def create_app(test_config=None):
     from .exchange import autobackup
     from .forms import attributes, markup
     from .services import catch_up
+    from .services import deleted as deleted_games
     from .storage import db
     from .views import (
         auth,
         backups,
+        deleted,
         evenings,
         exchange,
         games,
@@ -83,6 +85,7 @@ def create_app(test_config=None):
     background.init_app(app)  # the requests being answered, counted: work after them waits
     db.init_app(app)
     catch_up.init_app(app)  # the ratings after a change to an old game, without holding the lock
+    deleted_games.init_app(app)  # deleted games gone for good after 30 days, looked at as the app opens
     autobackup.init_app(app)  # a request that changed something is backed up after it
     assets.init_app(app)
     language.init_app(app)  # Flask-Babel: the page's language (the phone's, the household's)
@@ -99,6 +102,7 @@ def create_app(test_config=None):
         rules,
         games,
         rounds,
+        deleted,
         paper,
         evenings,
         players,

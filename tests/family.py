@@ -1,14 +1,15 @@
 """A family's history to open every kind of page on (the every-page tests, in a browser and
 in each language): 300 games generated in one year and 20 the year before (demo.generate,
 2 to 4 teams), a game of each size from 2 to 6 teams being played, an old sheet's game
-being typed in, and the pages to open on it, by group.
+being typed in, a game deleted, and the pages to open on it, by group.
 """
 
 import datetime
 
 from scorekeeper.exchange import demo
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import games
+from scorekeeper.services import deleted, games
+from scorekeeper.services.players import LISTED
 from scorekeeper.storage.db import connect
 
 from .httpkit import migrated
@@ -42,7 +43,14 @@ def history(path):
         game = games.create_game(db, RULESETS["roth"], "roth", seated, paper="scores")
         row = [TeamRound(paper_score=score) for score in (1_235, -2_350, 0)]
         playing["scores"] = games.add_round(db, game.id, game.revision, 1, row).id
-        players = [pid for (pid,) in db.execute("SELECT id FROM players ORDER BY id")]
+        # a game typed in by mistake and deleted (issue 54): the deleted games list it
+        seated = [("", NAMES[:2]), ("", ["Newcomer Zed"])]
+        game = games.create_game(db, RULESETS["roth"], "roth", seated, played_at="2026-11-19T20:00:00+00:00")
+        row = [TeamRound(melded_points=points) for points in (2_450, 1_990)]
+        game = games.add_round(db, game.id, game.revision, 1, row)
+        game = games.end_game(db, game.id, game.revision)
+        deleted.delete_game(db, game.id, game.revision)
+        players = [pid for (pid,) in db.execute(f"SELECT id FROM players WHERE {LISTED} ORDER BY id")]
         # the demo's evening of the most tables and games, and a night of games played alone
         nights = [
             db.execute(
@@ -83,6 +91,8 @@ def page_groups():
             f"/games/{playing[4]}/played",
             "/import/past-games",
         ],
+        # a game's question before it is deleted; the deleted games and the household's log
+        "deleted": lambda playing, players, nights: [f"/games/{playing[2]}/delete", "/games/deleted"],
         "evenings": lambda playing, players, nights: [
             "/evenings/new",
             *(f"/evenings/{night}" for night in nights),

@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from ..exchange import autobackup, backup, csvfile, demo, importer, jsonfile
 from ..scoring import RuleSet
 from ..scoring.language import _
-from ..services import games, rulesets
+from ..services import deleted, games, rulesets
 from ..services.schema import migrate
 from ..storage.private import make_private
 from ..web import passcode
@@ -33,6 +33,7 @@ def init_db_command():
         logging.getLogger("scorekeeper.storage.migrations").removeHandler(handler)
     with connection() as db:
         importer.resume(db, _pause)  # an import the last stop cut off: undone, or finished
+        deleted.purge(db)  # games deleted 30 days ago and more: gone for good
     # files made before they were kept private (and a backups folder of years): owner-only now
     folder = autobackup.backup_folder(current_app)
     kept = [*folder.glob("*.db*"), *Path(database()).parent.glob(Path(database()).name + ".before-restore-*")]

@@ -310,9 +310,13 @@ def copy_size(database):
 
 
 def count_games(path):
-    """How many games the database at ``path`` holds (None when it cannot be read)."""
+    """How many games the database at ``path`` holds, as its history counts them: not the
+    deleted ones (a copy made before deleting was kept shows them; one made by an older
+    app has none). None when it cannot be read."""
     try:
         with contextlib.closing(_read_only(path)) as conn:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+            live = " WHERE deleted_at IS NULL" if "deleted_at" in columns else ""
+            return conn.execute(f"SELECT count(*) FROM games{live}").fetchone()[0]
     except sqlite3.Error:
         return None

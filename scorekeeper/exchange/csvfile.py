@@ -42,7 +42,9 @@ def _book_kinds(db, game_id=None):
     where, params = ("AND id = ?", [game_id]) if game_id is not None else ("", [])
     kinds = {"clean": None, "dirty": None}
     for (rules,) in db.execute(
-        f"SELECT rules FROM games WHERE importing IS NULL {where} GROUP BY rules ORDER BY MIN(id)", params
+        f"SELECT rules FROM games WHERE importing IS NULL AND deleted_at IS NULL {where} "
+        "GROUP BY rules ORDER BY MIN(id)",
+        params,
     ):
         kinds.update(dict.fromkeys(json.loads(rules).get("books", {})))
     return list(kinds)

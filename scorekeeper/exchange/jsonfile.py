@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 
 from ..scoring import RULESETS, RuleSet
+from ..services import players
 from ..services.game_model import load_game
 from ..storage.db import snapshot
 from . import FORMAT, VERSION, stamp_now
 
 
 def game_ids(db, game_id=None):
+    """The games an export holds: not a game an import is still writing, nor a deleted one."""
+    live = "importing IS NULL AND deleted_at IS NULL"
     if game_id is not None:
-        return [
-            row[0] for row in db.execute("SELECT id FROM games WHERE id = ? AND importing IS NULL", [game_id])
-        ]
-    return [
-        row[0] for row in db.execute("SELECT id FROM games WHERE importing IS NULL ORDER BY played_at, id")
-    ]
+        return [row[0] for row in db.execute(f"SELECT id FROM games WHERE id = ? AND {live}", [game_id])]
+    return [row[0] for row in db.execute(f"SELECT id FROM games WHERE {live} ORDER BY played_at, id")]
 
 
 def _house_rules_names(db):
@@ -30,7 +29,9 @@ def _header(db):
         "format": FORMAT,
         "version": VERSION,
         "exported_at": stamp_now(),
-        "players": [row[0] for row in db.execute("SELECT name FROM players ORDER BY key, id")],
+        "players": [
+            row[0] for row in db.execute(f"SELECT name FROM players WHERE {players.LISTED} ORDER BY key, id")
+        ],
         "house_rules": [
             RuleSet.from_json(row[0]).to_dict()
             for row in db.execute("SELECT rules FROM house_rules ORDER BY key, id")

@@ -15,13 +15,20 @@ import datetime
 import json
 
 from ..scoring import ENTRY_FIELDS
-from ..scoring.language import _
+from ..scoring.language import N_, _
 from . import Conflict, NotFound, change_log, summaries
-from .game_model import changes_since, load_game
+from .game_model import changes_since, deleted_when, load_game
 
 _ENTRY_COLUMNS = ("round_id", "team_id", "books", *(f.name for f in ENTRY_FIELDS), "paper_score", "score")
 INSERT_ENTRY = (
     f"INSERT INTO round_entries ({', '.join(_ENTRY_COLUMNS)}) VALUES ({', '.join('?' * len(_ENTRY_COLUMNS))})"
+)
+
+
+# what a change to a game deleted meanwhile is told (services/deleted.py)
+DELETED_MEANWHILE = N_(
+    "This game was deleted on another phone, so nothing was saved. "
+    "It can be restored from Deleted games, under History."
 )
 
 
@@ -43,6 +50,8 @@ def game_for_change(db, game_id, revision, loaded=None):
             return loaded
     game = load_game(db, game_id)
     if game is None:
+        if deleted_when(db, game_id) is not None:
+            raise Conflict(_(DELETED_MEANWHILE))
         raise NotFound(_("This game no longer exists."))
     if revision is None:
         raise Conflict(_("This page is out of date: nothing was saved. Here is the game as it stands."))

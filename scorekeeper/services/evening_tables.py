@@ -182,11 +182,15 @@ def load_evening(db, night, *, loose=True):
             [night],
         ).fetchall()
         in_evening = {game_id for game_id, *_ in seated}
-        night_games = "SELECT id FROM games WHERE night = ? AND importing IS NULL ORDER BY played_at, id"
+        night_games = (
+            "SELECT id FROM games WHERE night = ? AND importing IS NULL AND deleted_at IS NULL "
+            "ORDER BY played_at, id"
+        )
         loose_ids = (
             [gid for (gid,) in db.execute(night_games, [night]) if gid not in in_evening] if loose else []
         )
-        if row is None and not loose_ids:
+        # an evening whose every game was deleted (services/deleted.py) is no evening
+        if (row is None or not seated) and not loose_ids:
             return None
         sittings = {}
         for game_id, sitting, table in seated:

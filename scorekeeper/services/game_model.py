@@ -89,6 +89,8 @@ class Game:
     # the evening it was played (YYYY-MM-DD), kept from when it was played or its date
     # corrected: never worked out again from the time zone the computer is in now
     night: str = ""
+    # when it was deleted (UTC, ISO), while it waits in the deleted games (services/deleted.py)
+    deleted_at: str | None = None
 
     @cached_property
     def standings(self):
@@ -179,7 +181,7 @@ def _rules(text):
     return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
 
 
-def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
+def load_game(db, game_id, *, changes=False, remember=False, hidden=False, deleted=False):
     """The game with its teams, players and rounds (and its change log), or None.
 
     :param remember: for pages: use, and keep, what is remembered of the game
@@ -187,16 +189,19 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
         that it holds one game at a time).
     :param hidden: a game an import is still writing too (``exchange.importer``); for
         everyone else it is not there yet.
+    :param deleted: a deleted game too (``services.deleted``: its list, its restoring);
+        for everyone else it is not there any more.
     """
     committed = remember and not getattr(db, "writing", False)
     with snapshot(db):
         row = db.execute(
             """SELECT id, uid, rules, rules_key, first_dealer, ended_by_hand, finished_at,
-                      created_at, updated_at, revision, share_token, played_at, paper, night, importing
+                      created_at, updated_at, revision, share_token, played_at, paper, night,
+                      deleted_at, importing
                FROM games WHERE id = ?""",
             [game_id],
         ).fetchone()
-        if row is None or (row[-1] is not None and not hidden):
+        if row is None or (row[-1] is not None and not hidden) or (row[-2] is not None and not deleted):
             return None
         teams, members = [], {}
         for team_id, position, name, pid, pname in db.execute(
@@ -213,7 +218,7 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
                 members[team_id].append(Player(pid, pname))
         teams = tuple(Team(tid, position, name, tuple(members[tid])) for tid, position, name in teams)
         gid, uid, rules, rules_key, first_dealer, ended, finished_at, created, updated, revision, *rest = row
-        token, played, paper, night, _importing = rest
+        token, played, paper, night, deleted_at, _importing = rest
         where = getattr(db, "memo_key", None)
         # in the reader's language: the standings' breakdowns are worded
         key = (where, gid, uid, revision, updated, language()) if where and committed else None
@@ -242,6 +247,7 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False):
         played_at=played or created,
         paper=paper,
         night=night or "",
+        deleted_at=deleted_at,
     )
     if standings is not None:
         vars(game)["standings"] = standings  # the engine's, for this very revision
@@ -333,7 +339,9 @@ def logged_after(db, game_id, revision, action, *, with_round=False):
 def shared_game_revision(db, token):
     """(game id, revision) of the game this share token opens, or None: one indexed
     read, so a phone following the game learns cheaply that nothing changed."""
-    row = db.execute("SELECT id, revision FROM games WHERE share_token = ?", [token]).fetchone()
+    row = db.execute(
+        "SELECT id, revision FROM games WHERE share_token = ? AND deleted_at IS NULL", [token]
+    ).fetchone()
     return tuple(row) if row else None
 
 
@@ -347,8 +355,18 @@ def load_shared_game(db, token):
 
 def game_exists(db, game_id):
     return (
-        db.execute("SELECT 1 FROM games WHERE id = ? AND importing IS NULL", [game_id]).fetchone() is not None
+        db.execute(
+            "SELECT 1 FROM games WHERE id = ? AND importing IS NULL AND deleted_at IS NULL", [game_id]
+        ).fetchone()
+        is not None
     )
+
+
+def deleted_when(db, game_id):
+    """When game ``game_id`` was deleted (UTC, ISO), while it is kept among the deleted
+    games; None for a game that is not deleted, or not there at all."""
+    row = db.execute("SELECT deleted_at FROM games WHERE id = ? AND importing IS NULL", [game_id]).fetchone()
+    return row[0] if row else None
 
 
 def list_games(db, playing_limit=10, finished_limit=20):
@@ -357,12 +375,13 @@ def list_games(db, playing_limit=10, finished_limit=20):
     sheet, or whose date was corrected, is listed on the day it was played)."""
     with snapshot(db):
         (playing_count,) = db.execute(
-            "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL"
+            """SELECT COUNT(*) FROM games
+               WHERE finished_at IS NULL AND importing IS NULL AND deleted_at IS NULL"""
         ).fetchone()
         playing = [
             r[0]
             for r in db.execute(
-                """SELECT id FROM games WHERE finished_at IS NULL AND importing IS NULL
+                """SELECT id FROM games WHERE finished_at IS NULL AND importing IS NULL AND deleted_at IS NULL
                ORDER BY updated_at DESC, id DESC LIMIT ?""",
                 [playing_limit],
             )
@@ -371,7 +390,7 @@ def list_games(db, playing_limit=10, finished_limit=20):
             r[0]
             for r in db.execute(
                 """SELECT id FROM games WHERE finished_at IS NOT NULL AND importing IS NULL
-               ORDER BY played_at DESC, id DESC LIMIT ?""",
+                   AND deleted_at IS NULL ORDER BY played_at DESC, id DESC LIMIT ?""",
                 [finished_limit],
             )
         ]

@@ -266,7 +266,8 @@ def recompute_scores(db):
     count = 0
     with transaction(db):
         for (game_id,) in db.execute("SELECT id FROM games").fetchall():
-            game = load_game(db, game_id, hidden=True)  # an import's unpublished games too
+            # an import's unpublished games and the deleted ones too (summaries.rebuild leaves them out)
+            game = load_game(db, game_id, hidden=True, deleted=True)
             write_scores(db, game)
             store_totals(db, game)
             count += len(game.rounds) * len(game.teams)

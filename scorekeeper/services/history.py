@@ -54,7 +54,8 @@ def _end_of(day):
 def _where(filters):
     """(FROM … WHERE …, its parameters): a player's games come from their summary rows,
     in the order of their (player, played_at) index, so a page is an index walk."""
-    clauses, params = ["g.importing IS NULL"], []  # a game an import is still writing: not yet
+    # a game an import is still writing: not yet; a deleted game: not any more
+    clauses, params = ["g.importing IS NULL", "g.deleted_at IS NULL"], []
     source = "games g"
     if filters.player:
         source = "player_games pg JOIN games g ON g.id = pg.game_id"
@@ -123,16 +124,18 @@ def _count(db, filters, source, params):
 def distinct_rules_names(db, table="games"):
     """The distinct ``rules_name`` of ``table`` (games, game_records), in byte order.
 
-    One index seek per name (a "loose index scan"), not a pass over every row.
+    One index seek per name (a "loose index scan"), not a pass over every row; a
+    deleted game's (services/deleted.py) is stepped over, as it were not there.
     ``table`` is one of ours, never typed by a user.
     """
+    live = " AND deleted_at IS NULL" if table == "games" else ""
     return [
         row[0]
         for row in db.execute(
             f"""WITH RECURSIVE names(name) AS (
-                   SELECT MIN(rules_name) FROM {table}
+                   SELECT MIN(rules_name) FROM {table} WHERE 1{live}
                    UNION ALL
-                   SELECT (SELECT MIN(rules_name) FROM {table} WHERE rules_name > names.name)
+                   SELECT (SELECT MIN(rules_name) FROM {table} WHERE rules_name > names.name{live})
                    FROM names WHERE names.name IS NOT NULL)
                SELECT name FROM names WHERE name IS NOT NULL"""
         )

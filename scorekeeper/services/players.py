@@ -21,9 +21,24 @@ def _now():
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
+# Who the lists name: not a player whose every game was deleted (services/deleted.py), as if
+# those games had never been played. A player at a game that is not deleted has their row of
+# sums (summaries.player_stats, from the game's start); one whose every game was deleted has
+# games (team_players) and no sums. A player kept without any game (an export's list of
+# players names them) is listed as before; so is one of a game an import is still writing.
+LISTED = (
+    "(id IN (SELECT player_id FROM player_stats) OR id NOT IN "
+    "(SELECT tp.player_id FROM team_players tp JOIN teams t ON t.id = tp.team_id "
+    "JOIN games g ON g.id = t.game_id WHERE g.deleted_at IS NOT NULL))"
+)
+
+
 def list_players(db):
     """Every player's id and name, by name (no counting: this is for pickers)."""
-    return [Player(pid, name) for pid, name in db.execute("SELECT id, name FROM players ORDER BY key, id")]
+    return [
+        Player(pid, name)
+        for pid, name in db.execute(f"SELECT id, name FROM players WHERE {LISTED} ORDER BY key, id")
+    ]
 
 
 def find_player(db, name):

@@ -153,7 +153,7 @@ def rebuild(db):
                   r.number, t.position, e.score, e.books
            FROM games g JOIN rounds r ON r.game_id = g.id
            JOIN round_entries e ON e.round_id = r.id JOIN teams t ON t.id = e.team_id
-           WHERE g.finished_at IS NOT NULL AND g.importing IS NULL
+           WHERE g.finished_at IS NOT NULL AND g.importing IS NULL AND g.deleted_at IS NULL
            ORDER BY g.id, r.number, t.position"""
     )
     rows, game, scores, books, last, paper = [], None, [], [], None, False

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..storage.db import snapshot
-from . import ratings
+from . import players, ratings
 
 LEADERBOARD_SIZE = 10
 TIMELINE_GAMES = 30
@@ -262,7 +262,9 @@ def players_page(db, page=1, per_page=PLAYERS_PER_PAGE):
     rated = {row["id"] for row in ranked}
     blank = dict.fromkeys(("rank", "rating", "mu", "sigma", "win_rate", "trend"))
     unrated = []
-    for pid, name in db.execute("SELECT id, name FROM players ORDER BY name COLLATE NOCASE, id"):
+    for pid, name in db.execute(
+        f"SELECT id, name FROM players WHERE {players.LISTED} ORDER BY name COLLATE NOCASE, id"
+    ):
         if pid not in rated:
             _, games, wins = counts.get(pid, (0, 0, 0))
             unrated.append({**blank, "id": pid, "name": name, "games": games, "wins": wins})

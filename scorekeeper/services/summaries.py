@@ -203,6 +203,7 @@ _TABLES = {
 _BY_GAME = ("nights", "night_players", "year_pairs")
 # a row of these that sums to nothing is removed, as rebuild() never makes one
 _EMPTY = {
+    "player_stats": "played = 0",  # a player whose every game was deleted (services/deleted.py)
     "player_books": "books = 0",
     "partnerships": "games = 0",
     "rivalries": "games = 0",
@@ -265,6 +266,21 @@ def refresh(db, game):
         ratings.changed(db, min((r.played_at, r.game_id) for r in before + after))
 
 
+def forget(db, game_id):
+    """A game deleted (``services.deleted``, inside its transaction): its rows and its
+    records go, the sums lose what it added, and the ratings are marked stale from it
+    when it counted, as any change that takes a game's result away does."""
+    db.execute("DELETE FROM game_records WHERE game_id = ?", [game_id])  # it holds no record
+    before = _stored(db, game_id)
+    if not before:
+        return
+    db.execute("DELETE FROM player_games WHERE game_id = ?", [game_id])
+    for table, deltas in _difference(_sums(before), _sums([])).items():
+        _add(db, table, deltas)
+    if _rated(before):
+        ratings.changed(db, min((r.played_at, r.game_id) for r in before))
+
+
 def _rated(rows):
     """What a game gives the ratings: who played on which team, its totals and when, once it counts."""
     return sorted((r.team_id, r.player_id, r.total, r.played_at) for r in rows if r.counted_at is not None)
@@ -325,7 +341,7 @@ REBUILD = (
     """
     WITH counted AS (
         SELECT g.id FROM games g
-        WHERE g.finished_at IS NOT NULL AND g.importing IS NULL
+        WHERE g.finished_at IS NOT NULL AND g.importing IS NULL AND g.deleted_at IS NULL
               AND EXISTS (SELECT 1 FROM rounds r WHERE r.game_id = g.id)
     ),
     team_rounds AS (
@@ -356,10 +372,11 @@ REBUILD = (
     LEFT JOIN counted c ON c.id = g.id
     LEFT JOIN team_rounds tr ON tr.team_id = t.id
     LEFT JOIN team_books tb ON tb.team_id = t.id
-    WHERE g.importing IS NULL
+    WHERE g.importing IS NULL AND g.deleted_at IS NULL
     """,
     """INSERT INTO game_counts (finished, games)
-       SELECT finished_at IS NOT NULL, COUNT(*) FROM games WHERE importing IS NULL GROUP BY 1""",
+       SELECT finished_at IS NOT NULL, COUNT(*) FROM games WHERE importing IS NULL AND deleted_at IS NULL
+       GROUP BY 1""",
     """
     INSERT INTO player_stats (player_id, played, games, wins, rounds, points, went_out, scores_only,
                               scores_only_rounds)

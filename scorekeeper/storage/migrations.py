@@ -583,3 +583,20 @@ def m018_change_log_said(db):
     # line keeps what it said (its message and values, as JSON) beside its English text,
     # and is worded again when shown. Lines kept before have none and read as written.
     db["revisions"].add_column("said", str)
+
+
+@migrations()
+def m019_games_deleted(db):
+    # A game deleted by mistake (issue 54) is kept, marked with when it was deleted (UTC, ISO),
+    # for 30 days: no page, summary, rating, record or export counts it (services/deleted.py
+    # takes its rows out of the summaries as a change does), Undo and the list of deleted
+    # games restore it whole, and the app's upkeep removes it for good after that. Its seat at
+    # an evening's table is kept in its change log's line, where the deletion says what it took.
+    db["games"].add_column("deleted_at", str)
+    db.execute("CREATE INDEX idx_games_deleted ON games (deleted_at) WHERE deleted_at IS NOT NULL")
+    # the household's log of deletions and restorations, newest first, without reading every
+    # round's line of every game's log
+    db.execute(
+        """CREATE INDEX idx_revisions_household ON revisions (created_at)
+           WHERE action IN ('game-deleted', 'game-restored')"""
+    )

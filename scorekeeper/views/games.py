@@ -5,7 +5,18 @@ Its rounds are ``rounds.py``; typing in its paper sheet, ``paper.py``.
 
 import functools
 
-from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from wtforms import SelectChoice
 
 from .. import scoring
@@ -16,7 +27,7 @@ from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_fro
 from ..forms.rule_words import speak
 from ..printing import ahead
 from ..scoring.language import _, ngettext
-from ..services import Conflict, NotFound, game_model, games, players, ratings, rulesets
+from ..services import Conflict, NotFound, deleted, game_model, games, players, ratings, rulesets
 from ..storage.db import get_db
 from ..web import charts, language
 from . import found, posted_or_filled
@@ -33,8 +44,27 @@ SAVED = "saved"
 
 
 def game_or_404(game_id, **options):
-    game = game_model.load_game(get_db(), game_id, remember=True, **options)
+    """The game, or a 404: a page that says it was deleted (when, and Restore) when it was."""
+    db = get_db()
+    game = game_model.load_game(db, game_id, remember=True, **options)
+    if game is None and game_model.deleted_when(db, game_id) is not None:
+        abort(_deleted_page(game_model.load_game(db, game_id, deleted=True)))
     return found(game, _("There is no game %(id)s.", id=game_id))
+
+
+def _deleted_page(game):
+    """A deleted game's own address (a phone that had it open, a link): what it was, when it
+    was deleted and until when it can be restored, with Restore; nothing it asked was done."""
+    page = render_template(
+        "games/gone.html",
+        game=game,
+        action=ActionForm(revision=game.revision),
+        gone_at=deleted.gone_at(game.deleted_at),
+        posted=request.method == "POST",
+    )
+    response = current_app.make_response((page, 404))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def to_game(game_id, anchor=None):

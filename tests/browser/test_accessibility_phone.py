@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import TeamRound
+from scorekeeper.services import deleted
 from scorekeeper.web import passcode
 
 from .looks import fits_the_phone
@@ -41,6 +42,8 @@ PAGES = [
     ("end", "/games/{game}/end", None),
     ("paper-sheet", "/games/{game}/paper", None),
     ("played", "/games/{game}/played", None),
+    ("game-delete", "/games/{finished}/delete", None),
+    ("deleted-games", "/games/deleted", None),
     ("past-games", "/import/past-games", "open"),
     ("history", "/history", "open"),
     ("players", "/players", None),
@@ -78,11 +81,13 @@ def open_every_fold(page):
 
 
 @pytest.fixture
-def arranged(make_game):
+def arranged(make_game, db):
     game = make_game("partnership", [ROUND, ROUND])  # no end: rounds can be entered and fixed
     finished = make_game(
         "tablet", [[TeamRound(melded_points=100), TeamRound(melded_points=50)]] * 5, end=True
     )
+    gone = make_game("roth", [ROUND], end=True)  # deleted: the deleted games list it
+    deleted.delete_game(db, gone.id, gone.revision)
     return {
         "game": game.id,
         "finished": finished.id,

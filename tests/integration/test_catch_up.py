@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.exchange import demo
-from scorekeeper.services import catch_up, game_model, games, ratings
+from scorekeeper.services import catch_up, deleted, game_model, games, ratings
 from scorekeeper.storage.db import connect
 
 from ..helpers import served, text
@@ -98,6 +98,44 @@ def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30
         assert after[1] == before[1]  # the same statements
         # and no more rows (fewer, where a sum the game emptied in a short history is kept)
         assert 0 < after[0] <= before[0]
+    assert large[2] > small[2]  # the catch-up's transactions grew instead
+
+
+@pytest.mark.long  # 2 s: the 180 games are made here, as above
+@pytest.mark.timeout(60)
+def test_deleting_and_restoring_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
+    """Issue 54: the oldest game deleted, then restored, first with 30 games after it, then
+    with 180: the same statements, no more rows; the catch-up after each grew instead."""
+    path = migrated(tmp_path / "grows.db")
+    db = connect(str(path))
+    try:
+        earlier = NOW - datetime.timedelta(days=400)
+        demo.generate(db, 30, seed=5, now=earlier, span=datetime.timedelta(days=60))
+        first = oldest(db)
+
+        def delete_then_restore():
+            game = game_model.load_game(db, first)
+            gone = work_of(db, lambda: deleted.delete_game(db, game.id, game.revision, loaded=game))
+            steps = 0
+            while ratings.step(db, budget=0):
+                steps += 1
+            assert kept(db) == rebuilt(db)
+            (revision,) = db.execute("SELECT revision FROM games WHERE id = ?", [first]).fetchone()
+            back = work_of(db, lambda: deleted.restore_game(db, first, revision))
+            while ratings.step(db, budget=0):
+                steps += 1
+            return gone, back, steps
+
+        small = delete_then_restore()
+        assert kept(db) == rebuilt(db)
+        demo.generate(db, 150, seed=6, now=NOW, span=datetime.timedelta(days=300))
+        large = delete_then_restore()
+        assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
+    for before, after in zip(small[:2], large[:2]):  # the deletion, the restoring
+        assert after[1] == before[1]  # the same statements
+        assert 0 < after[0] <= before[0]  # and no more rows
     assert large[2] > small[2]  # the catch-up's transactions grew instead
 
 

@@ -39,6 +39,7 @@ SCHEMA = {
         "paper": str,
         "night": str,
         "importing": int,
+        "deleted_at": str,  # m019: when the game was deleted (issue 54), kept 30 days
     },
     "teams": {"id": int, "game_id": int, "position": int, "name": str, "total": int, "won": int},
     "team_players": {"team_id": int, "player_id": int, "position": int},
@@ -198,6 +199,7 @@ MIGRATIONS = [
     "m016_passcode_guesses",
     "m017_packet_not_taken",
     "m018_change_log_said",
+    "m019_games_deleted",
 ]
 
 

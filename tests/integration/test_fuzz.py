@@ -393,6 +393,10 @@ def arrange(phone):
     ).status in (302, 303)
     night = start_evening(phone, ["Ann", "Bo", "Cy", "Di"])
     evening_page = phone.get(f"/evenings/{night}").text
+    # a game deleted by mistake (issue 54): the deleted games offer its Restore
+    gone = start_game(phone, "roth", (("", ("Ann",)), ("", ("Bo",))))
+    form, page = phone.open_form(f"/games/{gone}/delete")
+    assert phone.submit(form, page).status == 303
     return {
         "night": night,
         "evening_token": re.search(r"/e/([A-Za-z0-9_-]+)", evening_page)[1],
@@ -401,6 +405,7 @@ def arrange(phone):
         "playing": playing,
         "done": done,
         "three": three,
+        "gone": gone,
         "players": list(range(1, 9)),
         "token": share_token(phone, playing),
     }
@@ -593,6 +598,7 @@ ACTIONS = {
     "evening-share-new": "/share/new",
     "evening-share-stop": "/share/stop",
     "undo": "/undo",
+    "restore": "/restore",
     "reopen": "/reopen",
     "share-new": "/share/new",
     "share-stop": "/share/stop",
@@ -732,6 +738,8 @@ def post_targets(ids):
         # offered to the phone that just entered a round: the arranged state's last change
         "rounds.undo": PostTarget("rounds.undo", (("undo", f"/games/{t}", False),)),
         "games.reopen": PostTarget("games.reopen", (("reopen", f"/games/{d}", False),)),
+        "deleted.delete": PostTarget("deleted.delete", (("delete-game", f"/games/{d}/delete", False),)),
+        "deleted.restore": PostTarget("deleted.restore", (("restore", "/games/deleted", False),)),
         "rules.new": PostTarget(
             "rules.new",
             (("rules/new", "/rules/new?from=roth", False), ("rules/new-h", f"/rules/new?from={h}", False)),
@@ -997,6 +1005,8 @@ SWEPT = [
     "games.played",
     "paper.sheet",
     "games.reopen",
+    "deleted.delete",
+    "deleted.restore",
     "rules.new",
     "rules.edit",
     "rules.delete",
@@ -1114,6 +1124,8 @@ def all_targets():
             "rounds.delete",
             "games.end",
             "games.played",
+            "deleted.delete",
+            "deleted.index",
             "paper.sheet",
             "players.index",
             "players.index_json",
@@ -1324,7 +1336,7 @@ def path_strategies(ids):
             st.sampled_from(BAD_KEYS),
             st.text(min_size=1, max_size=30),
         ),
-        "game_id": _int_segment([ids["playing"], ids["done"], ids["three"]]),
+        "game_id": _int_segment([ids["playing"], ids["done"], ids["three"], ids["gone"]]),
         "number": _int_segment([1, 2, 3, 4, 5]),
         "player_id": _int_segment(ids["players"]),
         "year": _int_segment([2025, 2026, 1, 9999]),

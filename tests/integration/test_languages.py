@@ -215,6 +215,22 @@ def test_an_error_page_says_only_what_is_marked(pseudo_phone, path):
     assert not unmarked(response.get_data(as_text=True), own)
 
 
+def test_a_deleted_games_page_says_only_what_is_marked(pseudo_phone):
+    """A deleted game's own address (issue 54): a 404 that says what it was and offers Restore."""
+    client, database, _ids = pseudo_phone
+    db = connect(str(database))
+    try:
+        (game_id,) = db.execute("SELECT id FROM games WHERE deleted_at IS NOT NULL").fetchone()
+    finally:
+        db.close()
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 404
+    words = family_words(database) + rule_set_words() + calendar_words() + [*NAMES, "Pseudo"]
+    own = re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in sorted(words, key=len, reverse=True)))
+    html = response.get_data(as_text=True)
+    assert "/restore" in html and not unmarked(html, own)
+
+
 def test_the_locked_page_says_only_what_is_marked(pseudo_phone):
     """The sign-in page while the passcode file cannot be read (issue 53): its words, the
     commands to type aside."""

@@ -13,6 +13,7 @@ the one its phone showed scores differently, and shows.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -590,3 +591,117 @@ def test_reopen_on_two_phones_reopens_once(server):
     assert after["finished"] and reopened == 1 and not no_5xx(server, second), (
         f"B's stale Reopen was applied: {outcome(b, second)}; reopened {reopened} times"
     )
+
+
+# --- a game deleted on one phone while another changes it (issue 54) ------------------------------
+
+
+def deletions(server, game):
+    """The revisions the game's deletions made."""
+    sql = "SELECT revision FROM revisions WHERE game_id = ? AND action = 'game-deleted'"
+    return query_db(server.database, sql, [game])
+
+
+def restore(phone, game):
+    """Restore the game from the deleted games (the first Restore: the latest deleted)."""
+    form, page = phone.open_form("/games/deleted")
+    assert form.action == f"/games/{game}/restore", form.action
+    assert phone.submit(form, page).status == 303
+
+
+def at_once(**taps):
+    """Each of ``taps`` (a name: a function that sends a request) sent from its own thread, at
+    the same moment; their answers by name."""
+    together, answers = threading.Barrier(len(taps)), {}
+
+    def tap(name, send):
+        together.wait()
+        answers[name] = send()
+
+    threads = [threading.Thread(target=tap, args=item) for item in taps.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return answers
+
+
+def test_two_phones_deleting_the_same_game_delete_it_once(server):
+    _, _, game = a_game(server, 2)
+    a, b = server.phone(), server.phone()
+    form_a, page_a = a.open_form(f"/games/{game}/delete")
+    form_b, page_b = b.open_form(f"/games/{game}/delete")
+    seen = int(form_a.value("revision"))
+    first = a.submit(form_a, page_a)
+    assert (first.status, first.location) == (303, "/history")
+    second = b.submit(form_b, page_b)
+    # B is told, on the deleted game's page, that nothing was done
+    assert second.status == 404 and "Nothing was saved: the game was deleted" in second.text
+    assert deletions(server, game) == [(seen + 1,)] and not no_5xx(server, first, second)
+
+
+def test_a_round_saved_on_a_game_deleted_meanwhile_is_refused_and_told(server):
+    s, _, game = a_game(server, 3)
+    before = game_json(s, game)
+    a, b = server.phone(), server.phone()
+    review = check_round(a, f"/games/{game}/rounds/new", rv(4, melded_points=775))
+    assert review.number == 4
+    form, page = b.open_form(f"/games/{game}/delete")
+    assert b.submit(form, page).status == 303
+    saved = press_save(a, review)
+    told = a.follow(saved) if saved.redirect else saved
+    assert told.status == 404 and "This game was deleted" in told.text, outcome(a, saved)
+    restore(b, game)
+    after = game_json(s, game)
+    assert entries(after) == entries(before) and not no_5xx(server, saved)
+
+
+def test_a_delete_from_a_page_older_than_a_change_is_refused(server):
+    s, _, game = a_game(server, 3)
+    a, b = server.phone(), server.phone()
+    form, page = a.open_form(f"/games/{game}/delete")  # the page shows 3 rounds
+    saved = save_round(b, game, rv(4))
+    assert saved.status == 303 and b.follow(saved).flashes()[0][0] == "success"
+    refused = a.submit(form, page)
+    assert refused.location == f"/games/{game}"
+    flashes = a.follow(refused).flashes()
+    assert flashes[0] == (
+        "error",
+        "Someone changed this game on another phone since you opened this page, so nothing was saved.",
+    )
+    assert ("info", "Meanwhile: Round 4 entered.") in flashes
+    assert len(game_json(s, game)["rounds"]) == 4 and deletions(server, game) == []
+
+
+@pytest.mark.long  # eight rounds of two phones at once on a real server (about 4 s)
+def test_a_delete_and_a_save_at_the_same_moment_one_goes_the_other_is_told(server):
+    """Phone A taps Delete while phone B taps Save, at the same moment, again and again: the
+    one that comes second is refused and told, never applied over the other (a round saved
+    into a deleted game, or a game deleted from a page without its last round)."""
+    s, _, game = a_game(server, 1)
+    seen = {"deleted first": 0, "saved first": 0}
+    for n in range(2, 10):
+        a, b = server.phone(), server.phone()
+        form, page = a.open_form(f"/games/{game}/delete")
+        revision = int(form.value("revision"))
+        review = check_round(b, f"/games/{game}/rounds/new", rv(n))
+        assert review.number == n
+        answers = at_once(
+            delete=functools.partial(a.submit, form, page), save=functools.partial(press_save, b, review)
+        )
+        assert not no_5xx(server, *answers.values())
+        gone = [row for row in deletions(server, game) if row[0] > revision]
+        rounds = query_db(server.database, "SELECT COUNT(*) FROM rounds WHERE game_id = ?", [game])[0][0]
+        if gone:  # A's delete went first: B's round is not in the game, and B was told
+            seen["deleted first"] += 1
+            assert gone == [(revision + 1,)] and rounds == n - 1
+            told = b.follow(answers["save"]) if answers["save"].redirect else answers["save"]
+            assert told.status == 404 and "This game was deleted" in told.text
+            restore(a, game)
+            save = save_round(s, game, rv(n))  # the table saves its round again
+            assert save.status == 303 and s.follow(save).flashes()[0][0] == "success"
+        else:  # B's save went first: A's delete, from a page without that round, refused
+            seen["saved first"] += 1
+            assert rounds == n and answers["delete"].location == f"/games/{game}"
+            assert a.follow(answers["delete"]).flashes()[0][0] == "error"
+    assert len(game_json(s, game)["rounds"]) == 9, seen

@@ -11,12 +11,12 @@ from openskill.models import PlackettLuce
 
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import game_model, games, players, ratings, summaries
+from scorekeeper.services import deleted, game_model, games, players, ratings, summaries
 from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect, transaction
 
 from ..helpers import examples
-from .test_summaries import dump
+from .test_summaries import assert_in_step, dump
 
 
 def kept(db):
@@ -183,6 +183,8 @@ steps = st.lists(
         st.tuples(st.just("reopen"), st.integers(0, 9)),
         # its date corrected to another of the 20 days (issue 41): earlier or later
         st.tuples(st.just("date"), st.integers(0, 9), st.integers(0, 20)),
+        # deleted, or restored if it was (issue 54)
+        st.tuples(st.just("gone"), st.integers(0, 9)),
     ),
     max_size=14,
 )
@@ -195,7 +197,7 @@ def entries(winner):
 def change(db, made, step):
     """Make the change ``step`` (a game played on any of 20 days, so an old game can come in
     late; a round added, fixed or deleted, then ended again; a game ended or reopened; a
-    game's date corrected, moving it before or after others)."""
+    game's date corrected, moving it before or after others; a game deleted, or restored)."""
     kind, *args = step
     if kind == "new":
         when, names, size, winner = args  # winner 2: left in progress
@@ -212,7 +214,17 @@ def change(db, made, step):
         return
     if not made:
         return
-    game = game_model.load_game(db, made[args[0] % len(made)])
+    game_id = made[args[0] % len(made)]
+    game = game_model.load_game(db, game_id)
+    if kind == "gone":
+        if game is not None:
+            deleted.delete_game(db, game.id, game.revision)
+        else:
+            (revision,) = db.execute("SELECT revision FROM games WHERE id = ?", [game_id]).fetchone()
+            deleted.restore_game(db, game_id, revision)
+        return
+    if game is None:  # deleted: nothing else changes it
+        return
     if kind in ("round", "fix", "delete") and game.finished_at:
         game = games.reopen_game(db, game.id, game.revision)
     if kind == "round":
@@ -265,6 +277,37 @@ def test_ratings_after_any_sequence_of_changes_equal_a_replay_from_scratch(templ
             change(db, made, step)
             assert ratings.behind(db) is None
             assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
+
+
+new_games = st.tuples(
+    st.just("new"), st.integers(0, 20), st.permutations(NAMES), st.integers(1, 2), st.integers(0, 2)
+)
+gone_or_back = st.tuples(st.just("gone"), st.integers(0, 9))
+
+
+@settings(max_examples=examples(40))
+@given(
+    st.lists(new_games, min_size=2, max_size=6),
+    st.lists(st.one_of(gone_or_back, gone_or_back, steps.filter(bool).map(lambda s: s[0])), max_size=8),
+)
+def test_games_deleted_and_restored_in_any_order_leave_what_a_replay_from_scratch_makes(
+    template, tmp_path_factory, played, later
+):
+    """Issue 54: a few games played on any days, then deleted and restored (and changed
+    between) in any order: the ratings, streaks and every summary equal a rebuild of the
+    games not deleted, after each step."""
+    path = tmp_path_factory.mktemp("example") / "deleted.db"
+    shutil.copy(template, path)
+    db = connect(path)
+    try:
+        made = []
+        for step in played + later:
+            change(db, made, step)
+            assert ratings.behind(db) is None
+            assert kept(db) == rebuilt(db)
+            assert_in_step(db)
     finally:
         db.close()
 
