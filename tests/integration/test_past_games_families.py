@@ -500,3 +500,70 @@ def test_a_column_named_twice_or_numbered_0_is_said(client, db, header, said):
     refused = preview(client, header + "\n2026-01-05,a,Ann,5,6\n2026-01-05,a,Bo,7,8\n", status=422)
     assert problems(refused) == [said]
     assert game_count(db) == 0
+
+
+# --- the family's file, whole -------------------------------------------------------------------
+
+FAMILY = (
+    "\ufeff\r\n"  # a byte-order mark, and a blank first line (line 1)
+    "Date,Game,Team 1,Team 2,Team 1 score,Team 2 score,Rules\r\n"
+    "2026-08-22,1,Ann & Bo,Cy & Di,5120,4305,\r\n"  # typed in from its sheet already
+    '2026-08-22,2,"Hughes, Dot & Emma",Cy & Di,3010,6200,\r\n'
+    "\r\n"
+    "23/08/2026,1,Ann and Bo,Cy + Di,4000,4100,Nana's\r\n"  # another style of day; house rules not saved yet
+    "23/08/2026,2,Ann & Bo,Cy & Di,2500,2600,\r\n"
+)
+
+
+def test_the_familys_own_file_is_previewed_right_and_imports_its_new_games_once(client, db):
+    """The issue's file: a line a game, numbers that start again each night, a quoted comma,
+    days of two styles, a game typed in already, a rule set not saved yet, a blank line, a
+    byte-order mark and CRLF."""
+    typed, _review = type_sheet(client, "2026-08-22", [[3000, 2000], [2120, 2305]])
+    refused = preview(client, FAMILY.encode("utf-8"), status=422)
+    assert problems(refused) == ["Line 6: no rule set is called “Nana's”"]
+    assert "Nothing was imported: 1 line to fix first." in flat(refused)
+    rules_page = client.get("/rules/new?from=roth")  # the family saves its house rules
+    assert (
+        client.post("/rules/new?from=roth", data={**posted(rules_page), "name": "Nana's"}).status_code == 303
+    )
+    shown = preview(client, FAMILY.encode("utf-8"))
+    today = datetime.date.today().isoformat()
+    assert "Read as a line a game, each team's players and score in its own columns." in flat(shown)
+    assert "4 games (4 rounds), scores alone; 1 like a game here" in flat(shown)
+    assert "<dt>Days</dt><dd>Day first: 24/12/2019</dd>" in flat(shown)
+    assert "<dt>Players known</dt><dd>Ann · Bo · Cy · Di</dd>" in flat(shown)
+    assert "<dt>New players</dt><dd>Hughes, Dot · Emma</dd>" in flat(shown)
+    assert listed(shown) == [
+        (
+            "2026-08-22 · game 1 · line 3",
+            "Ann & Bo won",
+            "Ann & Bo 5,120 · Cy & Di 4,305",
+            f"Looks like game {typed}, typed on {today}: the same night, players and totals. Left out.",
+            "Import it anyway",
+        ),
+        ("2026-08-22 · game 2 · line 4", "Cy & Di won", "Hughes, Dot & Emma 3,010 · Cy & Di 6,200"),
+        ("2026-08-23 · game 1 · line 6", "Cy & Di won", "Ann & Bo 4,000 · Cy & Di 4,100"),
+        ("2026-08-23 · game 2 · line 7", "Cy & Di won", "Ann & Bo 2,500 · Cy & Di 2,600"),
+    ]
+    assert import_button(shown) == "Import 3 games"
+    import_it(client, shown)
+    assert (
+        "Imported 3 games (3 rounds) and 2 new players. 1 game like one here already was left out."
+        in text(client.get("/history"))
+    )
+    assert game_count(db) == 4
+    assert db.execute("SELECT night, games FROM nights ORDER BY night").fetchall() == [
+        ("2026-08-22", 2),
+        ("2026-08-23", 2),
+    ]
+    nanas = game_model.load_game(db, 3)
+    assert nanas.rules.name == "Nana's" and scores_of(db, 3) == (["Ann & Bo", "Cy & Di"], [4000, 4100])
+    # the same file again: nothing new
+    again_shown = preview(client, FAMILY.encode("utf-8"))
+    assert "4 games (4 rounds), scores alone; 3 of them here already, skipped; 1 like a game here" in flat(
+        again_shown
+    )
+    assert import_button(again_shown) is None
+    import_it(client, again_shown)
+    assert game_count(db) == 4
