@@ -192,8 +192,29 @@ def legit_csv(folder, size):
         export = "".join(csvfile.iter_csv(db))
     finally:
         db.close()
+    # the same games a line a game, as a family keeps them (issue 54): a game's number starts
+    # again each night (a day comes back every 84 games of a year: its next number), the days in
+    # two styles
+    by_game = ["Date,Game,Team 1,Team 2,Team 1 score,Team 2 score"]
+    for n, (first, second) in enumerate(zip(lines[1::2], lines[2::2])):
+        day, _label, team, *scores = first.split(",")
+        _day, _label, other, *others = second.split(",")
+        written = day if n % 2 else "/".join(reversed(day.split("-")))
+        by_game.append(
+            ",".join(
+                [
+                    written,
+                    str(1 + n // 84 % 7),
+                    team,
+                    other,
+                    str(sum(map(int, scores))),
+                    str(sum(map(int, others))),
+                ]
+            )
+        )
     return {
         f"a real spreadsheet: {g:,} games, scores alone": ("\n".join(lines) + "\n").encode(),
+        f"a real spreadsheet: {g:,} games, a line a game": ("\n".join(by_game) + "\n").encode(),
         f"the app's CSV export of {games:,} demo games": export.encode(),
     }
 
@@ -229,7 +250,7 @@ def measure(kind, path):
             else:
                 by_name = {name_key(rules.name): (key, rules) for key, rules in RULESETS.items()}
                 preview = pastgames.read_past_games(
-                    content, by_name, ("friends-family", RULESETS["friends-family"]), "ymd"
+                    content, by_name, ("friends-family", RULESETS["friends-family"]), "auto"
                 )
                 outcome = f"accepted: {len(preview.games):,} games"
         except ValueError as error:

@@ -1,24 +1,27 @@
 """A spreadsheet of past games (CSV), read whole before anything is written.
 
-Over 400 lines: both spreadsheet layouts and the message naming each bad line are read in
-one pass over the file, and share their readings.
+Over 400 lines: the file's lines are read, bounded and grouped into games in one pass,
+and each game's common checks and what the preview lists of it share their readings.
 
-Two layouts, each a row per team (docs/export-format.md, "A spreadsheet of past games"):
+Three layouts, told apart by the first line (``sheet_columns``; docs/export-format.md, "A
+spreadsheet of past games"): a line a game (Date, Team 1, Team 2, Team 1 score, Team 2
+score), a line a team (Date, Game, Players, Round 1, Round 2…) and a line a team and round
+(the app's own export). The first line that holds anything names the columns, in any of
+the app's languages.
 
-- **scores**: ``date``, ``game`` (a label shared by the rows of one game), ``players``
-  (joined with &, +, / or a comma), then one column per round (``round 1``, ``2``,
-  ``r3``…) with the team's score for it: an old sheet that kept only scores. The game is
-  kept as its scores alone.
-- **lines**: ``date``, ``game``, ``round``, ``players``, and a column per line of the
-  sheet (``books_clean``, ``melded_points``, ``went_out``…, the export's own names): a
-  row per team per round, as Scorekeeper's own CSV export writes them.
+A game is its day and its number together: numbers that start again each evening are
+games of their own. Days are read with the year first whatever the page says, and with
+it last in the order the file shows (``sheet_days``), the family asked only where the file
+cannot say. A day later than now is refused, as New game refuses it. Every round goes
+through the engine's checks, as a round typed on the phone does. Every bad line is named
+with its number and why, and then nothing is written; a good file becomes ``checking``'s
+games, written by the history import's own writer (``importer.write_checked``).
 
-Optional everywhere: ``time`` (else 8 pm), ``team`` (its name), ``rules`` (a rule set's
-name; else the one chosen on the page). Every round goes through the engine's checks,
-as a round typed on the phone does. Every bad line is named with its number and why,
-and then nothing is written; a good file becomes ``checking``'s games, written by the
-history import's own writer (``importer.write_checked``), so a game already here (the
-same day, teams and rounds: its uid is made from them) is skipped.
+A game's uid is made from what the family typed (the day and time as written, the rules,
+the teams, the rounds), never from the stored time: the same file is the same games on a
+computer in any zone. ``compare`` tells the preview which games are here already (the same
+uid), which are like a game here (``services.alike``: the same night, players and
+totals, however it came in) and which the file holds twice.
 """
 
 from __future__ import annotations
@@ -26,17 +29,15 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
-import re
 from dataclasses import dataclass, field
 
 from .. import scoring
-from ..names import MAX_NAME, clean_name, name_key, name_problem
-from ..scoring import ENTRY_FIELDS, MAX_BOOKS, TeamRound
+from ..names import clean_name, name_key
 from ..scoring.language import _, ngettext
-from ..services.evenings import EVENING, stored
+from ..services import alike
+from ..services.evenings import evening, played
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
-from ..typed import whole_number
-from .checking import MAX_TEAM_NAME, _Game
+from .checking import _Game
 from .limits import (
     MAX_CELL,
     MAX_COLUMNS,
@@ -46,43 +47,88 @@ from .limits import (
     MAX_LINES,
     MAX_PAST_GAMES,
 )
+from .sheet_columns import HeaderRefused, read_header
+from .sheet_days import ORDERS, Days, DaysAsked
+from .sheet_games import games_game, lines_game, scores_game
 
-#: how the file writes its days (the page's choice)
-DATE_ORDERS = {
-    "ymd": "2019-12-24",
-    "dmy": "24/12/2019",
-    "mdy": "12/24/2019",
-}
-MAX_PROBLEMS = 50  # said, of all the file's problems (their count is said too)
-# the players' separators alone: each name is trimmed by clean_name (\s*(?:&|\+|/|,)\s* read a
-# run of spaces again from each of its spaces: work that grew with the square of the run)
-_SPLIT_PLAYERS = re.compile(r"[&+/,]")
-_ROUND_COLUMN = re.compile(r"^(?:round[\s_]*|r)?(\d{1,3})$")
-_YES = {"1", "yes", "y", "x", "true", "✓", "✔"}
-_NO = {"", "0", "no", "n", "false"}
+__all__ = [
+    "DATE_ORDERS",
+    "DaysAsked",
+    "PastGame",
+    "PastGamesRefused",
+    "Preview",
+    "compare",
+    "read_past_games",
+]
+
+#: how the file writes its days with the year last (the page's choice; "auto": as the file shows)
+DATE_ORDERS = ORDERS
+MAX_PROBLEMS = 50  # said, of all the file's problems (how many lines have one is said too)
 
 
 class PastGamesRefused(ValueError):
-    """The file has bad lines: ``problems`` are (line number, what is wrong), in order."""
+    """The file has bad lines: ``problems`` are (line number, what is wrong), in order, the
+    first ``MAX_PROBLEMS``; ``lines``: how many lines have one, ``shown`` of them listed."""
 
-    def __init__(self, problems, total=None):
+    def __init__(self, problems, lines=None):
         self.problems = problems[:MAX_PROBLEMS]
-        self.total = total or len(problems)
+        self.lines = lines or len({line for line, _why in problems})
+        self.shown = len({line for line, _why in self.problems})
         super().__init__(
             "; ".join(_("line %(line)s: %(why)s", line=line, why=why) for line, why in self.problems)
         )
 
 
 @dataclass
+class PastGame:
+    """A game of the file as the preview lists it: when, its teams, the engine's totals and
+    winners, and what the history holds of it (``compare``)."""
+
+    line: int  # its first line
+    label: str  # its number as the file writes it ("" for none)
+    played_at: str
+    night: str
+    teams: list  # each team's name as shown
+    players: tuple  # each team's players' name keys, sorted: "the same players"
+    totals: list
+    winners: tuple
+    uid: str
+    here: bool = False  # this very game came in before (its uid)
+    twice: int | None = None  # the first line of the same game earlier in this file
+    alike: alike.Alike | None = None  # a game of the history like it
+    alike_line: int | None = None  # or the first line of a game like it earlier in this file
+
+    @property
+    def new(self):
+        """Nothing like it is here or earlier in the file: it is imported."""
+        return not (self.here or self.twice or self.alike or self.alike_line)
+
+    @property
+    def optional(self):
+        """Like a game here (or one earlier in the file): left out unless the family asks."""
+        return not (self.here or self.twice) and bool(self.alike or self.alike_line)
+
+
+@dataclass
 class Preview:
     """What a file would add: its games (checked, ready to write) and what to say of them."""
 
-    games: list
+    games: list  # ``checking._Game``s
+    listed: list = field(default_factory=list)  # a ``PastGame`` for each, in the same order
     rounds: int = 0
     first: str | None = None  # the earliest day played
     last: str | None = None
     players: list = field(default_factory=list)  # every name in the file, as first written
     layout: str = "scores"
+    said: str = ""  # the layout, in the reader's words
+    order: str | None = None  # "dmy" or "mdy": how its days with the year last were read
+    warnings: list = field(default_factory=list)  # (line, what to look at): nothing refused
+    unread: list = field(default_factory=list)  # the names of the columns no layout reads
+
+    def chosen(self, anyway=()):
+        """The games an import writes: the new ones, and those like a game here whose uid is
+        in ``anyway`` (the family ticked them)."""
+        return [g for g, p in zip(self.games, self.listed) if p.new or (p.optional and p.uid in anyway)]
 
 
 class _Row:
@@ -130,41 +176,43 @@ class _Problems:
         return sorted(self._kept)[:MAX_PROBLEMS]
 
     def refused(self):
-        return PastGamesRefused(self.first(), self.count)
+        return PastGamesRefused(self.first(), len(self.lines))
 
 
 class _Rounds:
     """The rounds of the file's games, counted as its lines are read, before any game is
-    checked by the engine: a game's rounds are its lines' most (a column per round, up to
-    a line's last score), or the rounds its lines name (a line per team and round)."""
+    checked by the engine: a line a game is one round (its totals), a line a team has its
+    lines' most (a column per round, up to a line's last score), and a line a team and
+    round the rounds its lines name."""
 
-    def __init__(self, columns, layout):
-        self.total, self._games = 0, {}  # label: its rounds (a count, or the rounds named)
-        self._round = columns.index("round") if layout == "lines" else None
-        numbered = sorted((int(name), at) for at, name in enumerate(columns) if name.isdigit())
-        self._numbered = [at for _number, at in reversed(numbered)]  # the last round's column first
+    def __init__(self, header):
+        self.total, self._games, self._layout = 0, {}, header.layout  # games: their rounds
+        self._round = header.at.get("round")
+        self._numbered = [at for _number, at in reversed(header.rounds)]  # the last round's column first
 
-    def add(self, label, cells):
-        """Count a line of the game ``label``; return the file's rounds so far."""
-        if self._round is not None:
-            named = self._games.setdefault(label, set())
+    def add(self, key, cells):
+        """Count a line of the game ``key``; return the file's rounds so far."""
+        if self._layout == "games":
+            self.total += 1
+        elif self._layout == "lines":
+            named = self._games.setdefault(key, set())
             cell = cells[self._round].strip() if self._round < len(cells) else ""
             if cell not in named:
                 named.add(cell)
                 self.total += 1
-            return self.total
-        last = next(
-            (
-                len(self._numbered) - k
-                for k, at in enumerate(self._numbered)
-                if at < len(cells) and cells[at].strip()
-            ),
-            0,
-        )
-        before = self._games.get(label, 0)
-        if last > before:
-            self._games[label] = last
-            self.total += last - before
+        else:
+            last = next(
+                (
+                    len(self._numbered) - k
+                    for k, at in enumerate(self._numbered)
+                    if at < len(cells) and cells[at].strip()
+                ),
+                0,
+            )
+            before = self._games.get(key, 0)
+            if last > before:
+                self._games[key] = last
+                self.total += last - before
         return self.total
 
 
@@ -196,6 +244,10 @@ class _Lines:
                 self.row_line,
                 _("a line of more than %(most)s characters: no sheet of games is so wide", most=most),
             )
+        if self.number > MAX_LINES:
+            _refuse(
+                self.number, _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ","))
+            )
         return line
 
     def row_read(self):
@@ -215,14 +267,28 @@ def _line_at(text, at):
     return text[at : cut + (2 if text.startswith("\r\n", cut) else 1)]
 
 
-def read_past_games(content, rule_sets, default, dates="ymd"):
+def _header(reader, lines):
+    """(the first line that holds anything, its number): a blank line, or a line of empty
+    cells, before it is skipped."""
+    for cells in reader:
+        line = lines.row_line
+        lines.row_read()
+        if any(cell.strip() for cell in cells):
+            return cells, line
+    raise PastGamesRefused([(1, _("the file is empty: its first line names the columns"))])
+
+
+def read_past_games(content, rule_sets, default, dates="auto", now=None):
     """Read a CSV of past games; return a ``Preview`` of it.
 
     :param content: the file's bytes (UTF-8, with or without a byte-order mark, or Windows' cp1252).
     :param rule_sets: {name key: (rule set key, RuleSet)}: what a ``rules`` cell may name.
     :param default: (rule set key, RuleSet) for games whose rows name none.
-    :param dates: a key of ``DATE_ORDERS``.
+    :param dates: a key of ``DATE_ORDERS``: how days with the year last are written.
+    :param now: this computer's time (aware), for the days later than it; now, unless given.
     :raises PastGamesRefused: every bad line, with its number and why.
+    :raises DaysAsked: the file's days could be read day first or month first, and
+        ``dates`` does not say which.
     """
     text = _decode(content)
     try:
@@ -232,114 +298,127 @@ def read_past_games(content, rule_sets, default, dates="ymd"):
     lines = _Lines(text)
     reader = csv.reader(lines, dialect)
     try:
-        header = next(reader, None)
+        cells, header_line = _header(reader, lines)
     except csv.Error as error:
-        raise PastGamesRefused([(1, _("not a CSV file (%(error)s)", error=error))]) from None
-    if not header:
-        raise PastGamesRefused([(1, _("the file is empty: its first line names the columns"))])
-    lines.row_read()
-    if len(header) > MAX_COLUMNS:
-        count, most = format(len(header), ","), format(MAX_COLUMNS, ",")
+        raise PastGamesRefused([(lines.row_line, _("not a CSV file (%(error)s)", error=error))]) from None
+    if len(cells) > MAX_COLUMNS:
+        count, most = format(len(cells), ","), format(MAX_COLUMNS, ",")
         _refuse(
-            1, _("%(count)s columns: a spreadsheet of games has at most %(most)s", count=count, most=most)
+            header_line,
+            _("%(count)s columns: a spreadsheet of games has at most %(most)s", count=count, most=most),
         )
-    columns = [_column(name) for name in header]
-    problems = _Problems()
-    missing = [name for name in ("date", "game", "players") if name not in columns]
-    if missing:
-        raise PastGamesRefused(
-            [(1, _("no “%(name)s” column (the first line names the columns)", name=name)) for name in missing]
-        )
-    layout = "lines" if "round" in columns else "scores"
-    at = {name: i for i, name in enumerate(columns)}
-    game_at = at["game"]
-    games, rounds = {}, _Rounds(columns, layout)  # games: their lines, by label
+    try:
+        header = read_header(cells)
+    except HeaderRefused as refused:
+        raise PastGamesRefused([(header_line, why) for why in refused.problems]) from None
+    problems, days, columns = _Problems(), Days(), len(cells)
+    games, rounds = {}, _Rounds(header)  # games: their lines, by (day as written, number)
+    date_at, game_at = header.at["date"], header.at.get("game")
     try:
         for cells in reader:
             line, source = lines.row_line, lines.row_read()
-            if reader.line_num > MAX_LINES:
-                _refuse(
-                    line, _("a file of past games has at most %(most)s lines", most=format(MAX_LINES, ","))
-                )
             if not any(cell.strip() for cell in cells):
                 continue  # a blank line between games
-            if len(cells) > len(columns):
-                problems.append(
-                    (
-                        line,
-                        _(
-                            "%(cells)s cells, but the first line names %(columns)s",
-                            cells=len(cells),
-                            columns=len(columns),
-                        ),
-                    )
-                )
+            if not _within(line, cells, columns, problems):
                 continue
-            longest = max(map(len, cells))
-            if longest > MAX_CELL:
-                count, most = format(longest, ","), format(MAX_CELL, ",")
-                problems.append(
-                    (
-                        line,
-                        _(
-                            "a cell of %(count)s characters: a cell holds at most %(most)s",
-                            count=count,
-                            most=most,
-                        ),
+            label = cells[game_at].strip() if game_at is not None and game_at < len(cells) else ""
+            written = cells[date_at].strip() if date_at < len(cells) else ""
+            key = (written, label)
+            if header.layout == "games":
+                if label and key in games:
+                    problems.append(
+                        (
+                            line,
+                            _(
+                                "game “%(label)s” of %(day)s is on line %(line)s too: a line a game",
+                                label=label,
+                                day=written,
+                                line=games[key][0].line,
+                            ),
+                        )
                     )
-                )
-                continue
-            label = cells[game_at].strip() if game_at < len(cells) else ""
-            game = games.get(label)
+                    continue
+                key = key if label else (written, line)
+            game = games.get(key)
             if game is None:
                 if len(games) == MAX_PAST_GAMES:
                     most = format(MAX_PAST_GAMES, ",")
                     _refuse(line, _("a file of past games holds at most %(most)s games", most=most))
-                game = games[label] = []
+                game = games[key] = []
+                days.see(line, written)
             if len(game) == MAX_GAME_LINES:
                 most = format(MAX_GAME_LINES, ",")
-                # Translators: a game of a spreadsheet, by its label, and its most lines
+                # Translators: a game of a spreadsheet, by its number and day, and its most lines
                 _refuse(
                     line,
                     _(
-                        "game “%(label)s” has more than %(most)s lines "
+                        "game “%(label)s” of %(day)s has more than %(most)s lines "
                         "(a line per team and round, six teams of 100 rounds)",
                         label=label,
+                        day=written,
                         most=most,
                     ),
                 )
-            if rounds.add(label, cells) > MAX_HISTORY_ROUNDS:  # each would be checked by the engine
+            if rounds.add(key, cells) > MAX_HISTORY_ROUNDS:  # each would be checked by the engine
                 most = format(MAX_HISTORY_ROUNDS, ",")
                 _refuse(line, _("a file of past games holds at most %(most)s rounds", most=most))
-            game.append(_Row(line, source, at))
+            game.append(_Row(line, source, header.at))
     except csv.Error as error:
         problems.append((lines.row_line, _("not readable as CSV (%(error)s)", error=error)))
         raise problems.refused() from None
     if not games and not problems:
-        raise PastGamesRefused([(2, _("no games: the file has only its first line"))])
-    preview = Preview([], layout=layout)
+        raise PastGamesRefused([(header_line + 1, _("no games: the file has only its first line"))])
+    order = days.order(dates)
+    preview = Preview([], layout=header.layout, said=header.said, unread=header.unread)
+    preview.order = order if days.day_first or days.month_first or days.either else None
+    now = now or datetime.datetime.now().astimezone()
     # seen_players: every name, as first written; same: the entries checked, each kept once (a
     # score of 1,235 alone is one entry however many rounds have it, as ``checking`` keeps them)
     seen_players, same = {}, {}
-    for label, game_rows in games.items():
+    reading = _Reading(header, rule_sets, default, order, now, problems, same, preview.warnings)
+    for (written, label), game_rows in games.items():
         for row in game_rows:
             row.split(dialect)
-        read = _read_game(label, game_rows, columns, rule_sets, default, dates, layout, problems, same)
+        read = reading.game(written, label if isinstance(label, str) else "", game_rows)
         for row in game_rows:
             row.values = ()
         if read is None:
             continue
-        preview.games.append(read)
-        preview.rounds += len(read.rounds)
-        for _name, members in read.teams:
+        game, listed = read
+        preview.games.append(game)
+        preview.listed.append(listed)
+        preview.rounds += len(game.rounds)
+        for _name, members in game.teams:
             for name in members:
                 seen_players.setdefault(name_key(name), name)
     if problems:
         raise problems.refused()
     preview.players = list(seen_players.values())
-    days = sorted(game.played_at for game in preview.games)
-    preview.first, preview.last = days[0], days[-1]
+    played_days = sorted(game.played_at for game in preview.games)
+    preview.first, preview.last = played_days[0], played_days[-1]
+    del preview.warnings[MAX_PROBLEMS:]
     return preview
+
+
+def _within(line, cells, columns, problems):
+    """Whether a line's cells are within its first line's columns and ``MAX_CELL``; else
+    its problem is added."""
+    if len(cells) > columns:
+        problems.append(
+            (
+                line,
+                _("%(cells)s cells, but the first line names %(columns)s", cells=len(cells), columns=columns),
+            )
+        )
+        return False
+    longest = max(map(len, cells))
+    if longest > MAX_CELL:
+        count, most = format(longest, ","), format(MAX_CELL, ",")
+        problems.append(
+            (line, _("a cell of %(count)s characters: a cell holds at most %(most)s", count=count, most=most))
+        )
+        return False
+    return True
 
 
 def _decode(content):
@@ -351,376 +430,231 @@ def _decode(content):
         return content.decode("cp1252", errors="replace")  # Excel on Windows
 
 
-def _column(name):
-    """A header cell as a column's name: "Round 1" -> "1", "Melded points" -> "melded_points"."""
-    name = "_".join(name.strip().lower().split())
-    match = _ROUND_COLUMN.match(name)
-    return match[1] if match and name != "round" else name
-
-
-def _day(text, dates):
-    """A day as the file writes it, or ValueError saying how to write one."""
-    example = DATE_ORDERS[dates]
-    parts = re.split(r"[-/.]", text)
-    try:
-        if len(parts) != 3:
-            raise ValueError
-        order = {"ymd": (0, 1, 2), "dmy": (2, 1, 0), "mdy": (2, 0, 1)}[dates]
-        year, month, day = (int(parts[i]) for i in order)
-        if year < 100:
-            raise ValueError
-        return datetime.date(year, month, day)
-    except ValueError:
-        raise ValueError(
-            _("“%(text)s” is not a day written like %(example)s", text=text, example=example)
-        ) from None
-
-
 def _time(text):
+    """A time as written ("19:30", "7:30"), or None for none."""
     if not text:
-        return EVENING
+        return None
     try:
         return datetime.time.fromisoformat(text if len(text) > 4 else "0" + text)
     except ValueError:
         raise ValueError(_("“%(text)s” is not a time written like 19:30", text=text)) from None
 
 
-def _players(text):
-    names = [clean_name(n) for n in _SPLIT_PLAYERS.split(text)]
-    names = [n for n in names if n]
-    if not names:
-        raise ValueError(_("no players: name them, joined with &"))
-    for name in names:
-        problem = name_problem(name, MAX_NAME, _=_)
-        if problem:
-            raise ValueError(_("“%(name)s”: %(problem)s", name=name, problem=problem))
-    if len(names) > scoring.MAX_PLAYERS_PER_TEAM:
-        raise ValueError(_("at most %(most)s players a team", most=scoring.MAX_PLAYERS_PER_TEAM))
-    return names
+@dataclass
+class _Reading:
+    """What reading each game of a file shares: its first line, the rule sets, how its days
+    are written, now; where its problems, entries and warnings go."""
 
+    header: object
+    rule_sets: dict
+    default: tuple
+    order: str
+    now: datetime.datetime
+    problems: _Problems
+    same: dict  # {entry: entry} of the games read so far: an equal entry is kept once
+    warnings: list
 
-def _read_game(label, rows, columns, rule_sets, default, dates, layout, problems, same):
-    """One game's rows checked: a ``checking._Game``, or None with its problems added.
-
-    :param same: {entry: entry} of the games read so far: an equal entry is kept once.
-    """
-    before = len(problems)
-    first = rows[0]
-    # Translators: a game of a spreadsheet named in the messages below, by its label
-    where = _("game “%(label)s”", label=label) if label else _("a game with no label")
-    try:
-        day = _day(first.cell("date"), dates)
-        played_at = stored(day, _time(first.cell("time")))
-    except ValueError as error:
-        problems.append((first.line, str(error)))
-        return None
-    named = first.cell("rules")
-    key, rules = rule_sets.get(name_key(clean_name(named)), (None, None)) if named else default
-    if rules is None:
-        problems.append((first.line, _("no rule set is called “%(name)s”", name=named)))
-        return None
-    for row in rows[1:]:
-        for column, said in (("date", first.cell("date")), ("time", first.cell("time"))):
-            other = row.cell(column)
-            if other != said:
+    def game(self, written, label, rows):
+        """One game's rows checked: (a ``checking._Game``, its ``PastGame``), or None with
+        its problems added."""
+        problems, before, first = self.problems, len(self.problems), rows[0]
+        layout = self.header.layout
+        if layout == "games":
+            # Translators: the game of a line of a spreadsheet with a game a line, in the messages below
+            where = _("this game")
+        elif label:
+            # Translators: a game of a spreadsheet named in the messages below, by its number and day
+            where = _("game “%(label)s” of %(day)s", label=label, day=written)
+        else:
+            where = _("the game of %(day)s with no number", day=written)
+        try:
+            day = Days.day(written, self.order)
+            time = _time(first.cell("time"))
+            played_at = played(day, time, self.now) or self.now.astimezone(datetime.UTC).isoformat(
+                timespec="seconds"
+            )
+        except ValueError as error:
+            problems.append((first.line, str(error)))
+            return None
+        named = first.cell("rules")
+        key, rules = self.rule_sets.get(name_key(clean_name(named)), (None, None)) if named else self.default
+        if rules is None:
+            problems.append((first.line, _("no rule set is called “%(name)s”", name=named)))
+            return None
+        for row in rows[1:]:
+            if row.cell("time") != first.cell("time"):
                 problems.append(
                     (
                         row.line,
-                        # Translators: %(column)s is the column's name in the file: date, time
                         _(
-                            "%(game)s has the %(column)s “%(said)s” on line %(line)s, not “%(other)s”",
+                            "%(game)s has the time “%(said)s” on line %(line)s, not “%(other)s”",
                             game=where,
-                            column=column,
-                            said=said,
+                            said=first.cell("time"),
                             line=first.line,
-                            other=other,
+                            other=row.cell("time"),
                         ),
                     )
                 )
-        if row.cell("rules") != named:
+            if row.cell("rules") != named:
+                problems.append(
+                    (
+                        row.line,
+                        _(
+                            "%(game)s is played under “%(rules)s” on line %(line)s",
+                            game=where,
+                            rules=named or rules.name,
+                            line=first.line,
+                        ),
+                    )
+                )
+        if layout == "games":
+            teams, rounds, lines = games_game(first, self.header, problems)
+        elif layout == "lines":
+            teams, rounds, lines = lines_game(rows, rules, where, problems)
+        else:
+            teams, rounds, lines = scores_game(rows, self.header, problems)
+        if len(problems) > before or teams is None:
+            return None
+        if not scoring.MIN_TEAMS <= len(teams) <= scoring.MAX_TEAMS:
             problems.append(
                 (
-                    row.line,
-                    _(
-                        "%(game)s is played under “%(rules)s” on line %(line)s",
+                    first.line,
+                    ngettext(
+                        "%(game)s has %(num)s team: a game has 2 to 6",
+                        "%(game)s has %(num)s teams: a game has 2 to 6",
+                        len(teams),
                         game=where,
-                        rules=named or rules.name,
-                        line=first.line,
                     ),
                 )
             )
-    if layout == "lines":
-        teams, rounds, lines = _lines_game(rows, rules, where, problems)
-    else:
-        teams, rounds, lines = _scores_game(rows, columns, problems)
-    if len(problems) > before or teams is None:
-        return None
-    if not scoring.MIN_TEAMS <= len(teams) <= scoring.MAX_TEAMS:
-        problems.append(
-            (
-                first.line,
-                ngettext(
-                    "%(game)s has %(num)s team: a game has 2 to 6, a line each",
-                    "%(game)s has %(num)s teams: a game has 2 to 6, a line each",
-                    len(teams),
-                    game=where,
-                ),
-            )
-        )
-        return None
-    seen = {}
-    for line, (_name, members) in zip(lines, teams):
-        for name in members:
-            if name_key(name) in seen:
-                problems.append(
-                    (
-                        line,
-                        _(
-                            "“%(name)s” plays twice in %(game)s (line %(line)s)",
-                            name=name,
-                            game=where,
-                            line=seen[name_key(name)],
-                        ),
+            return None
+        seen = {}
+        for line, (_name, members) in zip(lines, teams):
+            for name in members:
+                if name_key(name) in seen:
+                    problems.append(
+                        (
+                            line,
+                            _(
+                                "“%(name)s” plays twice in %(game)s (line %(line)s)",
+                                name=name,
+                                game=where,
+                                line=seen[name_key(name)],
+                            ),
+                        )
                     )
+                seen.setdefault(name_key(name), line)
+        team_names = [name or " & ".join(members) for name, members in teams]
+        for number, entries in enumerate(rounds, start=1):
+            for problem in scoring.check_round(rules, entries, number, team_names=team_names):
+                if problem.level == "error":
+                    line = lines[problem.team] if problem.team is not None else first.line
+                    said = (
+                        problem.message
+                        if layout == "games"
+                        else _("round %(number)s: %(problem)s", number=number, problem=problem.message)
+                    )
+                    problems.append((line, said))
+        if len(problems) > before:
+            return None
+        result = scoring.standings(rules, rounds, teams=len(teams))
+        if result.ended_after is not None and result.ended_after < len(rounds):
+            problems.append(
+                (
+                    first.line,
+                    _(
+                        "%(game)s: these rules (%(rules)s) end the game after round %(ended)s, "
+                        "but it has %(rounds)s: is it another rule set?",
+                        game=where,
+                        rules=rules.name,
+                        ended=result.ended_after,
+                        rounds=len(rounds),
+                    ),
                 )
-            seen.setdefault(name_key(name), line)
-    team_names = [name or " & ".join(members) for name, members in teams]
-    for number, entries in enumerate(rounds, start=1):
-        for problem in scoring.check_round(rules, entries, number, team_names=team_names):
-            if problem.level == "error":
-                line = lines[problem.team] if problem.team is not None else first.line
-                problems.append(
-                    (line, _("round %(number)s: %(problem)s", number=number, problem=problem.message))
-                )
-    if len(problems) > before:
-        return None
-    result = scoring.standings(rules, rounds, teams=len(teams))
-    if result.ended_after is not None and result.ended_after < len(rounds):
-        problems.append(
-            (
-                first.line,
-                _(
-                    "%(game)s: these rules (%(rules)s) end the game after round %(ended)s, "
-                    "but it has %(rounds)s: is it another rule set?",
-                    game=where,
-                    rules=rules.name,
-                    ended=result.ended_after,
-                    rounds=len(rounds),
-                ),
             )
-        )
-        return None
-    ended = not result.finished  # scored again as it is written (``_Game.scored``)
-    paper = SCORES_ONLY if layout == "scores" else PAPER_SHEET
-    text = repr(
-        (
-            played_at,
+            return None
+        self._sizes(teams, lines)
+        return self._made(label, day, time, played_at, key, rules, teams, rounds, result, first.line)
+
+    def _sizes(self, teams, lines):
+        """A warning for each team larger than the others: a name split in two?"""
+        sizes = [len(members) for _name, members in teams]
+        if max(sizes) > min(sizes):
+            for line, (_name, members) in zip(lines, teams):
+                if len(members) == max(sizes):
+                    self.warnings.append(
+                        (
+                            line,
+                            _(
+                                "“%(team)s” is a team of %(count)s, more than the others: "
+                                "should two of these names be one?",
+                                team=" & ".join(members),
+                                count=len(members),
+                            ),
+                        )
+                    )
+
+    def _made(self, label, day, time, played_at, key, rules, teams, rounds, result, line):
+        """The game as the writer takes it, and as the preview lists it."""
+        ended = not result.finished  # scored again as it is written (``_Game.scored``)
+        keys = [tuple(sorted(map(name_key, members))) for _name, members in teams]
+        # what the family typed, never the stored time: the same in any time zone
+        typed = (
+            day.isoformat(),
+            time.strftime("%H:%M") if time else "",
             rules.name,
-            [(n, sorted(map(name_key, m))) for n, m in teams],
+            [(name, list(k)) for (name, _members), k in zip(teams, keys)],
             [[e.to_dict() for e in r] for r in rounds],
         )
-    )
-    uid = "csv-" + hashlib.sha256(text.encode()).hexdigest()[:32]
-    return _Game(
-        uid=uid,
-        created_at=played_at,
-        played_at=played_at,
-        paper=paper,
-        updated_at=played_at,
-        finished_at=played_at,
-        ended_by_hand=ended,
-        rules_key=key,
-        house_rules=None,
-        rules=rules,
-        teams=teams,
-        first_dealer=None,
-        rounds=[[same.setdefault(entry, entry) for entry in entries] for entries in rounds],
-    )
-
-
-def _team(row, problems):
-    try:
-        members = _players(row.cell("players"))
-    except ValueError as error:
-        problems.append((row.line, str(error)))
-        return None
-    name = clean_name(row.cell("team"))
-    problem = name_problem(name, MAX_TEAM_NAME, _=_) if name else None
-    if problem:
-        problems.append((row.line, _("the team's name: %(problem)s", problem=problem)))
-        return None
-    return (name, members)
-
-
-def _scores_game(rows, columns, problems):
-    """(teams, rounds of scores alone, each team's line) from rows of one team each with a
-    column per round."""
-    numbered = sorted((int(c), c) for c in columns if c.isdigit())
-    if not numbered:
-        problems.append((rows[0].line, "no round columns (“round 1”, “round 2”…) and no “round” column"))
-        return None, None, None
-    teams, scores = [], []
-    for row in rows:
-        team = _team(row, problems)
-        values = []
-        for number, column in numbered:
-            cell = row.cell(column)
-            try:
-                values.append(whole_number(cell))
-            except ValueError:
-                problems.append(
-                    (
-                        row.line,
-                        _("round %(number)s: “%(cell)s” is not a whole number", number=number, cell=cell),
-                    )
-                )
-                values.append(None)
-        while values and values[-1] is None:
-            values.pop()
-        if None in values:
-            gap = values.index(None) + 1
-            if row.line not in problems.lines:
-                problems.append(
-                    (row.line, _("round %(number)s is empty, but a later round has a score", number=gap))
-                )
-        if team is not None:
-            teams.append(team)
-            scores.append(values)
-    if not teams or any(r.line in problems.lines for r in rows):
-        return None, None, None
-    played = len(scores[0])
-    for row, values in zip(rows[1:], scores[1:]):
-        if len(values) != played:
-            problems.append(
-                (
-                    row.line,
-                    _(
-                        "%(rounds)s rounds, but line %(line)s of the same game has %(played)s",
-                        rounds=len(values),
-                        line=rows[0].line,
-                        played=played,
-                    ),
-                )
-            )
-    if not played:
-        problems.append((rows[0].line, _("no round has a score")))
-    rounds = [[TeamRound(paper_score=values[n]) for values in scores] for n in range(played)]
-    return teams, rounds, [row.line for row in rows]  # a row a team
-
-
-_FLAGS = {f.name for f in ENTRY_FIELDS if f.kind == "flag"}
-
-
-def _lines_game(rows, rules, where, problems):
-    """(teams, rounds, each team's first line) from rows of one team in one round each, a
-    column per line of the sheet."""
-    teams, lines, order, by_round = [], [], {}, {}
-    for row in rows:
-        team = _team(row, problems)
-        if team is None:
-            continue
-        key = tuple(sorted(map(name_key, team[1])))
-        if key not in order:
-            order[key] = len(teams)
-            teams.append(team)
-            lines.append(row.line)
-        cell = row.cell("round")
-        if not (cell.isdigit() and 0 < int(cell) <= scoring.MAX_ROUNDS):
-            problems.append((row.line, _("“%(cell)s” is not a round's number", cell=cell)))
-            continue
-        entry = _entry(row, rules, problems)
-        if entry is not None:
-            taken = by_round.setdefault(int(cell), {})
-            if order[key] in taken:
-                problems.append(
-                    (
-                        row.line,
-                        _(
-                            "%(game)s: round %(number)s of %(team)s twice",
-                            game=where,
-                            number=cell,
-                            team=" & ".join(team[1]),
-                        ),
-                    )
-                )
-            taken[order[key]] = (row.line, entry)
-    if any(r.line in problems.lines for r in rows):
-        return None, None, None
-    numbers = sorted(by_round)
-    if numbers != list(range(1, len(numbers) + 1)):
-        missing = next(n for n in range(1, len(numbers) + 2) if n not in by_round)
-        problems.append(
-            (rows[0].line, _("%(game)s has no round %(number)s, but a later one", game=where, number=missing))
+        uid = "csv-" + hashlib.sha256(repr(typed).encode()).hexdigest()[:32]
+        game = _Game(
+            uid=uid,
+            created_at=played_at,
+            played_at=played_at,
+            paper=SCORES_ONLY if self.header.layout != "lines" else PAPER_SHEET,
+            updated_at=played_at,
+            finished_at=played_at,
+            ended_by_hand=ended,
+            rules_key=key,
+            house_rules=None,
+            rules=rules,
+            teams=teams,
+            first_dealer=None,
+            rounds=[[self.same.setdefault(entry, entry) for entry in entries] for entries in rounds],
         )
-        return None, None, None
-    rounds = []
-    for number in numbers:
-        taken = by_round[number]
-        if len(taken) != len(teams):
-            line = min(line for line, _ in taken.values())
-            problems.append(
-                (
-                    line,
-                    _(
-                        "%(game)s: round %(number)s has %(taken)s of its %(teams)s teams",
-                        game=where,
-                        number=number,
-                        taken=len(taken),
-                        teams=len(teams),
-                    ),
-                )
-            )
-            return None, None, None
-        rounds.append([taken[t][1] for t in range(len(teams))])
-    return teams, rounds, lines
-
-
-def _entry(row, rules, problems):
-    """A row's ``TeamRound`` (a blank is 0; went out is 1, yes or x), or None with its problems."""
-    before = len(problems)
-    books, values = {}, {}
-    for kind in rules.books:
-        cell = row.cell(f"books_{kind}", row.cell(kind))
-        books[kind] = _count(cell, f"books_{kind}", MAX_BOOKS, row, problems)
-    for f in ENTRY_FIELDS:
-        cell = row.cell(f.name)
-        if f.name in _FLAGS:
-            if cell.lower() not in _YES | _NO:
-                problems.append(
-                    (
-                        row.line,
-                        _("%(column)s: “%(cell)s” is not 1 or 0 (yes or no)", column=f.name, cell=cell),
-                    )
-                )
-            values[f.name] = cell.lower() in _YES
-        else:
-            values[f.name] = _count(cell, f.name, f.maximum, row, problems)
-    return TeamRound(books=books, **values) if len(problems) == before else None
-
-
-def _count(cell, name, maximum, row, problems):
-    try:
-        value = whole_number(cell) or 0
-    except ValueError:
-        problems.append((row.line, _("%(column)s: “%(cell)s” is not a whole number", column=name, cell=cell)))
-        return 0
-    if not 0 <= value <= maximum:
-        problems.append(
-            (
-                row.line,
-                _(
-                    "%(column)s: %(value)s is not between 0 and %(most)s",
-                    column=name,
-                    value=format(value, ","),
-                    most=format(maximum, ","),
-                ),
-            )
+        listed = PastGame(
+            line=line,
+            label=label,
+            played_at=played_at,
+            night=evening(played_at),
+            teams=[name or " & ".join(members) for name, members in teams],
+            players=tuple(keys),
+            totals=list(result.totals),
+            winners=scoring.verdict(result.totals, True, len(rounds)).winners,
+            uid=uid,
         )
-    return value
+        return game, listed
 
 
-def already_here(db, games):
-    """How many of ``games`` (a preview's) the history holds already: the same games
-    imported before (a game's uid is made from what it holds, ``csv-…``)."""
-    here = {uid for (uid,) in db.execute("SELECT uid FROM games WHERE uid LIKE 'csv-%'")}
-    return sum(1 for game in games if game.uid in here)
+def compare(db, preview):
+    """Say what the history holds of each game of ``preview``: the very game (its uid), a
+    game like it (the same night, players and totals: ``services.alike``), or the same game
+    or one like it earlier in the file. Reads only the games of the file's nights."""
+    here = alike.uids_here(db, [p.uid for p in preview.listed])
+    found = alike.find(
+        db, {i: (p.night, alike.signature(p.players, p.totals)) for i, p in enumerate(preview.listed)}
+    )
+    uids, signatures = {}, {}
+    for i, p in enumerate(preview.listed):
+        p.here = p.uid in here
+        p.alike = found.get(i)
+        if p.here or p.alike:
+            continue
+        signature = (p.night, alike.signature(p.players, p.totals))
+        if p.uid in uids:
+            p.twice = uids[p.uid]
+        elif signature in signatures:
+            p.alike_line = signatures[signature]
+        uids.setdefault(p.uid, p.line)
+        signatures.setdefault(signature, p.line)
+    return preview

@@ -1,7 +1,5 @@
 """Starting a game, when it was played, and the buttons that change one."""
 
-import datetime
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField
@@ -10,15 +8,13 @@ from wtforms.validators import Optional
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
 from ..scoring.language import _
-from ..services.evenings import EVENING, local, stored
+from ..services.evenings import local, played
 from ..services.game_model import PAPER_SHEET, SCORES_ONLY
 from . import lengths
 from .fields import ClockField, DayField, RevisionField
 from .lengths import Fits
 from .rules import RulesFields
 
-#: how far ahead of this computer's clock a phone's may run
-CLOCKS_DIFFER = datetime.timedelta(minutes=10)
 #: how a game is kept, as New game asks it (None: on a phone round by round)
 KEPT = (
     SelectChoice("phone", _l("On this phone, round by round")),
@@ -49,19 +45,7 @@ class PlayedFields:
 
         :raises ValueError: later than now, or past the calendar's ends.
         """
-        day, time = self.played_day.data, self.played_time.data
-        if day is None and time is None:
-            return None
-        now = now or datetime.datetime.now().astimezone()
-        day = day or now.date()
-        if time is None:
-            if day == now.date():
-                return None  # today, with no time: now
-            time = EVENING
-        stamp = stored(day, time)
-        if datetime.datetime.fromisoformat(stamp) > now + CLOCKS_DIFFER:
-            raise ValueError(_("That is later than now: a game is typed in once it was played."))
-        return stamp
+        return played(self.played_day.data, self.played_time.data, now)
 
     def show_played(self, stamp):
         """Fill the day and time with a stored time, as the household's clock has it."""

@@ -12,6 +12,8 @@ from ..scoring.language import _
 
 MORNING = 6  # a game started before this hour belongs to the evening before
 EVENING = datetime.time(20, 0)  # a game said to be played on a day, at no time: that evening
+#: how far ahead of this computer's clock a phone's may run
+CLOCKS_DIFFER = datetime.timedelta(minutes=10)
 
 
 def evening(stamp):
@@ -45,8 +47,33 @@ def stored(day, time):
     try:
         moment = datetime.datetime.combine(day, time).astimezone()
         return moment.astimezone(datetime.UTC).isoformat(timespec="seconds")
-    except (OverflowError, OSError) as error:
+    except (OverflowError, OSError, ValueError) as error:
+        # ValueError: Python's own "year 0 is out of range", in English, near either end of
+        # the calendar on a clock away from UTC (0001-01-01 in Tokyo, 9999-12-31 in Los Angeles)
         raise ValueError(_("%(day)s %(time)s is beyond the calendar", day=day, time=time)) from error
+
+
+def played(day, time, now=None):
+    """When a game was played as the family says it (a day and a time on the household's
+    clock, either may be None) as a stored time, or None for now: today with no time, or
+    nothing said. A day alone is that evening (``EVENING``).
+
+    :param now: this computer's time (aware); now, unless given.
+    :raises ValueError: later than now (a phone's clock may run ``CLOCKS_DIFFER`` ahead:
+        a game is typed in once it was played), or past the calendar's ends.
+    """
+    if day is None and time is None:
+        return None
+    now = now or datetime.datetime.now().astimezone()
+    day = day or now.date()
+    if time is None:
+        if day == now.date():
+            return None  # today, with no time: now
+        time = EVENING
+    stamp = stored(day, time)
+    if datetime.datetime.fromisoformat(stamp) > now + CLOCKS_DIFFER:
+        raise ValueError(_("That is later than now: a game is typed in once it was played."))
+    return stamp
 
 
 def clock(stamp):

@@ -9,10 +9,10 @@ import json
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from wtforms import SelectChoice
 
-from ..exchange import collector_paused, csvfile, importer, jsonfile, pastgames
+from ..exchange import collector_paused, csvfile, importer, jsonfile, pastgames, sheet_columns
 from ..forms.exchange import MAX_IMPORT_SIZE, MAX_PAST_GAMES_SIZE, ImportForm, PastGamesForm
 from ..names import name_key
-from ..scoring.language import _
+from ..scoring.language import _, ngettext
 from ..services import game_model, players, rulesets
 from ..storage.db import connect, get_db
 from ..web import bodies, language
@@ -117,17 +117,18 @@ def import_file():
 @bodies.takes(3 * MAX_PAST_GAMES_SIZE, in_fields=True)
 @household_required
 def import_past():
-    """Years of paper sheets: a spreadsheet of past games, shown as what it would add, then
-    imported whole (or, with any bad line, nothing, each bad line said with its number)."""
+    """Years of paper sheets: a spreadsheet of past games, shown as what it would add (each
+    game, and which are here already or like a game here), then its new games imported
+    (or, with any bad line, nothing, each bad line said with its number)."""
     db = get_db()
     entries = rulesets.list_rule_sets(db)
     form = PastGamesForm()
     form.rules.choices = [SelectChoice(e.key, e.rules.title) for e in entries]
     if not form.is_submitted():
         form.rules.data = form.rules.data or entries[0].key
-        return render_template("exchange/past_games.html", form=form)
+        return _past_page(form)
     if not form.validate():
-        return render_template("exchange/past_games.html", form=form), REFUSED
+        return _past_page(form), REFUSED
     chosen = next((e for e in entries if e.key == form.rules.data), None)
     if chosen is None:
         form.rules.errors.append(_("Pick the rule set these games were played under."))
@@ -138,37 +139,81 @@ def import_past():
     if form.dates.data not in pastgames.DATE_ORDERS:
         form.dates.errors.append(_("Pick how the file writes its days."))
     if form.rules.errors or form.file.errors or form.dates.errors:
-        return render_template("exchange/past_games.html", form=form), REFUSED
+        return _past_page(form), REFUSED
     by_name = {name_key(e.rules.name): (e.key, e.rules) for e in entries}
     try:
         with collector_paused():
             preview = pastgames.read_past_games(content, by_name, (chosen.key, chosen.rules), form.dates.data)
+    except pastgames.DaysAsked as asked:  # the file is fine so far: it rides along, the days asked
+        form.dates.errors.append(str(asked))
+        _carry(form, content, upload)
+        return _past_page(form), REFUSED
     except pastgames.PastGamesRefused as refused:
         form.content.data = ""
-        return render_template("exchange/past_games.html", form=form, refused=refused), REFUSED
-    status = 200
+        return _past_page(form, refused=refused), REFUSED
+    pastgames.compare(db, preview)
+    anyway = {p.uid for p in preview.listed if p.optional} & set(request.form.getlist("anyway"))
+    games = preview.chosen(anyway)
+    recount, status = False, 200
     if request.form.get("action") == "import" and not upload:  # the file previewed, come back
-        try:
-            with collector_paused():
-                summary = importer.write_checked(db, [], [], preview.games)
-        except importer.ImportUnderWay as busy:  # the preview again, to import once it is done
-            form.file.errors.append(_("Nothing was imported: %(error)s", error=busy))
-            status = BUSY
+        if form.count.data == len(games):
+            try:
+                with collector_paused():
+                    summary = importer.write_checked(db, [], [], games)
+            except importer.ImportUnderWay as busy:  # the preview again, to import once it is done
+                form.file.errors.append(_("Nothing was imported: %(error)s", error=busy))
+                status = BUSY
+            else:
+                said = str(summary)
+                left = sum(1 for p in preview.listed if p.optional and p.uid not in anyway)
+                if left:
+                    said += " " + ngettext(
+                        "%(num)s game like one here already was left out.",
+                        "%(num)s games like ones here already were left out.",
+                        left,
+                        num=format(left, ","),
+                    )
+                flash(said, "success")
+                return redirect(url_for("history.index"), 303)
         else:
-            flash(str(summary), "success")
-            return redirect(url_for("history.index"), 303)
-    form.content.data = base64.b64encode(content).decode("ascii")
-    if upload:
-        form.name.data = upload.filename or ""
+            recount = True  # the boxes ticked, or the history, changed what the button said
+    _carry(form, content, upload)
+    form.count.data = len(games)
     known = {name_key(p.name) for p in players.list_players(db)}
-    return render_template(
-        "exchange/past_games.html",
-        form=form,
+    return _past_page(
+        form,
         preview=preview,
         known=[n for n in preview.players if name_key(n) in known],
         new=[n for n in preview.players if name_key(n) not in known],
-        already=pastgames.already_here(db, preview.games),
+        anyway=anyway,
+        importing=len(games),
+        recount=recount,
     ), status
+
+
+def _past_page(form, **values):
+    """The spreadsheet page: its form, and a preview or the lines to fix if there are."""
+    examples = {layout: sheet_columns.template_columns(layout) for layout in ("games", "scores")}
+    return render_template("exchange/past_games.html", form=form, examples=examples, **values)
+
+
+def _carry(form, content, upload):
+    """The file rides in the page (base64), to be previewed again or imported."""
+    form.content.data = base64.b64encode(content).decode("ascii")
+    if upload:
+        form.name.data = upload.filename or ""
+
+
+@bp.get("/import/past-games/<any(games, scores):layout>.csv")
+@language.in_household_language
+def past_games_template(layout):
+    """A spreadsheet to fill in with past games (its first line, in the household's language)."""
+    name = "past-games-a-line-a-game" if layout == "games" else "past-games-a-line-a-team"
+    return Response(
+        sheet_columns.template(layout).encode("utf-8"),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
+    )
 
 
 def _carried(text):

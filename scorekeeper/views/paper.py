@@ -19,8 +19,9 @@ from flask import Blueprint, flash, render_template, request
 
 from .. import scoring
 from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
+from ..names import name_key
 from ..scoring.language import _
-from ..services import Conflict, NotFound, game_model
+from ..services import Conflict, NotFound, alike, game_model
 from ..services import rounds as round_changes
 from ..storage.db import get_db
 from .games import REFUSED, flash_refusal, game_or_404, print_later, refuse_stale, to_game
@@ -111,7 +112,19 @@ def sheet(game_id):
         return to_game(game.id, "result" if after.finished else None)
     form.checked.data = proof
     warnings = [(c.number, message) for c in columns for level, message in c.problems if level == "warning"]
-    return _page(game, form, columns, review=True, warnings=warnings, again=action == "save")
+    like = _alike(game, columns)
+    return _page(game, form, columns, review=True, warnings=warnings, again=action == "save", like=like)
+
+
+def _alike(game, columns):
+    """Another game of the history with this one's night, players and totals once these
+    rounds are in (the same sheet typed in twice?), or None."""
+    totals = next((c.totals for c in reversed(columns) if c.totals), None)
+    if totals is None:
+        return None
+    players = [[name_key(p.name) for p in team.players] for team in game.teams]
+    wanted = {game.id: (game.night, alike.signature(players, totals))}
+    return alike.find(get_db(), wanted, leave_out={game.id}).get(game.id)
 
 
 def _columns_posted(game):
@@ -230,7 +243,9 @@ def _digest(game, rounds, ended):
     )
 
 
-def _page(game, form, columns=None, *, status=200, review=False, warnings=(), again=False, fresh=False):
+def _page(
+    game, form, columns=None, *, status=200, review=False, warnings=(), again=False, fresh=False, like=None
+):
     """The page; ``fresh``: the form as the app has it (a draft kept on the phone is offered over it)."""
     columns = columns or [Column(form.first + i) for i in range(len(form.rounds))]
     boxes = [f for lines in form.rounds for t in lines.form.teams for f in t.form]
@@ -262,6 +277,7 @@ def _page(game, form, columns=None, *, status=200, review=False, warnings=(), ag
         values={name: value for name, _, value in form.lines},
         flags=FLAGS,
         fresh=fresh,
+        alike=like,
     ), status
 
 

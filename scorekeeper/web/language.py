@@ -13,6 +13,7 @@ Catalogs are ``scorekeeper/translations/<code>/LC_MESSAGES/messages.po`` (compil
 twins and exports are English whatever the language (``english``).
 """
 
+import contextlib
 import functools
 import os
 from contextvars import ContextVar
@@ -20,6 +21,7 @@ from typing import Any
 
 import flask_babel
 from babel import Locale
+from babel.support import Translations
 from flask import current_app, has_app_context, has_request_context, request, session
 
 from ..storage.private import write_whole
@@ -32,6 +34,8 @@ LANGUAGES = {
     "it": "Italiano",
 }
 FILE = "language"  # the household's language, in the instance folder
+#: the catalogs: <code>/LC_MESSAGES/messages.mo
+FOLDER = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")
 EACH_PHONE = ""  # the household's setting when each phone reads its own
 HOUSEHOLD = "household"  # a phone's choice to read the household's language again
 
@@ -158,19 +162,48 @@ def html_lang():
     return code().replace("_", "-")
 
 
+@contextlib.contextmanager
+def speaking(code):
+    """Everything said inside in the language ``code``, whatever the request's."""
+    with flask_babel.force_locale(code):
+        token = _BOUND.set(_chosen())
+        try:
+            yield
+        finally:
+            _BOUND.reset(token)
+
+
 def english(view):
     """A view whose answer is the same in every language (the JSON twins, exports)."""
 
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
-        with flask_babel.force_locale("en"):
-            token = _BOUND.set(_chosen())
-            try:
-                return view(*args, **kwargs)
-            finally:
-                _BOUND.reset(token)
+        with speaking("en"):
+            return view(*args, **kwargs)
 
     return wrapped
+
+
+def in_household_language(view):
+    """A view whose answer is in the household's language when it has one (a file the
+    family keeps on its computer), else in the page's."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        household = household_language()
+        if not household:
+            return view(*args, **kwargs)
+        with speaking(household):
+            return view(*args, **kwargs)
+
+    return wrapped
+
+
+@functools.lru_cache(maxsize=16)
+def catalog(code):
+    """The catalog of ``code`` read from its file, outside any request: for what is read
+    in every language at once (the columns of a spreadsheet of past games)."""
+    return Translations.load(FOLDER, [code])
 
 
 @functools.lru_cache(maxsize=16)
@@ -179,8 +212,7 @@ def locale_of(code):
 
 
 def init_app(app):
-    folder = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", folder)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", FOLDER)
     flask_babel.Babel(app, locale_selector=select)
     # Jinja's _() and ngettext() read the request's bound catalog (Jinja formats them)
     app.jinja_env.install_gettext_callables(

@@ -5,6 +5,7 @@ times) is either used or refused with a message next to its field; none gives
 a server error, whatever the time zone of the computer that runs the app.
 """
 
+import re
 import time
 
 import pytest
@@ -16,6 +17,7 @@ from scorekeeper.services import game_model
 from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect
 
+from ..helpers import posted, text
 from .test_history import listed
 
 # UTC, far east and far west of it (UTC+14 and UTC−12), and a zone with summer time
@@ -135,3 +137,23 @@ def test_a_time_outside_the_calendar_is_refused_by_its_place(db, make_game, othe
     with pytest.raises(ValueError, match=r"^games\[0\]\.created_at: must "):
         importer.import_history(other_db, export)
     assert other_db["games"].count == 0
+
+
+@pytest.mark.parametrize(
+    "language, said", [("en", "is beyond the calendar"), ("pt_BR", "não existe no calendário")]
+)
+def test_the_first_day_of_the_calendar_as_when_a_game_was_played_is_said_in_the_readers_words(
+    client, db, zone, language, said
+):
+    """0001-01-01 01:00 on a clock away from UTC is before the calendar's first second in
+    UTC: Python's own "year 0 is out of range", in English, was shown beside the day
+    (issue 54); the page says it in the reader's words, keeps what was typed, starts nothing."""
+    client.get(f"/language/{language}")
+    page = client.get("/games/new?rules=roth")
+    data = {**posted(page), "teams-0-players-0": "Ann", "teams-1-players-0": "Bo"}
+    response = client.post("/games/new", data={**data, "played_day": "0001-01-01", "played_time": "01:00"})
+    assert response.status_code == 422
+    error = re.search(r'<p class="error" id="played_day-error">([^<]*)</p>', text(response))
+    assert error and error[1] == f"0001-01-01 01:00:00 {said}", error
+    assert 'value="0001-01-01"' in text(response) and 'value="Ann"' in text(response)
+    assert db["games"].count == 0

@@ -251,9 +251,10 @@ def test_games_past_the_limit_are_refused_at_the_line_that_passes_it(client, db,
 
 
 def test_a_game_of_more_lines_than_six_teams_of_100_rounds_is_refused(client, db, tmp_path):
-    path = written(tmp_path / "past.csv", "date,game,players\n" + "2019-12-24,1,Ann\n" * 700)
+    path = written(tmp_path / "past.csv", "date,game,players,round 1\n" + "2019-12-24,1,Ann,5\n" * 700)
     assert said_of_lines(preview(client, path)()) == [
-        "Line 602: game “1” has more than 600 lines (a line per team and round, six teams of 100 rounds)"
+        "Line 602: game “1” of 2019-12-24 has more than 600 lines "
+        "(a line per team and round, six teams of 100 rounds)"
     ]
 
 
@@ -274,7 +275,7 @@ def test_a_spreadsheet_of_bad_lines_is_refused_without_comparing_each_with_each(
     path = written(tmp_path / "past.csv", "date,game,players,round 1\n" + "\n".join(lines) + "\n")
     response = preview(client, path)()
     said = said_of_lines(response)
-    assert "Nothing was imported: 20,000 lines to fix first (the first 50)." in re.sub(
+    assert "Nothing was imported: 20,000 lines to fix first (the first 50 below)." in re.sub(
         r"\s+", " ", text(response)
     )
     assert len(said) == 50 and said[:2] == [

@@ -491,3 +491,23 @@ def test_an_evenings_tables_print_their_sheets_each_with_its_games_code(app, cli
     words = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout
     assert b"Ann & Bo" in words and b"Gus & Hal" in words and b"game 1" in words and b"game 2" in words
     assert qr_codes(pdf) == ["http://192.168.1.20:5000/games/1/paper"]  # the first table's, on page 1
+
+
+def test_a_paper_sheet_typed_in_twice_is_caught_on_its_typing_page(client, db):
+    """The same sheet typed in as a second game (issue 54) is pointed at before it is saved:
+    the same night, the same players in the same teams, the same totals."""
+    for day in ("2025-11-07", "2025-11-07", "2025-11-08"):
+        start(client, kept="sheet", played_day=day, played_time="21:30")
+    review = check(client, 1, sheet_values())
+    assert "This looks like" not in text(review)
+    assert client.post("/games/1/paper", data={**posted(review), "action": "save"}).status_code == 303
+    again = re.sub(r"\s+", " ", text(check(client, 2, sheet_values())))
+    today = datetime.date.today().isoformat()
+    assert (
+        'This looks like <a href="/games/1">game 1</a>, typed on '
+        f"{today}: the same night, players and totals. Is this sheet in already?"
+    ) in again
+    assert ">Save anyway</button>" in again
+    assert "This looks like" not in text(check(client, 3, sheet_values()))  # another night
+    fewer = text(check(client, 2, sheet_values(SHEET[:3])))  # other totals
+    assert "This looks like" not in fewer and ">Save the game</button>" in fewer
