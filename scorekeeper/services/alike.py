@@ -58,6 +58,7 @@ def find(db, wanted, leave_out=()):
                JOIN team_players tp ON tp.team_id = t.id
                JOIN players p ON p.id = tp.player_id
                WHERE g.night IN (SELECT value FROM json_each(?)) AND g.importing IS NULL
+                 AND g.deleted_at IS NULL
                ORDER BY g.id""",
             [json.dumps(nights[start : start + NIGHTS_AT_ONCE])],
         )

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.exchange import pastgames
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import game_model, games
+from scorekeeper.services import deleted, game_model, games
 
 from ..helpers import posted, text
 
@@ -427,6 +427,17 @@ def test_a_game_however_it_came_in_is_recognised(client, db, how):
     shown = preview(client, content)
     assert listed(shown)[0][3] == f"Looks like game 1, {said}: the same night, players and totals. Left out."
     assert "Nothing to import: every game of this file is here already, or left out." in text(shown)
+
+
+def test_a_deleted_game_is_not_one_alike_and_comes_in_again(client, db):
+    """A game the family deleted is counted nowhere: a spreadsheet that holds it brings it in."""
+    other = "Date,Time,Team 1,Team 2,Team 1 score,Team 2 score\n2026-09-12,21:00,Ann & Bo,Cy & Di,4810,2005\n"
+    import_it(client, preview(client, other))
+    deleted.delete_game(db, 1, game_model.load_game(db, 1).revision)
+    content = "Date,Team 1,Team 2,Team 1 score,Team 2 score\n2026-09-12,Bo & Ann,Di & Cy,4810,2005\n"
+    shown = preview(client, content)
+    assert listed(shown) == [("2026-09-12 · line 2", "Bo & Ann won", "Bo & Ann 4,810 · Di & Cy 2,005")]
+    assert import_button(shown) == "Import 1 game"
 
 
 # --- what a hunt of action sequences found ------------------------------------------------------
