@@ -7,9 +7,10 @@ At each size of demo history (BENCH_GAMES: 1,000 and 10,000 for `make bench`, 10
 - **Each kind of change**, made through the services as a view makes it: a round saved,
   fixed, deleted and undone in tonight's game, that game ended, a player renamed, one old
   game imported (played before every other), and the oldest finished game reopened and
-  ended again. While it runs, a second process asks for the write lock (``BEGIN
-  IMMEDIATE``, then ``ROLLBACK``) every 2 ms, as another phone's Save would; the longest it
-  waited is how long the change held the lock (give or take 2 ms). The change's catch-up
+  ended again, then deleted, restored, and deleted and removed for good (issue 54). While
+  it runs, a second process asks for the write lock (``BEGIN IMMEDIATE``, then
+  ``ROLLBACK``) every 2 ms, as another phone's Save would; the longest it waited is how
+  long the change held the lock (give or take 2 ms). The change's catch-up
   of the ratings (``ratings.catch_up``, after its commit) is timed apart: its short
   transactions (how many, the longest) and its whole time.
 - **A second phone's Save** (POST the checked round → 303), on the app's own server
@@ -35,6 +36,7 @@ figures go to the terminal and docs/PERFORMANCE.md.
 """
 
 import argparse
+import datetime
 import json
 import os
 import shutil
@@ -114,7 +116,7 @@ def changes(db):
     """(label, change) for the changes measured, on ``db``."""
     from scorekeeper.exchange import importer
     from scorekeeper.scoring import RULESETS, TeamRound
-    from scorekeeper.services import game_model, games, players, rounds
+    from scorekeeper.services import deleted, game_model, games, players, rounds
 
     oldest = db.execute(
         "SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY created_at, id LIMIT 1"
@@ -162,6 +164,18 @@ def changes(db):
         game = game_model.load_game(db, oldest)
         games.end_game(db, game.id, game.revision)
 
+    def delete_oldest():
+        game = game_model.load_game(db, oldest)
+        deleted.delete_game(db, game.id, game.revision)
+
+    def restore_oldest():
+        (revision,) = db.execute("SELECT revision FROM games WHERE id = ?", [oldest]).fetchone()
+        deleted.restore_game(db, oldest, revision)
+
+    def gone_for_good():  # deleted again, and 31 days later removed for good
+        delete_oldest()
+        deleted.purge(db, datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=31))
+
     return [
         ("a round saved (tonight's game)", save),
         ("a round fixed", fix),
@@ -173,6 +187,9 @@ def changes(db):
         ("one game imported, older than all", lambda: importer.import_history(db, imported)),
         ("the oldest game reopened", reopen),
         ("the oldest game ended again", end_oldest),
+        ("the oldest game deleted", delete_oldest),
+        ("the oldest game restored", restore_oldest),
+        ("the oldest game deleted, then purged", gone_for_good),
     ]
 
 
