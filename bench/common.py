@@ -220,6 +220,18 @@ class Client:
             raise RuntimeError(f"GET {path}: {status}")
         return data.decode()
 
+    def give_household_code(self, instance):
+        """Give the household code, as a phone does before an import or a backup
+        (views/auth.py ``household_required``); ``instance`` is the server's folder."""
+        from urllib.parse import urlencode
+
+        from scorekeeper.web import passcode
+
+        fields = {**form_values(self.get("/household")), "code": passcode.household_code(instance)}
+        status, _, data, _ = self.request("POST", "/household", body=urlencode(fields))
+        if status != 303:
+            raise RuntimeError(f"the household code was refused: {status} {data[:300]!r}")
+
     def post_and_follow(self, path, fields):
         """POST a form; follow its 303 with a GET, as a browser does. Returns the page."""
         from urllib.parse import urlencode

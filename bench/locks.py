@@ -396,6 +396,7 @@ def during_import(work):
 
         for _ in range(RUNS):
             quiet.append(save())
+        a.give_household_code(instance)
         fields = common.form_values(a.get("/import"))
         boundary = uuid.uuid4().hex
         parts = [
