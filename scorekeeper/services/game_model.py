@@ -370,13 +370,11 @@ def deleted_when(db, game_id):
 
 
 def list_games(db, playing_limit=10, finished_limit=20):
-    """(games in progress, the latest changed first; how many there are; finished games,
-    the latest played first: the history's order, so a game typed in from an old paper
-    sheet, or whose date was corrected, is listed on the day it was played)."""
+    """(games in progress, the latest changed first; how many; finished games, the latest
+    played first, as the history lists them: a paper sheet's on the day it was played)."""
     with snapshot(db):
         (playing_count,) = db.execute(
-            """SELECT COUNT(*) FROM games
-               WHERE finished_at IS NULL AND importing IS NULL AND deleted_at IS NULL"""
+            "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL AND deleted_at IS NULL"
         ).fetchone()
         playing = [
             r[0]

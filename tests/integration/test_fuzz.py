@@ -1070,6 +1070,7 @@ def valid_arguments(ids):
         "night": ids["night"],
         "shared": ids["evening_token"],
         "code": "pt_BR",
+        "layout": "games",
     }
 
 
@@ -1148,6 +1149,7 @@ def all_targets():
             "exchange.export_csv",
             "exchange.export_game_json",
             "exchange.export_game_csv",
+            "exchange.past_games_template",
             "exchange.import_file",
             "exchange.import_past",
             "share.follow",
@@ -1355,6 +1357,9 @@ def path_strategies(ids):
             st.sampled_from(["pt_BR", "es", "it", "en", "household", "pt", "pt-BR", "EN"]),
             st.sampled_from(BAD_KEYS),
             st.text(min_size=1, max_size=12),
+        ),
+        "layout": st.one_of(
+            st.sampled_from(["games", "scores", "lines", "GAMES"]), st.text(min_size=1, max_size=12)
         ),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),
         "filename": st.one_of(

@@ -79,6 +79,7 @@ def sample_values(game, player_id):
         "night": game.created_at[:10],
         "shared": "an-evening's-share-token",
         "code": "pt_BR",
+        "layout": "games",
     }
 
 
