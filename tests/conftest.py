@@ -1,4 +1,5 @@
 import importlib.metadata
+import time
 
 import flask
 import pytest
@@ -183,3 +184,17 @@ def family_history(tmp_path_factory):
     from . import family
 
     return family.history(tmp_path_factory.mktemp("family") / "history.db")
+
+
+@pytest.fixture
+def zone(monkeypatch):
+    """Set the computer's time zone for the rest of the test (``zone("Asia/Tokyo")``);
+    put back afterwards."""
+
+    def set_zone(name):
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()

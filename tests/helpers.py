@@ -2,6 +2,7 @@
 
 import contextlib
 import html
+import io
 import os
 import re
 import subprocess
@@ -84,6 +85,17 @@ def posted(page):
     parser = _PostedForm()
     parser.feed(page if isinstance(page, str) else page.get_data(as_text=True))
     return parser.values
+
+
+def past_games_preview(client, content, status=200, **fields):
+    """A spreadsheet of past games (``content``: text or bytes) previewed on its page, the
+    house rules of Friends and Family chosen unless ``fields`` say otherwise."""
+    page = client.get("/import/past-games")
+    data = {**posted(page), "rules": "friends-family", "action": "preview", **fields}
+    data["file"] = (io.BytesIO(content if isinstance(content, bytes) else content.encode()), "past.csv")
+    response = client.post("/import/past-games", data=data, content_type="multipart/form-data")
+    assert response.status_code == status, text(response)[:3000]
+    return response
 
 
 def csrf_token(client, url, **options):

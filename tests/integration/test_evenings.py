@@ -9,7 +9,6 @@ import random
 import re
 import statistics
 import threading
-import time
 import zoneinfo
 
 import pytest
@@ -523,19 +522,6 @@ def test_an_evenings_page_is_not_told_unchanged_after_its_games_changed(phone):
     assert rename_player(phone, player_ids(phone)["Ed"], "Eddie").status == 303
     renamed = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
     assert renamed.status_code == 200 and '<th scope="row">Eddie</th>' in renamed.get_data(as_text=True)
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """Set the computer's time zone for the rest of the test; put back afterwards."""
-
-    def set_zone(name):
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield set_zone
-    monkeypatch.undo()
-    time.tzset()
 
 
 def night_now_in(name):

@@ -7,7 +7,6 @@ import json
 import re
 import sqlite3
 import threading
-import time
 import tracemalloc
 from contextlib import closing
 
@@ -814,20 +813,6 @@ def test_one_game_exports_in_the_history_format_and_imports(client, db, tmp_path
 
 
 # --- a game's night travels with it (issue 54) ----------------------------------------------
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """Set the computer's time zone for the rest of the test (``zone("Asia/Tokyo")``);
-    put back afterwards."""
-
-    def set_zone(name):
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield set_zone
-    monkeypatch.undo()
-    time.tzset()
 
 
 NEW_YEARS_EVE = [  # Friends & Family ends after four rounds

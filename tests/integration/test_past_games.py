@@ -1,7 +1,6 @@
 """A spreadsheet of past games (issue 41): previewed, then imported whole, or refused with
 every bad line named and nothing written. Real requests, real files, a real database."""
 
-import io
 import random
 import re
 
@@ -13,6 +12,7 @@ from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect, transaction
 
 from ..helpers import at_home, posted, text
+from ..helpers import past_games_preview as preview
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Flo"]
 
@@ -35,15 +35,6 @@ def spreadsheet(count=200, seed=41, order="ymd", separator=","):
             scores = [str(rnd.randrange(-60, 900) * 5) for _ in range(4)]
             lines.append(separator.join([when, f"g{g + 1}", " & ".join(team), *scores]))
     return "\n".join(lines) + "\n"
-
-
-def preview(client, content, status=200, **fields):
-    page = client.get("/import/past-games")
-    data = {**posted(page), "rules": "friends-family", "action": "preview", **fields}
-    data["file"] = (io.BytesIO(content if isinstance(content, bytes) else content.encode()), "past.csv")
-    response = client.post("/import/past-games", data=data, content_type="multipart/form-data")
-    assert response.status_code == status, text(response)[:3000]
-    return response
 
 
 def import_previewed(client, previewed):

@@ -4,9 +4,7 @@ spreadsheet page, the preview read as a person reads it, the games written read 
 Each test fails on the code before issue 54 (said in its commit)."""
 
 import datetime
-import io
 import re
-import time
 
 import pytest
 
@@ -14,6 +12,7 @@ from scorekeeper.exchange import pastgames
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import deleted, game_model, games
 
+from ..helpers import past_games_preview as preview
 from ..helpers import posted, text
 
 TEAMS = {
@@ -28,28 +27,6 @@ TEAMS = {
 def app(app):
     app.config["WTF_CSRF_ENABLED"] = False  # posted() carries no token then: the forms are the subject
     return app
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """Set the computer's time zone for the rest of the test (put back afterwards)."""
-
-    def to(name):
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield to
-    monkeypatch.undo()
-    time.tzset()
-
-
-def preview(client, content, status=200, **fields):
-    page = client.get("/import/past-games")
-    data = {**posted(page), "rules": "friends-family", "action": "preview", **fields}
-    data["file"] = (io.BytesIO(content if isinstance(content, bytes) else content.encode()), "past.csv")
-    response = client.post("/import/past-games", data=data, content_type="multipart/form-data")
-    assert response.status_code == status, text(response)[:3000]
-    return response
 
 
 def again(client, page, status=200, **fields):
