@@ -95,9 +95,11 @@ def no_error_shown(page):
 # - a word is whole on one line: no line break inside it but after a hyphen, a dash or a
 #   slash, unless the word alone is wider than its box (a forty-letter name, a link's
 #   address), which must break somewhere;
-# - nothing is cut off: not past the screen's edges (but inside a table that scrolls
-#   sideways on its own), not past a box that hides its overflow, not cut with an
-#   ellipsis, and no select's chosen option wider than its box;
+# - nothing is cut off: not past the screen's edges, not past a box that hides its
+#   overflow, not cut with an ellipsis, and no select's chosen option wider than its box;
+# - a table that scrolls sideways in its box has no need to: every word in the box's view,
+#   none reached only by scrolling it (issue 54: a player's partnerships, "Run" cut at the
+#   box's edge);
 # - no text under 12 px, and no chart label under 10 px;
 # - a chart's labels apart, inside the drawing, and none said twice along one axis.
 READABLE_JS = r"""(root) => {
@@ -142,6 +144,10 @@ READABLE_JS = r"""(root) => {
     const box = blockOf(el), width = box.getBoundingClientRect().width;
     const scroller = scrolls(el), clip = clipper(el);
     const edge = clip && clip.getBoundingClientRect();
+    // what a box that scrolls sideways shows without being scrolled: inside its borders
+    const view = scroller && scroller.getBoundingClientRect();
+    const viewLeft = view && view.left + scroller.clientLeft;
+    const viewRight = view && viewLeft + scroller.clientWidth;
     for (const match of node.textContent.matchAll(/[^\s\-\u2010-\u2015\/]+/gu)) {
       words++;
       const range = document.createRange();
@@ -156,6 +162,8 @@ READABLE_JS = r"""(root) => {
       if (!scroller && (right > innerWidth + 0.5 || left < -0.5)) say("off the screen", match[0]);
       if (edge && (right > edge.right + 0.5 || left < edge.left - 0.5))
         say("cut at its box's edge", match[0]);
+      if (view && (right > viewRight + 0.5 || left < viewLeft - 0.5))
+        say("past the edge of the box it scrolls in", match[0]);
     }
     if (style.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth)
       say("cut short (…)", node.textContent);

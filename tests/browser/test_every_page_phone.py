@@ -3,7 +3,8 @@ on a phone (issue 30), in each of its languages (issue 47: a phone set to Portug
 Spanish or Italian reads longer words): at 320, 360 and 412 px, with and without
 JavaScript, every word
 whole on one line, nothing cut off or off the screen, no text under 12 px, and every
-chart's labels at 10 px or more and apart (looks.readable). The year page, with 300
+chart's labels at 10 px or more and apart (looks.readable), with no table that needs
+scrolling sideways (issue 54). The year page, with 300
 games in the year, is at most six screens tall at 360 px with its months folded.
 
 The history (tests/family.py) is built once per test process and copied for each test.
