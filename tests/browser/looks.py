@@ -5,7 +5,7 @@ Each check runs on a page that has finished loading (the caller waited on it wit
 Playwright's expect, or a navigation): none of them reads a page that may be leaving.
 """
 
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 # Every number drawn in ``root`` (totals, scores, minimums, stats): on one line, inside its
 # own box (no overlap with the next column), inside the screen.
@@ -202,3 +202,58 @@ def readable(locator):
     found = locator.evaluate(READABLE_JS)
     assert not found["bad"], f"{locator.page.url} at {locator.page.viewport_size['width']} px: {found['bad']}"
     return found["words"]
+
+
+# A date or time field's parts as Chromium draws them: the box its text is clipped to, the
+# calendar or clock icon, and each part of the value (month, day, year, hour, minute, AM/PM)
+DATE_PARTS = ("-webkit-datetime-edit", "-webkit-calendar-picker-indicator")
+
+
+def _parts(node, found):
+    attributes = node.get("attributes", [])
+    pseudo = dict(zip(attributes[::2], attributes[1::2], strict=True)).get("pseudo", "")
+    if pseudo in DATE_PARTS or (pseudo.startswith("-webkit-datetime-edit-") and pseudo.endswith("-field")):
+        found.append((pseudo, node["backendNodeId"]))
+    for child in node.get("children", []) + node.get("shadowRoots", []):
+        _parts(child, found)
+    return found
+
+
+def fields_whole(page):
+    """Every date and time field shows its whole value (issue 54: the last digit of a
+    year under the calendar icon): each part of it inside the box its text is clipped to
+    and left of the icon, empty (its placeholders) or filled. The parts are in the
+    browser's own shadow tree, which no script of a page can read: they are measured
+    through Chromium's DevTools protocol. A field in a closed fold is not measured."""
+    if not page.locator("input[type=date]:visible, input[type=time]:visible").count():
+        return
+    devtools = page.context.new_cdp_session(page)
+    try:
+        root = devtools.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        selector = "input[type=date], input[type=time]"
+        bad = []
+        for node in devtools.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+            field = devtools.send("DOM.describeNode", {"nodeId": node, "depth": -1, "pierce": True})["node"]
+            name = dict(zip(field["attributes"][::2], field["attributes"][1::2], strict=True)).get("name")
+            boxes = {}
+            for pseudo, backend in _parts(field, []):
+                try:
+                    quad = devtools.send("DOM.getBoxModel", {"backendNodeId": backend})["model"]["content"]
+                except Error:  # the protocol's answer for a part not drawn
+                    continue
+                boxes.setdefault(pseudo, []).append((min(quad[0::2]), max(quad[0::2])))
+            if "-webkit-datetime-edit" not in boxes:
+                continue  # not drawn
+            (left, right), *_ = boxes["-webkit-datetime-edit"]
+            for icon_left, _icon_right in boxes.get("-webkit-calendar-picker-indicator", []):
+                right = min(right, icon_left)
+            for pseudo, spans in boxes.items():
+                if pseudo.endswith("-field"):
+                    for start, end in spans:
+                        if end > right + 0.5 or start < left - 0.5:
+                            part = pseudo.removeprefix("-webkit-datetime-edit-").removesuffix("-field")
+                            bad.append(f"{name}: its {part} at {start:.0f}-{end:.0f} px, room to {right:.0f}")
+    finally:
+        devtools.detach()
+    width = page.viewport_size["width"]
+    assert not bad, f"{page.url} at {width} px: a field's value cut or under its icon: {bad}"
