@@ -100,7 +100,7 @@ def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
         pages=game_pages(game),
         tiers=scoring.value_tiers(game.rules),
         deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
-        paper_name=PAPERS[paper],
+        paper=paper,
         pdf_links=pdf_links,
         back_url=back_url,
     )
@@ -219,7 +219,7 @@ def evening_pdf(evening, paper):
             evening=evening,
             modes=MODES,
             ranking_rule=RANKING_RULE,
-            paper_name=_(PAPERS[paper]),
+            paper=paper,
             pdf=True,
             pdf_links=(),
             back_url=None,

@@ -90,3 +90,16 @@ def test_the_change_log_is_kept_in_english_and_read_in_each_language(app, client
     page = html.unescape(client.get(f"/games/{game.id}", headers={"Accept-Language": "pt-BR"}).text)
     line = page.split("Rodada 1 corrigida:", 1)[1].split("</li>", 1)[0]
     assert "melded" not in line and "clean" not in line, line
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_landscape_blank_sheet_prints_on_its_side_in_each_language(client, language):
+    """Six teams and eight rounds take a Letter page on its side; in Portuguese and Spanish,
+    whose "Letter" is "Carta", the sheet's paper was its name in the reader's language and
+    the sheet printed upright (issue 54)."""
+    url = "/rules/friends-family/blank?teams=6&rounds=8"
+    page = client.get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+    assert '<body class="paper-letter landscape">' in page
+    response = client.get(url.replace("blank?", "blank.pdf?"), headers={"Accept-Language": language})
+    box = pages_of(response.data)[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (792, 612)
