@@ -17,6 +17,7 @@ from .. import scoring
 from ..recent import Recent
 from ..scoring.language import N_, _, language
 from ..web.resources import resource_folder
+from .blank_sheets import round_class
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
 PAPERS = {"letter": N_("Letter"), "a4": N_("A4")}
@@ -98,6 +99,7 @@ def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
         pdf=pdf,
         game=game,
         pages=game_pages(game),
+        round_class=round_class([_("Round"), _("Final")]),
         tiers=scoring.value_tiers(game.rules),
         deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
         paper=paper,
