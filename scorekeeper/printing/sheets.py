@@ -212,7 +212,7 @@ def evening_pdf(evening, paper):
     """The evening printed: every table's sheet (game by game), then its summary page."""
     from flask import render_template
 
-    from ..services.evening_tables import MODES, RANKING_RULE
+    from ..services.evening_tables import MODES
 
     htmls = [game_sheet_html(game, paper, pdf=True) for game in evening.games]
     htmls.append(
@@ -220,7 +220,7 @@ def evening_pdf(evening, paper):
             "sheets/evening.html",
             evening=evening,
             modes=MODES,
-            ranking_rule=RANKING_RULE,
+            ranking_rule=evening.ranking_rule,
             paper=paper,
             pdf=True,
             pdf_links=(),
