@@ -1,5 +1,6 @@
-"""Pages that say what is so (issue 54): an earlier night's evening is not "tonight". Real
-requests through the Flask test client on a real SQLite file."""
+"""Pages that say what is so (issue 54): an earlier night's evening is not "tonight", and a
+game kept as scores alone offers no sheet of these rules' lines and no breakdown of a round
+it does not have. Real requests through the Flask test client on a real SQLite file."""
 
 import datetime
 import json
@@ -23,6 +24,14 @@ def start(client, **extra):
     response = client.post("/games/new", data={**posted(page), **TEAMS, **extra})
     assert response.status_code == 303, text(response)[:2000]
     return response.headers["Location"]
+
+
+def check(client, game_id, values):
+    """The paper page's Check, with these boxes typed."""
+    page = client.get(f"/games/{game_id}/paper")
+    response = client.post(f"/games/{game_id}/paper", data={**posted(page), **values, "action": "check"})
+    assert response.status_code == 200, text(response)[:2000]
+    return response
 
 
 def test_an_earlier_nights_page_says_that_evening_and_tonights_says_tonight(client):
@@ -79,3 +88,49 @@ def test_an_earlier_nights_printed_evening_says_that_evening(client):
         "total in every game they played that evening, games left unfinished included."
     ) in said
     assert "tonight" not in said.lower()
+
+
+def test_a_game_kept_as_scores_alone_offers_no_sheet_and_no_breakdown(client):
+    game = start(client, kept="scores", played_day="2025-06-02")
+    assert game == "/games/1/paper"
+    page = text(client.get(game))
+    assert "Print its sheet" not in page and "/games/1/blank.pdf" not in page
+    assert "Played 2025-06-02? Change" in page  # what it does offer
+    checked = check(
+        client,
+        1,
+        {
+            "rounds-0-teams-0-score": "1200",
+            "rounds-0-teams-1-score": "-150",
+            "rounds-1-teams-0-score": "800",
+            "rounds-1-teams-1-score": "2300",
+            "ended": "",
+        },
+    )
+    review = text(checked)
+    assert "2 rounds typed in. Totals after them:" in review
+    assert "as these rules make them" not in review and "These rules:" not in review
+    # each team's total after each round, from the engine (Ann & Bo 1,200 then 2,000;
+    # Cy & Di −150 then 2,150), and nothing a rule worked out
+    assert review.count('Total after this round: <span class="num">') == 4
+    for total in ("1,200", "2,000", "−150", "2,150"):
+        assert f'Total after this round: <span class="num">{total}</span>' in review
+    saved = client.post("/games/1/paper", data={**posted(checked), "action": "save"})
+    assert saved.status_code == 303
+    shown = text(client.get("/games/1"))
+    assert "Tap a round for its running totals; newest first." in shown
+    assert "for its breakdown" not in shown and "Print its sheet" not in shown
+
+
+def test_a_game_kept_on_a_sheet_still_offers_its_sheet_and_the_rules_sums(client):
+    start(client, kept="sheet", played_day="2025-06-02")
+    page = text(client.get("/games/1/paper"))
+    assert "Print its sheet" in page and "/games/1/blank.pdf" in page
+    checked = check(client, 1, {"rounds-0-teams-0-melded_points": "300", "ended": ""})
+    review = text(checked)
+    assert "1 round typed in. Totals after them, as these rules make them:" in review
+    assert 'These rules: <strong class="num">+300</strong> · total <span class="num">300</span>' in review
+    assert "Total after this round" not in review
+    saved = client.post("/games/1/paper", data={**posted(checked), "action": "save"})
+    assert saved.status_code == 303
+    assert "Tap a round for its breakdown; newest first." in text(client.get("/games/1"))
