@@ -88,32 +88,48 @@ class BlankLayout:
     printed: int = 1  # the sheets of paper it takes (a band taller than a page takes two)
 
 
-_widths = []  # [(character -> width in em, the width of any other character)], read once
+_widths = {}  # bold or not: (character -> width in em, the width of any other character), read once
 
 
-def _font_widths():
-    if not _widths:
+def _font_widths(bold=False):
+    if bold not in _widths:
         widths, other = {}, CHAR_MM / (8 * 25.4 / 72)
         try:
             from fontTools.ttLib import TTFont
 
-            path = next(p for p in FONT_FILES if os.path.exists(p))
+            files = (f.replace(".ttf", "-Bold.ttf") for f in FONT_FILES) if bold else FONT_FILES
+            path = next(p for p in files if os.path.exists(p))
             with TTFont(path) as font:  # read once, and the file closed
                 metrics, units = font["hmtx"], font["head"].unitsPerEm
                 widths = {chr(c): metrics[name][0] / units for c, name in font.getBestCmap().items()}
             other = max(widths.values(), default=other)
         except (ImportError, StopIteration, OSError, KeyError):
             pass  # no font file here: every character is CHAR_MM
-        _widths.append((widths, other))
-    return _widths[0]
+        _widths[bold] = (widths, other)
+    return _widths[bold]
 
 
-def _text_mm(text):
-    """How wide a text of 8 pt DejaVu Sans Condensed is, a little generously."""
-    widths, other = _font_widths()
+def _text_mm(text, size=8, bold=False):
+    """How wide a text of ``size`` pt DejaVu Sans Condensed (8 pt) is, a little generously."""
+    widths, other = _font_widths(bold)
     if not widths:
-        return len(text) * CHAR_MM
-    return sum(widths.get(c, other) for c in text) * (8 * 25.4 / 72) * TEXT_SLACK
+        return len(text) * CHAR_MM * size / 8 * (1.15 if bold else 1)
+    return sum(widths.get(c, other) for c in text) * (size * 25.4 / 72) * TEXT_SLACK
+
+
+#: the widths a game sheet's round column may take (sheet.css .round-N), and its cell's
+#: padding (0.6 mm a side): "Round" and "Final" are 9.7 and 7.4 mm in bold 8.5 pt, "Rodada"
+#: 11.4, "Smazzata" 14.6
+ROUND_COL_MM = (12, 13, 14, 15, 16, 17, 18)
+ROUND_PAD_MM = 1.2
+
+
+def round_class(labels):
+    """The class of a game sheet's round column (sheet.css .round-N): as wide as its widest
+    label in bold 8.5 pt (its head, "Round", and its foot, "Final", in the reader's
+    language), at least 12 mm; in English a 12 mm column, as it always was."""
+    need = max(_text_mm(label, 8.5, bold=True) for label in labels) + ROUND_PAD_MM
+    return f"round-{next((mm for mm in ROUND_COL_MM if mm >= need), ROUND_COL_MM[-1])}"
 
 
 def _lines_of(text, width_mm):

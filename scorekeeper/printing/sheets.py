@@ -17,6 +17,7 @@ from .. import scoring
 from ..recent import Recent
 from ..scoring.language import N_, _, language
 from ..web.resources import resource_folder
+from .blank_sheets import round_class
 
 ROUNDS_PER_PAGE = 6  # with up to 4 teams, a page of the paper sheets people use
 PAPERS = {"letter": N_("Letter"), "a4": N_("A4")}
@@ -98,9 +99,10 @@ def game_sheet_html(game, paper, *, pdf, pdf_links=(), back_url=None):
         pdf=pdf,
         game=game,
         pages=game_pages(game),
+        round_class=round_class([_("Round"), _("Final")]),
         tiers=scoring.value_tiers(game.rules),
         deck=scoring.deck(game.rules, sum(len(team.players) for team in game.teams)),
-        paper_name=PAPERS[paper],
+        paper=paper,
         pdf_links=pdf_links,
         back_url=back_url,
     )
@@ -210,7 +212,7 @@ def evening_pdf(evening, paper):
     """The evening printed: every table's sheet (game by game), then its summary page."""
     from flask import render_template
 
-    from ..services.evening_tables import MODES, RANKING_RULE
+    from ..services.evening_tables import MODES
 
     htmls = [game_sheet_html(game, paper, pdf=True) for game in evening.games]
     htmls.append(
@@ -218,8 +220,8 @@ def evening_pdf(evening, paper):
             "sheets/evening.html",
             evening=evening,
             modes=MODES,
-            ranking_rule=RANKING_RULE,
-            paper_name=_(PAPERS[paper]),
+            ranking_rule=evening.ranking_rule,
+            paper=paper,
             pdf=True,
             pdf_links=(),
             back_url=None,

@@ -33,6 +33,11 @@ RANKING_RULE = N_(
     "Ranked by games won tonight, then by points: each player counts their own team's total "
     "in every game they played tonight, games still being played included."
 )
+# ... on the page of an earlier night (issue 54: a past night's page said "tonight")
+PAST_RANKING_RULE = N_(
+    "Ranked by games won that evening, then by points: each player counts their own team's "
+    "total in every game they played that evening, games left unfinished included."
+)
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,12 @@ class Evening:
     share_token: str | None
     sittings: tuple  # per game of the night, its tables
     loose: tuple  # the night's games started on their own
+    tonight: bool = False  # the night it is now: its page says "tonight", an earlier night's does not
+
+    @property
+    def ranking_rule(self):
+        """How its standings are ranked, said of tonight or of an earlier evening (marked, English)."""
+        return RANKING_RULE if self.tonight else PAST_RANKING_RULE
 
     @property
     def games(self):
@@ -197,7 +208,8 @@ def load_evening(db, night, *, loose=True):
             sittings.setdefault(sitting, []).append(Table(table, load_game(db, game_id)))
         loose = tuple(load_game(db, gid) for gid in loose_ids)
     mode, rules_key, token = row if row else (None, None, None)
-    return Evening(night, mode, rules_key, token, tuple(tuple(s) for _, s in sorted(sittings.items())), loose)
+    sittings = tuple(tuple(s) for _, s in sorted(sittings.items()))
+    return Evening(night, mode, rules_key, token, sittings, loose, tonight=night == tonight())
 
 
 def load_shared_evening(db, token):

@@ -13,7 +13,7 @@ from ..names import name_key
 from ..printing import pictures, sheets
 from ..scoring.language import _, ngettext
 from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
-from ..services.evening_tables import MODES, RANKING_RULE
+from ..services.evening_tables import MODES
 from ..storage.db import get_db
 from ..web import language
 from .share import etag_of, followed, gone, picture_answer, qr_svg, share_url
@@ -234,7 +234,8 @@ def follow_table(shared, game_id):
 
 
 def _evening_page(evening, shared=False):
-    etag = etag_of(evening.night, evening.version, int(shared))
+    # tonight's page and the same night's the next day say different words
+    etag = etag_of(evening.night, evening.version, int(shared), int(evening.tonight))
     if request.if_none_match.contains(etag):
         return "", 304
     token = evening.share_token
@@ -251,7 +252,7 @@ def _evening_page(evening, shared=False):
         pictured=any(game.finished for game in evening.games),
         share_form=ShareForm(),
         papers=sheets.PAPERS,
-        ranking_rule=RANKING_RULE,
+        ranking_rule=evening.ranking_rule,
         modes=MODES,
         etag=etag,
         poll_seconds=current_app.config["FOLLOW_POLL_SECONDS"],
@@ -374,7 +375,7 @@ def as_json(evening):
         "standings": [
             {"name": n.name, "games": n.games, "won": n.won, "points": n.points} for n in evening.standings
         ],
-        "ranking_rule": RANKING_RULE,
+        "ranking_rule": evening.ranking_rule,
         "best_round": {"points": best[0], "team": best[1], "game_id": best[2].id, "round": best[3]}
         if best
         else None,

@@ -115,7 +115,7 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
         lines=blank_sheets.blank_lines(rules),
         tiers=tiers,
         deck=None,
-        paper_name=_(sheets.PAPERS[paper]),
+        paper=paper,
         pdf_links=pdf_links,
         back_url=back[0],
         back_label=back[1],

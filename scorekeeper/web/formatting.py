@@ -188,6 +188,18 @@ def day(stamp):
     return moment.date().isoformat() if _english() else date_words(moment.date())
 
 
+def numeric_day(stamp):
+    """A day in digits, for a column of them: "2026-11-22" in English (as ``day``),
+    "22/11/2026" in Portuguese, Spanish and Italian (``day``'s "22 de nov. de 2026" made a
+    table of three columns too wide for a phone)."""
+    moment = local(stamp)
+    if not moment:
+        return ""
+    if _english():
+        return moment.date().isoformat()
+    return babel_dates.format_skeleton("yMMdd", moment.date(), locale=_locale())
+
+
 def date_words(date):
     """A date as the language writes it, short: "22 de nov. de 2026", "22 nov 2026"."""
     # kept whole on one line, as an ISO date is (no-break spaces)
@@ -286,6 +298,7 @@ def init_app(app):
         deal_words=deal_words,
         deal_cards=deal_cards,
         day=day,
+        numeric_day=numeric_day,
         month=month,
         night=night,
         address=address,

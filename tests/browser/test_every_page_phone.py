@@ -3,7 +3,9 @@ on a phone (issue 30), in each of its languages (issue 47: a phone set to Portug
 Spanish or Italian reads longer words): at 320, 360 and 412 px, with and without
 JavaScript, every word
 whole on one line, nothing cut off or off the screen, no text under 12 px, and every
-chart's labels at 10 px or more and apart (looks.readable). The year page, with 300
+chart's labels at 10 px or more and apart (looks.readable), with no table that needs
+scrolling sideways (issue 54); every date and time field's value whole, none of it under
+its calendar or clock (issue 54: looks.fields_whole). The year page, with 300
 games in the year, is at most six screens tall at 360 px with its months folded.
 
 The history (tests/family.py) is built once per test process and copied for each test.
@@ -17,7 +19,7 @@ from playwright.sync_api import expect
 from .. import family
 from ..family import YEAR
 from .conftest import LiveServer
-from .looks import fits_the_phone, readable
+from .looks import fields_whole, fits_the_phone, readable
 
 WIDTHS = (320, 360, 412)
 PHONE_HEIGHT = 740
@@ -83,6 +85,7 @@ def read_at_every_width(page, base, path, language, javascript, screenshot):
         page.set_viewport_size({"width": width, "height": PHONE_HEIGHT})
         assert readable(page.locator("body")) > 10, f"{path} ({language}): hardly a word"
         fits_the_phone(page)
+        fields_whole(page)
 
 
 def test_the_year_page_fits_six_screens(history_server, new_page):

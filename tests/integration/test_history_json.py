@@ -99,7 +99,7 @@ def test_a_players_streaks_and_partnerships_on_their_page_and_json(client, playe
     table = page[page.index("Partnerships") : page.index("Head to head")]
     for p in data["partnerships"]:
         assert re.search(
-            rf">{p['name']}</a></th>\s*<td>{p['games']}</td><td>{p['wins']}</td>"
-            rf"<td>{p['win_rate']:.0%}</td><td>{p['longest']}</td>",
+            rf">{p['name']}</a></th></tr>\s*<tr><td>{p['games']}</td><td>{p['wins']}</td>"
+            rf"<td>{p['win_rate']:.0%}</td><td>{p['longest']}</td></tr>",
             table,
         )

@@ -90,3 +90,34 @@ def test_the_change_log_is_kept_in_english_and_read_in_each_language(app, client
     page = html.unescape(client.get(f"/games/{game.id}", headers={"Accept-Language": "pt-BR"}).text)
     line = page.split("Rodada 1 corrigida:", 1)[1].split("</li>", 1)[0]
     assert "melded" not in line and "clean" not in line, line
+
+
+# the round column's width on a game's sheet (sheet.css .round-N, in mm), as wide as its
+# head and foot in bold 8.5 pt: "Round" and "Final" 9.9 and 7.6 mm, "Rodada" 11.7, "Mano" 8.5,
+# "Smazzata" and "Finale" 14.9 and 9.5 (and 1.2 mm of padding)
+ROUND_COLUMNS = {"en": "round-12", "pt-BR": "round-13", "es": "round-12", "it": "round-17"}
+
+
+@pytest.mark.parametrize("language", ROUND_COLUMNS)
+def test_a_games_sheet_has_room_for_round_and_final_in_each_language(client, make_game, language):
+    """Issue 54: "Rodada" and "Smazzata" ran out of a 12 mm column, and "Final" at 12 pt
+    under the winner's box; the column is as wide as the language's words, "Final" as
+    big as "Round"."""
+    game = make_game("roth", [[TeamRound(melded_points=1235), TeamRound(melded_points=40)]], end=True)
+    response = client.get(f"/games/{game.id}/sheet", headers={"Accept-Language": language})
+    assert f'<table class="sheet game-sheet teams-2 {ROUND_COLUMNS[language]}">' in response.get_data(
+        as_text=True
+    )
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_landscape_blank_sheet_prints_on_its_side_in_each_language(client, language):
+    """Six teams and eight rounds take a Letter page on its side; in Portuguese and Spanish,
+    whose "Letter" is "Carta", the sheet's paper was its name in the reader's language and
+    the sheet printed upright (issue 54)."""
+    url = "/rules/friends-family/blank?teams=6&rounds=8"
+    page = client.get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+    assert '<body class="paper-letter landscape">' in page
+    response = client.get(url.replace("blank?", "blank.pdf?"), headers={"Accept-Language": language})
+    box = pages_of(response.data)[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (792, 612)

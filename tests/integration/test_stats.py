@@ -305,8 +305,8 @@ def test_player_page(client, history):
         assert figure in page
     assert re.search(r">Bo</a>:\s+won 2 of 3 games together \(67%\)", page)
     row = re.search(
-        r'<tr><th scope="row"><a href="/players/\d+">Di</a></th>\s*'
-        r"<td>3</td><td>2</td><td>1</td><td>0</td></tr>",
+        r'<tbody><tr><th scope="rowgroup" colspan="4"><a href="/players/\d+">Di</a></th></tr>\s*'
+        r"<tr><td>3</td><td>2</td><td>1</td><td>0</td></tr></tbody>",
         page,
     )
     assert row, "the head-to-head row against Di"
@@ -324,6 +324,26 @@ def test_player_page(client, history):
     for game_id in ids:  # recent games link to the game screens
         assert f'href="/games/{game_id}"' in page
     assert f'href="/players/{player["Ann"]}/rename"' in page
+
+
+def test_a_players_games_are_dated_in_digits_in_each_language(client, db, make_game):
+    """The numbers under a player's charts, a game a row: its day in digits, as the language
+    writes them ("5 de nov. de 2026" made the table too wide for a phone: issue 54)."""
+    make_game(
+        "partnership",
+        [[TeamRound(melded_points=300), TeamRound(melded_points=50)]],
+        day="2026-11-05",
+        end=True,
+    )
+    ann = players.find_player(db, "Ann").id
+    for language, day in (
+        ("en", "2026-11-05"),
+        ("pt-BR", "05/11/2026"),
+        ("es", "5/11/2026"),
+        ("it", "05/11/2026"),
+    ):
+        page = client.get(f"/players/{ann}", headers={"Accept-Language": language}).get_data(as_text=True)
+        assert page.count(f'">{day}</a></th>') == 2, language  # the rating's numbers and the chart's
 
 
 def test_player_page_before_any_finished_game(client, db):
@@ -435,7 +455,7 @@ def test_four_of_four_ranks_below_thirty_of_fifty_in_every_best_list(client, db)
     page = text(client.get(f"/players/{xan}"))
     assert "Bea</a>:\n  won 30 of 50 games together (60%)." in page
     assert ratings.SHARE_RULE in page
-    partnerships = page[page.index('class="values partnerships"') :]
+    partnerships = page[page.index('class="values partnerships by-name"') :]
     assert partnerships.index(">Bea<") < partnerships.index(">Al<")
     year_page = text(client.get(f"/years/{year}"))
     assert ratings.SHARE_RULE in year_page and "games together (60%)" in year_page
