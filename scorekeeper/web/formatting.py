@@ -227,6 +227,12 @@ def when(stamp):
     return f"{date_words(moment.date())}\u00a0{babel_dates.format_time(moment, 'HH:mm', locale=_locale())}"
 
 
+def nowrap(text):
+    """A text kept whole on its line (a day in digits: a phone breaks "2026-11-19" after a
+    hyphen), for a sentence's placeholder: ``_("until %(day)s", day=stamp|day|nowrap)``."""
+    return Markup('<span class="nowrap">%s</span>') % text
+
+
 def address(url):
     """A link's address or a folder's path to show, breakable after each slash (a <wbr>):
     on a narrow phone it wraps between its parts, not inside one (a share link's token)."""
@@ -302,6 +308,7 @@ def init_app(app):
         month=month,
         night=night,
         address=address,
+        nowrap=nowrap,
         when=when,
         rating=rating,
         trend=trend,
