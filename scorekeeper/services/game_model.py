@@ -374,7 +374,8 @@ def list_games(db, playing_limit=10, finished_limit=20):
     played first, as the history lists them: a paper sheet's on the day it was played)."""
     with snapshot(db):
         (playing_count,) = db.execute(
-            "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL AND deleted_at IS NULL"
+            "SELECT COUNT(*) FROM games WHERE finished_at IS NULL AND importing IS NULL"
+            " AND deleted_at IS NULL"
         ).fetchone()
         playing = [
             r[0]

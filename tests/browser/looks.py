@@ -93,8 +93,8 @@ def no_error_shown(page):
 
 # Everything a person reads in ``root``, measured as drawn (issue 30):
 # - a word is whole on one line: no line break inside it but after a hyphen, a dash or a
-#   slash (a day written in digits is one word all the same), unless the word alone is wider than its box (a forty-letter name, a link's
-#   address), which must break somewhere;
+#   slash (a day in digits is one word all the same), unless the word alone is wider than
+#   its box (a forty-letter name, a link's address), which must break somewhere;
 # - nothing is cut off: not past the screen's edges, not past a box that hides its
 #   overflow, not cut with an ellipsis, and no select's chosen option wider than its box;
 # - no word runs out of its own box, where the next box is drawn over it, nor under the
@@ -169,7 +169,8 @@ READABLE_JS = r"""(root, paper) => {
     const viewLeft = view && view.left + scroller.clientLeft;
     const viewRight = view && viewLeft + scroller.clientWidth;
     // a day written in digits (2019-12-24, 24/12/2019) is one word: a number, never broken
-    for (const match of node.textContent.matchAll(/\d{4}-\d\d-\d\d|\d\d?\/\d\d?\/\d{4}|[^\s\-\u2010-\u2015\/]+/gu)) {
+    const WORDS = /\d{4}-\d\d-\d\d|\d\d?\/\d\d?\/\d{4}|[^\s\-\u2010-\u2015\/]+/gu;
+    for (const match of node.textContent.matchAll(WORDS)) {
       words++;
       const range = document.createRange();
       range.setStart(node, match.index);
