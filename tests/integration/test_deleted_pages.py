@@ -32,9 +32,11 @@ def a_game(db, *, played_at="2026-01-05T12:00:00+00:00"):
 
 
 def words(resp):
-    """What the page's main part says, tags gone, spaces squeezed."""
-    main = resp.text.split("<main", 1)[1].split("</main>", 1)[0]
-    return " ".join(re.sub(r"<[^>]+>", " ", main.split(">", 1)[1]).replace("&amp;", "&").split())
+    """What the page's main part says, tags gone (an inline one joins its neighbours),
+    spaces squeezed."""
+    main = resp.text.split("<main", 1)[1].split("</main>", 1)[0].split(">", 1)[1]
+    main = re.sub(r"</?(?:span|a|strong|em|b)\b[^>]*>", "", main)
+    return " ".join(re.sub(r"<[^>]+>", " ", main).replace("&amp;", "&").split())
 
 
 def listed(phone):
