@@ -64,41 +64,53 @@ def work_of(db, change):
     return db.conn.total_changes - before, len(statements)
 
 
+def at_30_and_at_180(path, changes):
+    """``changes(db, game id)`` (two changes to the oldest game, then the catch-up: (rows,
+    statements) of each, and the catch-up's transactions) with 30 games after that game,
+    then with 180; each time the summaries kept are what a rebuild makes. Asserts the two
+    changes ran the same statements and wrote no more rows (fewer, where a sum the game
+    emptied in a short history is kept), and that the catch-up grew instead."""
+    db = connect(str(path))
+    try:
+        earlier = NOW - datetime.timedelta(days=400)
+        demo.generate(db, 30, seed=5, now=earlier, span=datetime.timedelta(days=60))
+        first = oldest(db)
+        small = changes(db, first)
+        assert kept(db) == rebuilt(db)
+        demo.generate(db, 150, seed=6, now=NOW, span=datetime.timedelta(days=300))
+        large = changes(db, first)
+        assert kept(db) == rebuilt(db)
+    finally:
+        db.close()
+    for before, after in zip(small[:2], large[:2]):
+        assert after[1] == before[1]  # the same statements
+        assert 0 < after[0] <= before[0]  # and no more rows
+    assert large[2] > small[2]  # the catch-up's transactions grew instead
+
+
+def caught_up(db):
+    """The catch-up done, one chunk a transaction: how many (counted, not timed)."""
+    steps = 0
+    while ratings.step(db, budget=0):
+        steps += 1
+    return steps
+
+
 @pytest.mark.timeout(60)
 def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
     """The same oldest game, first with 30 games after it, then with 180: its reopening
     and its ending run the same statements and write no more rows; what grew is the
     catch-up, done after the commit in short transactions. (2 s: the 180 games are made
     here, one history grown in the middle of the test.)"""
-    path = migrated(tmp_path / "grows.db")
-    db = connect(str(path))
-    try:
-        earlier = NOW - datetime.timedelta(days=400)
-        demo.generate(db, 30, seed=5, now=earlier, span=datetime.timedelta(days=60))
-        first = oldest(db)
 
-        def reopen_then_end():
-            game = game_model.load_game(db, first)
-            reopened = work_of(db, lambda: games.reopen_game(db, game.id, game.revision))
-            game = game_model.load_game(db, first)
-            ended = work_of(db, lambda: games.end_game(db, game.id, game.revision))
-            steps = 0
-            while ratings.step(db, budget=0):  # one chunk a transaction: counted, not timed
-                steps += 1
-            return reopened, ended, steps
+    def reopen_then_end(db, first):
+        game = game_model.load_game(db, first)
+        reopened = work_of(db, lambda: games.reopen_game(db, game.id, game.revision))
+        game = game_model.load_game(db, first)
+        ended = work_of(db, lambda: games.end_game(db, game.id, game.revision))
+        return reopened, ended, caught_up(db)
 
-        small = reopen_then_end()
-        assert kept(db) == rebuilt(db)
-        demo.generate(db, 150, seed=6, now=NOW, span=datetime.timedelta(days=300))
-        large = reopen_then_end()
-        assert kept(db) == rebuilt(db)
-    finally:
-        db.close()
-    for before, after in zip(small[:2], large[:2]):  # the reopening, the ending
-        assert after[1] == before[1]  # the same statements
-        # and no more rows (fewer, where a sum the game emptied in a short history is kept)
-        assert 0 < after[0] <= before[0]
-    assert large[2] > small[2]  # the catch-up's transactions grew instead
+    at_30_and_at_180(migrated(tmp_path / "grows.db"), reopen_then_end)
 
 
 @pytest.mark.long  # 2 s: the 180 games are made here, as above
@@ -106,37 +118,17 @@ def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30
 def test_deleting_and_restoring_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
     """Issue 54: the oldest game deleted, then restored, first with 30 games after it, then
     with 180: the same statements, no more rows; the catch-up after each grew instead."""
-    path = migrated(tmp_path / "grows.db")
-    db = connect(str(path))
-    try:
-        earlier = NOW - datetime.timedelta(days=400)
-        demo.generate(db, 30, seed=5, now=earlier, span=datetime.timedelta(days=60))
-        first = oldest(db)
 
-        def delete_then_restore():
-            game = game_model.load_game(db, first)
-            gone = work_of(db, lambda: deleted.delete_game(db, game.id, game.revision, loaded=game))
-            steps = 0
-            while ratings.step(db, budget=0):
-                steps += 1
-            assert kept(db) == rebuilt(db)
-            (revision,) = db.execute("SELECT revision FROM games WHERE id = ?", [first]).fetchone()
-            back = work_of(db, lambda: deleted.restore_game(db, first, revision))
-            while ratings.step(db, budget=0):
-                steps += 1
-            return gone, back, steps
+    def delete_then_restore(db, first):
+        game = game_model.load_game(db, first)
+        gone = work_of(db, lambda: deleted.delete_game(db, game.id, game.revision, loaded=game))
+        steps = caught_up(db)
+        assert kept(db) == rebuilt(db)
+        (revision,) = db.execute("SELECT revision FROM games WHERE id = ?", [first]).fetchone()
+        back = work_of(db, lambda: deleted.restore_game(db, first, revision))
+        return gone, back, steps + caught_up(db)
 
-        small = delete_then_restore()
-        assert kept(db) == rebuilt(db)
-        demo.generate(db, 150, seed=6, now=NOW, span=datetime.timedelta(days=300))
-        large = delete_then_restore()
-        assert kept(db) == rebuilt(db)
-    finally:
-        db.close()
-    for before, after in zip(small[:2], large[:2]):  # the deletion, the restoring
-        assert after[1] == before[1]  # the same statements
-        assert 0 < after[0] <= before[0]  # and no more rows
-    assert large[2] > small[2]  # the catch-up's transactions grew instead
+    at_30_and_at_180(migrated(tmp_path / "grows.db"), delete_then_restore)
 
 
 @pytest.mark.timeout(60)
