@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.scoring import RULESETS, VARIANTS, RuleSet, TeamRound, check_round, score_round, standings
 from scorekeeper.scoring import language as engine_language
-from scorekeeper.scoring.entries import entry_fields
+from scorekeeper.scoring.entries import asked, entry_fields
 from scorekeeper.scoring.local_words import LOCAL
 from scorekeeper.scoring.words import Words, _key, local
 
@@ -204,7 +204,13 @@ def test_other_rule_sets_write_and_score_as_before():
             continue
         data = rules.to_dict()
         assert "packet_not_taken" not in data and "packet_unplayed" not in data
-        assert not any(f.name == "packet_not_taken" for f in entry_fields(rules) if rules.packet_not_taken)
+        assert rules.packet_not_taken == 0, key
+        assert "packet_not_taken" not in {f.name for f in entry_fields(rules) if asked(rules, f)}, key
+        # a foot never taken costs nothing under these rules: the flag, set anyway, changes no total
+        out = TeamRound(books={"clean": 2, "dirty": 2}, melded_points=800, went_out=True)
+        stuck = dict(books={"clean": 1}, melded_points=400, unplayed_points=200)
+        flagged = totals(rules, out, TeamRound(**stuck, packet_not_taken=True))
+        assert flagged == totals(rules, out, TeamRound(**stuck)), key
 
 
 def test_a_house_rules_file_uses_the_packet_values():
