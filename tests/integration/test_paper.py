@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.exchange import importer, jsonfile
 from scorekeeper.scoring import RULESETS, TeamRound, standings
 from scorekeeper.services import game_model, summaries
-from scorekeeper.services.evenings import evening, stored
+from scorekeeper.services.evenings import evening
 from scorekeeper.services.schema import migrate
 
 from ..helpers import paper_rounds, posted, text
@@ -86,12 +86,14 @@ def stored_game(db, game_id):
 # --- the day it was played -------------------------------------------------------------------
 
 
-def test_a_game_played_last_night_is_dated_last_night_and_lands_on_that_night_and_year(client, db):
+def test_a_game_played_last_night_is_dated_last_night_and_lands_on_that_night_and_year(client, db, zone):
+    zone("America/Los_Angeles")  # 21:30 there on New Year's Eve is the next year in UTC
     response = start(client, kept="sheet", played_day="2025-12-31", played_time="21:30")
     assert response.headers["Location"] == "/games/1/paper"  # played already: its sheet comes in
     game = stored_game(db, 1)
-    assert game.played_at == stored(datetime.date(2025, 12, 31), datetime.time(21, 30))
-    assert game.created_at[:10] == datetime.datetime.now(datetime.UTC).date().isoformat()
+    assert game.played_at == "2026-01-01T05:30:00+00:00"  # 21:30 PST, stored in UTC
+    entered = datetime.datetime.fromisoformat(game.created_at)
+    assert abs(datetime.datetime.now(datetime.UTC) - entered) < datetime.timedelta(minutes=5)
     assert game.paper == "sheet"
     assert "played 2025-12-31" in text(client.get("/games/1"))
     values = {**sheet_values(), "action": "check"}
@@ -387,7 +389,8 @@ def test_a_scores_only_round_is_fixed_in_the_round_form(client, db):
     assert stored_game(db, 1).rounds[0].entries == (TeamRound(paper_score=950), TeamRound(paper_score=-40))
 
 
-def test_export_then_import_then_export_keeps_played_dates_and_scores_only_rounds(client, db, tmp_path):
+def test_export_then_import_then_export_keeps_played_dates_and_scores_only_rounds(client, db, tmp_path, zone):
+    zone("America/Los_Angeles")
     start(client, kept="scores", played_day="2024-03-09", played_time="18:45")
     review = check(client, 1, {"rounds-0-teams-0-score": "1200", "rounds-0-teams-1-score": "-35"})
     client.post("/games/1/paper", data={**posted(review), "action": "save"})
@@ -396,7 +399,7 @@ def test_export_then_import_then_export_keeps_played_dates_and_scores_only_round
     client.post("/games/2/paper", data={**posted(review), "action": "save"})
     first = jsonfile.export_history(db)
     one = next(g for g in first["games"] if g["paper"] == "scores")
-    assert one["played_at"] == stored(datetime.date(2024, 3, 9), datetime.time(18, 45))
+    assert one["played_at"] == "2024-03-10T02:45:00+00:00"  # 18:45 PST, stored in UTC
     assert one["rounds"][0]["entries"] == [{"paper_score": 1200}, {"paper_score": -35}]
     other = tmp_path / "other.db"
     migrate(other)
