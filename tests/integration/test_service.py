@@ -257,9 +257,12 @@ def test_a_system_service_never_runs_as_root(runner, app, systemd, tmp_path):
     else:
         assert made == []
     assert f"chown -R {service.SYSTEM_USER}: {app.instance_path}" in systemd()
-    for refused in (["--as-user", "root"], ["--as-user", "no-such-user-here"]):
-        result = runner.invoke(args=["service", "install", "--system", *refused])
-        assert result.exit_code == 1 and ("not run as root" in result.output or "no user" in result.output)
+    for user, said in [
+        ("root", "The service does not run as root: name another user (--as-user)."),
+        ("no-such-user-here", "There is no user no-such-user-here on this computer."),
+    ]:
+        result = runner.invoke(args=["service", "install", "--system", "--as-user", user])
+        assert result.exit_code == 1 and said in result.output, result.output
 
 
 def test_a_user_who_cannot_run_the_app_gets_nothing_installed(runner, systemd, tmp_path):
