@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from scorekeeper.exchange import importer, jsonfile
-from scorekeeper.scoring import RULESETS, TeamRound, standings
+from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import game_model, summaries
 from scorekeeper.services.evenings import evening
 from scorekeeper.services.schema import migrate
@@ -434,11 +434,14 @@ def test_a_game_kept_as_scores_alone_and_a_game_of_lines_do_not_mix_on_import(db
         ValueError, match=r"games\[0\]\.rounds\[0\]\.entries: a game kept as its scores alone"
     ):
         importer.import_history(db, data)
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)  # refused: nothing written
     game["paper"] = "scores"
     importer.import_history(db, data)
-    assert standings(
-        RULESETS["friends-family"], [[TeamRound(paper_score=5), TeamRound(paper_score=0)]]
-    ).totals == [5, 0]
+    (game_id,) = db.execute("SELECT id FROM games WHERE uid = 'a1'").fetchone()
+    imported = stored_game(db, game_id)
+    assert imported.paper == "scores"
+    assert imported.rounds[0].entries == (TeamRound(paper_score=5), TeamRound(paper_score=0))
+    assert imported.standings.totals == [5, 0]
 
 
 # --- the sheet that finds its game ---------------------------------------------------------------
