@@ -11,6 +11,7 @@ evening of tables of four only, a table without a result taken to have a winner)
 finding the failing walk and shrinking it then takes minutes.
 """
 
+import html
 import re
 import tempfile
 import time
@@ -67,6 +68,11 @@ def kept_equal_rebuilt(db):
 def served_ok(resp, what):
     assert resp.status < 500, f"{what}: {resp.status} {resp.error or ''} at {resp.where or ''}"
     return resp
+
+
+def number(text):
+    """A number as a page shows it ("1,234", "−40") as an int."""
+    return int(text.replace(",", "").replace("\u2212", "-"))
 
 
 def totals_shown(page):
@@ -376,8 +382,18 @@ class Evenings(Household):
         import json
 
         evening = json.loads(data.body)
-        for row in evening["standings"]:
-            assert row["name"] in page.text.replace("&amp;", "&")
+        standings = page.text.split('class="values evening-standings"', 1)[1].split("</table>", 1)[0]
+        shown = [
+            (html.unescape(name), int(won), int(games), number(points))
+            for name, won, games, points in re.findall(
+                r'<th scope="row">([^<]*)</th><td>(\d+)&nbsp;of&nbsp;(\d+)</td><td>([^<]+)</td>', standings
+            )
+        ]
+        assert shown == [(r["name"], r["won"], r["games"], r["points"]) for r in evening["standings"]]
+        if evening["sittings"]:  # the tables shown are the latest sitting's, with their totals
+            tables = page.text.split('class="evening-tables"', 1)[1].split("</ol>", 1)[0]
+            totals = [number(t) for t in re.findall(r"</th>\s*<td>([^<]+)</td></tr>", tables)]
+            assert totals == [team["total"] for table in evening["sittings"][-1] for team in table["teams"]]
 
 
 CHECKED = settings(
