@@ -58,13 +58,21 @@ def laid_out_whole(html):
     return problems
 
 
+def pixels(png):
+    image = Image.open(io.BytesIO(png))
+    return image.size, image.convert("RGB").tobytes()
+
+
 def read_back(app, game, told=None):
-    """(the picture's text, as its PDF holds it; the PNG's bytes), ``told`` told on it."""
+    """(the picture's text, as its PDF holds it; the PNG's bytes), ``told`` told on it.
+    The words are read from the PDF the served PNG is drawn from: that PDF drawn again is
+    the very picture, pixel for pixel."""
     with app.app_context():
         html = pictures.game_picture_html(game, told)
         png = pictures.game_picture(game, told).png
     assert laid_out_whole(html) == []
     pdf = pictures.pdf_of(html)
+    assert pixels(pictures.png_from_pdf(pdf)) == pixels(png), "the words read are not the picture's"
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 1, "a picture is one page"
     return " ".join(reader.pages[0].extract_text().split()), png
@@ -216,7 +224,9 @@ def test_an_evening_of_three_tables_as_a_picture_its_standings_and_best_round(ap
     with app.app_context():
         picture = pictures.evening_picture(evening)
         html = app.jinja_env.get_template("pictures/evening.html").render(evening=evening)
-    words = " ".join(PdfReader(io.BytesIO(pictures.pdf_of(html))).pages[0].extract_text().split())
+    pdf = pictures.pdf_of(html)
+    assert pixels(pictures.png_from_pdf(pdf)) == pixels(picture.png), "the words read are not the picture's"
+    words = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
     assert f"The evening of {night_name(night)}" in words and "3 games at 3 tables" in words
     order = [row.name for row in evening.standings[:8]]
     assert [words.index(name) for name in order] == sorted(words.index(name) for name in order)
@@ -261,7 +271,9 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     with app.app_context():
         html = app.jinja_env.get_template("pictures/year.html").render(year=year)
         png = pictures.year_picture(year).png
-    words = " ".join(PdfReader(io.BytesIO(pictures.pdf_of(html))).pages[0].extract_text().split())
+    pdf = pictures.pdf_of(html)
+    assert pixels(pictures.png_from_pdf(pdf)) == pixels(png), "the words read are not the picture's"
+    words = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
     assert "Ann’s 2025" in words and "Games 4" in words and "Won 3" in words
     assert "Best partner: Bo, 3 wins in 3 games together." in words
     assert Image.open(io.BytesIO(png)).size == (1200, 630) and len(png) <= 300 * 1024
