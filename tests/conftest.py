@@ -1,3 +1,4 @@
+import datetime
 import importlib.metadata
 import time
 
@@ -9,7 +10,7 @@ from werkzeug.routing import Rule
 
 from scorekeeper import create_app
 from scorekeeper.scoring import RULESETS
-from scorekeeper.services import game_model, games
+from scorekeeper.services import evenings, game_model, games
 from scorekeeper.storage.db import connect, transaction
 
 from . import fuzzstats
@@ -144,14 +145,15 @@ def make_game(db):
     """Play a game into the app's database the way the app saves it; return the Game.
 
     make_game(key, rounds, teams, day="2026-01-05", end=True): rounds are lists
-    of TeamRound in team order; ``day`` sets the start date; ``end`` ends it by hand.
+    of TeamRound in team order; ``day`` sets the start date, its evening (19:30) on the
+    household's clock, as a phone types it, whatever zone the computer is in; ``end`` ends
+    it by hand.
     """
 
     def make(key, rounds=(), teams=(("", ["Ann", "Bo"]), ("", ["Cy", "Di"])), *, day=None, end=False):
+        when = evenings.stored(datetime.date.fromisoformat(day), datetime.time(19, 30)) if day else None
         with transaction(db):
-            game_id = games.insert_game(
-                db, RULESETS[key], key, list(teams), created_at=f"{day}T19:30:00+00:00" if day else None
-            )
+            game_id = games.insert_game(db, RULESETS[key], key, list(teams), created_at=when)
         game = game_model.load_game(db, game_id)
         for number, entries in enumerate(rounds, start=1):
             game = games.add_round(db, game.id, game.revision, number, entries)

@@ -15,7 +15,6 @@ import re
 from ..scoring import ENTRY_FIELDS
 from ..services.game_model import load_game
 from ..storage.db import snapshot
-from ..web.formatting import day
 from .jsonfile import game_ids
 
 # Cells a spreadsheet would run as a formula start with one of these.
@@ -96,7 +95,9 @@ def iter_csv(db, game_id=None, progress=None):
                     yield line(
                         [
                             game.uid,
-                            day(game.played_at),
+                            # the night it was played: a game at 04:00 is the evening before's,
+                            # read back (a day alone is its evening) on the same night
+                            game.night or game.played_at[:10],
                             game.rules.name,
                             played.number,
                             position + 1,

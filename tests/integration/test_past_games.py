@@ -64,7 +64,7 @@ def test_two_hundred_past_games_come_in_with_a_preview_and_only_once(client, db)
     assert game_count(db) == 200
     game = game_model.load_game(db, 1)
     assert game.scores_only and game.finished and len(game.rounds) == 4
-    assert game.played_at[:10] == "2019-01-01"
+    assert game.night == "2019-01-01"  # the day written, whatever the computer's zone
     assert client.get("/years/2019.json").get_json()["games"] == 80
     # the same file again: every game is here already, and nothing is offered to import
     again = preview(client, spreadsheet())
@@ -147,9 +147,11 @@ def test_a_spreadsheet_of_another_country_reads_as_written(client, db):
     assert {row[0] for row in db.execute("SELECT name FROM players")} >= {"Zoë"}
 
 
-def test_the_apps_own_spreadsheet_export_comes_back_line_by_line(client, db, tmp_path):
+def test_the_apps_own_spreadsheet_export_comes_back_line_by_line(client, db, tmp_path, zone):
     """The CSV export (a row per team per round, the sheet's lines) into another database:
-    the same rounds, scored the same by the engine."""
+    the same rounds, scored the same by the engine, on the same night: in Tokyo the game
+    below began at 04:00 on 6 May, its evening the 5th's (the export wrote the 6th)."""
+    zone("Asia/Tokyo")
     with transaction(db):
         game_id = games.insert_game(
             db,
@@ -182,7 +184,7 @@ def test_the_apps_own_spreadsheet_export_comes_back_line_by_line(client, db, tmp
     copy = game_model.load_game(connect(other), 1)
     assert copy.rounds[0].entries == game.rounds[0].entries
     assert copy.standings.totals == game.standings.totals and copy.rules.name == game.rules.name
-    assert copy.paper == "sheet" and copy.played_at[:10] == "2025-05-05"
+    assert copy.paper == "sheet" and copy.night == "2025-05-05"  # the night it was played, in any zone
 
 
 def test_a_bad_round_of_lines_is_refused_by_the_engine_with_its_line(client, db):
