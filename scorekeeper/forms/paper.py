@@ -1,10 +1,11 @@
 """Typing in a paper sheet: a column per round, in each the sheet's lines for each team.
 
-The lines are the sheet's own (``blank_sheets.sheet_lines``: books of each kind, then
-each entry the rules score, in the printed order), so the eye goes down the paper and
-the thumb down the page. Every box is a whole number typed on the phone's keypad; a
-yes-or-no line (went out, went out concealed, the first meld's books) is yes for any
-number but 0, so a tick written as 1 or the bonus written as 100 both read as yes.
+The lines are the sheet's own (``printing.layout``, the sheet's one description: books
+of each kind, then each entry the rules score), in the printed order, so the eye goes
+down the paper and the thumb down the page. Every box is a whole number typed on the
+phone's keypad; a yes-or-no line (went out, went out concealed, the first meld's books)
+is yes for any number but 0, so a tick written as 1 or the bonus written as 100 both
+read as yes.
 Each team may also have the sheet's own round score, to compare with the engine's.
 A game kept as its scores alone has one box per team and round: that score.
 """
@@ -14,14 +15,14 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
 
-from ..printing.blank_sheets import sheet_lines
+from ..printing import layout
 from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
 from ..scoring.language import _, language
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
 #: a round's score as the sheet added it up (compared with the engine's, never saved)
-SHEET_SCORE = "sheet_score"
+SHEET_SCORE = layout.ROUND_SCORE
 #: the one box of a round kept as its score alone
 SCORE = "score"
 
@@ -43,7 +44,7 @@ def team_lines(rules, scores_only):
     """(field name, label, points per unit or None) a team has in each round, in the sheet's order."""
     if scores_only:
         return [(SCORE, _("Round score"), None)]
-    return [(name, label, value) for name, label, value in sheet_lines(rules) if name is not None]
+    return [(line.name, line.label, line.per) for line in layout.scored_lines(rules) if line.typed]
 
 
 def paper_form(game, rounds, *, posted=True):
