@@ -1,12 +1,14 @@
 """Typing in a paper sheet: a column per round, in each the sheet's lines for each team.
 
-The lines are the sheet's own (``blank_sheets.sheet_lines``: books of each kind, then
-each entry the rules score, in the printed order), so the eye goes down the paper and
+The lines are the sheet's own (``printing.layout``, the sheet's one description: books
+of each kind, then each entry the rules score, then the round score and the running
+total the family added up), in the printed order, so the eye goes down the paper and
 the thumb down the page. Every box is a whole number typed on the phone's keypad; a
 yes-or-no line (went out, went out concealed, the first meld's books) is yes for any
 number but 0, so a tick written as 1 or the bonus written as 100 both read as yes.
-Each team may also have the sheet's own round score, to compare with the engine's.
-A game kept as its scores alone has one box per team and round: that score.
+The sheet's round score and total, where typed, are compared with the engine's and
+never saved; either may be left empty. A game kept as its scores alone has one box per
+team and round: that score.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField
 
-from ..printing.blank_sheets import sheet_lines
+from ..printing import layout
 from ..recent import PerObject
 from ..scoring import ENTRY, ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, MAX_ROUNDS, TeamRound
 from ..scoring.language import _, language
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
-#: a round's score as the sheet added it up (compared with the engine's, never saved)
-SHEET_SCORE = "sheet_score"
+#: a round's score and the running total as the sheet added them up (compared with the
+#: engine's, never saved)
+SHEET_SCORE, SHEET_TOTAL = layout.ROUND_SCORE, layout.TOTAL
+SHEET_SUMS = (SHEET_SCORE, SHEET_TOTAL)
 #: the one box of a round kept as its score alone
 SCORE = "score"
 
@@ -43,7 +47,7 @@ def team_lines(rules, scores_only):
     """(field name, label, points per unit or None) a team has in each round, in the sheet's order."""
     if scores_only:
         return [(SCORE, _("Round score"), None)]
-    return [(name, label, value) for name, label, value in sheet_lines(rules) if name is not None]
+    return [(line.name, line.label, line.per) for line in layout.typed_lines(rules)]
 
 
 def paper_form(game, rounds, *, posted=True):
@@ -69,6 +73,8 @@ def _build(rules, team_count, round_count, scores_only):
     for name, label, _value in team_lines(rules, scores_only):
         if name == SCORE:
             field = SignedNumberField(label, minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE, default=None)
+        elif name in SHEET_SUMS:  # the family's own sums: may be negative, may be left empty
+            field = SignedNumberField(label, minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE)
         elif name.startswith("book_"):
             field = WholeNumberField(label, maximum=MAX_BOOKS, default=None)
         elif ENTRY[name].kind == "flag":
@@ -77,12 +83,6 @@ def _build(rules, team_count, round_count, scores_only):
         else:
             field = WholeNumberField(label, maximum=ENTRY[name].maximum, default=None)
         setattr(TeamLines, name, field)
-    if not scores_only:
-        setattr(
-            TeamLines,
-            SHEET_SCORE,
-            SignedNumberField(_("Score on the sheet"), minimum=-MAX_PAPER_SCORE, maximum=MAX_PAPER_SCORE),
-        )
 
     class RoundLines(Form):
         teams = FieldList(FormField(TeamLines), min_entries=team_count, max_entries=team_count)
@@ -105,13 +105,14 @@ def typed(team):
 
 def round_entries(form, lines):
     """Each team's ``TeamRound`` for one round's subform (a blank box is 0; a yes-or-no
-    box is yes for any number but 0); the sheet's own scores, None where not typed."""
+    box is yes for any number but 0); the sheet's own (round score, total) per team, each
+    None where not typed."""
     entries, sheet = [], []
     for entry in lines.teams:
         team = entry.form
         if form.scores_only:
             entries.append(TeamRound(paper_score=team[SCORE].data or 0))
-            sheet.append(None)
+            sheet.append((None, None))
             continue
         books = {kind: team[f"book_{kind}"].data or 0 for kind in form.rules.books}
         values = {}
@@ -120,7 +121,7 @@ def round_entries(form, lines):
             value = (box.data or 0) if box is not None else 0
             values[f.name] = bool(value) if f.kind == "flag" else value
         entries.append(TeamRound(books=books, **values))
-        sheet.append(team[SHEET_SCORE].data)
+        sheet.append((team[SHEET_SCORE].data, team[SHEET_TOTAL].data))
     return entries, sheet
 
 

@@ -1,6 +1,7 @@
 """Blank score sheets: the rounds a game has, and their layout on the page
 (rounds side by side in bands, a row for each thing the rules score, boxes a
-pen can use), measured so that two to four teams fit one page.
+pen can use), measured so that two to four teams fit one page. What each row is comes
+from ``layout.py``, the sheet's one description.
 
 ``sheets.py`` turns the HTML into a PDF; the numbers printed at the head of a
 round (meld minimum, books to go out) are the engine's.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import scoring
 from ..scoring.language import _
+from .layout import scored_lines, sheet_lines
 
 BLANK_ROUNDS = 6  # a blank sheet for rules that do not fix the number of rounds
 
@@ -249,7 +251,8 @@ def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars,
             )
             for label, v in lines
         )
-        + (2 + by_score) * ROW_MM
+        # the note and the sums (meld minimum, round score, total): a row each
+        + sum(1 for line in sheet_lines(rules) if not line.scored) * ROW_MM
     )
     room = height - head_mm - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
     room -= (LINE_MM + 2) if by_score else 0  # the meld minimums by score, a line of 8.5 pt
@@ -296,28 +299,7 @@ def _shown(layout):
 
 
 def blank_lines(rules):
-    """The boxes to fill in per team and round: (label, points per unit, or None
-    where the points are written as counted or change by round)."""
-    return [(label, value) for _what, label, value in sheet_lines(rules)]
-
-
-def sheet_lines(rules):
-    """The sheet's lines in its order, each (what is written there: ``book_<kind>``, an
-    entry's name, or None for a bonus worked out from another line; its label; points
-    per unit, or None): what a blank sheet prints and what typing a sheet in asks."""
-    lines = [(f"book_{kind}", rules.book_label(kind), value) for kind, value in rules.books.items()]
-    for entry in scoring.entry_fields(rules):
-        if scoring.asked(rules, entry):
-            value = getattr(rules, entry.rule) if entry.kind == "count" else None
-            # a value that depends on who went out is on the cheat sheet
-            lines.append((entry.name, entry.line, value if isinstance(value, int) else None))
-        if entry.name == "red_threes_melded" and rules.red_threes_all:
-            bonus = rules.red_threes_all["bonus"]
-            lines.append(
-                (
-                    None,
-                    _("All %(count)s red 3s", count=rules.red_threes_all["count"]),
-                    bonus if isinstance(bonus, int) else None,
-                )
-            )
-    return lines
+    """The lines the engine scores, as a blank sheet measures them: (label, points per unit,
+    or None where the points are written as counted or change by round). Every line of the
+    sheet, with the note and the sums around these, is ``layout.sheet_lines``."""
+    return [(line.label, line.per) for line in scored_lines(rules)]

@@ -3,8 +3,9 @@
 The page shows a column per round (``forms.paper``), typed down each team's lines as
 the sheet reads. "Check the sheet" puts every round through the engine and its
 checks, as the round form does: an error stops its round, with the message beside
-the round's number and the box; warnings are listed to confirm; a round score the
-sheet added up differently is pointed at. "Save the game" saves exactly what was
+the round's number and the box; warnings are listed to confirm; a round score or a
+running total the sheet added up differently is pointed at beside its box, with the
+engine's numbers. "Save the game" saves exactly what was
 checked (the check signs it, as the round form's does), every round in one
 transaction (``services.rounds.add_rounds``). "Add a round" and "Remove the last
 round" show one column more or fewer, keeping what was typed; nothing is saved.
@@ -18,7 +19,16 @@ from dataclasses import dataclass, field
 from flask import Blueprint, flash, render_template, request
 
 from .. import scoring
-from ..forms.paper import SCORE, box_for, paper_form, round_entries, rounds_shown, typed
+from ..forms.paper import (
+    SCORE,
+    SHEET_SCORE,
+    SHEET_TOTAL,
+    box_for,
+    paper_form,
+    round_entries,
+    rounds_shown,
+    typed,
+)
 from ..names import name_key
 from ..scoring.language import _
 from ..services import Conflict, NotFound, alike, game_model
@@ -38,11 +48,12 @@ class Column:
 
     number: int
     entries: list | None = None  # TeamRound per team; None: left empty at the end
-    sheet: list = field(default_factory=list)  # the sheet's own round score per team (None: not typed)
+    sheet: list = field(default_factory=list)  # per team the sheet's (round score, total), None: not typed
     problems: list = field(default_factory=list)  # (level, message) about the round as a whole
     scores: list | None = None  # the engine's round score per team
     totals: list | None = None  # the total after it per team
     differs: list = field(default_factory=list)  # per team: the sheet's score differs from the engine's
+    notes: dict = field(default_factory=dict)  # a box's id: the warning beside it (a sum that differs)
 
 
 @bp.route("/<id:game_id>/paper", methods=["GET", "POST"])
@@ -111,7 +122,11 @@ def sheet(game_id):
         flash(saved, "success")
         return to_game(game.id, "result" if after.finished else None)
     form.checked.data = proof
-    warnings = [(c.number, message) for c in columns for level, message in c.problems if level == "warning"]
+    warnings = [
+        (c.number, message)
+        for c in columns
+        for message in [m for level, m in c.problems if level == "warning"] + list(c.notes.values())
+    ]
     like = _alike(game, columns)
     return _page(game, form, columns, review=True, warnings=warnings, again=action == "save", like=like)
 
@@ -208,26 +223,58 @@ def _check(game, form):
         )
         return columns, False
     for column in columns[: last + 1]:
-        column.scores = [score.total for score in s.round_scores[column.number - 1]]
-        column.totals = s.running_totals[column.number - 1]
+        i = column.number - 1
+        column.scores = [score.total for score in s.round_scores[i]]
+        column.totals = s.running_totals[i]
+        before = s.running_totals[i - 1] if i else None  # the totals the round adds to
+        teams = form.rounds[column.number - form.first].form.teams
         column.differs = [
-            written is not None and written != engine for written, engine in zip(column.sheet, column.scores)
+            written is not None and written != engine
+            for (written, _total), engine in zip(column.sheet, column.scores)
         ]
-        for t, differs in enumerate(column.differs):
-            if differs:
-                column.problems.append(
-                    (
-                        "warning",
-                        _(
-                            "%(team)s: the sheet says %(sheet)s; these rules make it "
-                            "%(score)s, which is what is saved.",
-                            team=names[t],
-                            sheet=format(column.sheet[t], ","),
-                            score=format(column.scores[t], ","),
-                        ),
-                    )
+        for t, ((score, total), team) in enumerate(zip(column.sheet, teams)):
+            if column.differs[t]:
+                column.notes[team.form[SHEET_SCORE].id] = _(
+                    "%(team)s: the sheet says %(sheet)s; these rules make it "
+                    "%(score)s, which is what is saved.",
+                    team=names[t],
+                    sheet=format(score, ","),
+                    score=format(column.scores[t], ","),
+                )
+            if total is not None and total != column.totals[t]:
+                column.notes[team.form[SHEET_TOTAL].id] = _total_differs(
+                    names[t], total, None if before is None else before[t], column.scores[t], column.totals[t]
                 )
     return columns, True
+
+
+def _total_differs(team, sheet, before, score, total):
+    """What a running total the sheet added up otherwise gets beside it: the engine's total
+    before the round, the round's score and the total they make (``before`` None: round 1)."""
+    if before is None:
+        return _(
+            "%(team)s: the sheet says a total of %(sheet)s; these rules make it %(total)s.",
+            team=team,
+            sheet=format(sheet, ","),
+            total=format(total, ","),
+        )
+    if score < 0:
+        return _(
+            "%(team)s: the sheet says a total of %(sheet)s; %(before)s − %(score)s make %(total)s.",
+            team=team,
+            sheet=format(sheet, ","),
+            before=format(before, ","),
+            score=format(abs(score), ","),
+            total=format(total, ","),
+        )
+    return _(
+        "%(team)s: the sheet says a total of %(sheet)s; %(before)s + %(score)s make %(total)s.",
+        team=team,
+        sheet=format(sheet, ","),
+        before=format(before, ","),
+        score=format(score, ","),
+        total=format(total, ","),
+    )
 
 
 def _digest(game, rounds, ended):
@@ -268,6 +315,7 @@ def _page(
         heads=[_round_head(game, c.number) for c in columns],
         boxes=boxes,
         titles=titles,
+        notes={box: message for c in columns for box, message in c.notes.items()},
         review=review,
         totals=next((c.totals for c in reversed(columns) if c.totals), None),
         typed_count=typed_count,

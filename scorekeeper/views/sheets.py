@@ -8,6 +8,7 @@ from markupsafe import Markup
 from .. import scoring
 from ..names import MAX_NAME, clean_name, name_problem
 from ..printing import ahead, blank_sheets, sheets
+from ..printing.layout import sheet_lines
 from ..scoring import MAX_TEAMS, MIN_TEAMS
 from ..scoring.language import _
 from ..services import game_model, rulesets
@@ -112,7 +113,7 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
         layout=layout,
         label_class=blank_sheets.label_class(layout),
         round_head=blank_sheets.round_head,
-        lines=blank_sheets.blank_lines(rules),
+        lines=sheet_lines(rules),
         tiers=tiers,
         deck=None,
         paper=paper,

@@ -1,6 +1,7 @@
 """A game played on paper, typed in on a 360 x 740 phone as the sheet reads (issue 41):
 the day it was played, every box down each team's column with Enter, a paper sum the
-engine disagrees with pointed at, one save; the game on its own night and year.
+engine disagrees with pointed at (a round score, and a running total, issue 55), one
+save; the game on its own night and year.
 
 Every number compared here is the engine's, run on the same entries.
 """
@@ -17,13 +18,14 @@ RULES = RULESETS["friends-family"]
 PLAYED = ("2025-12-31", "21:00")  # New Year's Eve, typed in the next November
 # The printed sheet of a four-round game, as the family wrote it, team by team in the
 # sheet's order: clean books, dirty books, melded, left, red 3s, black 3s, went out,
-# then the round score they added up (None: not written). Round 3's 4,635 is a slip of
-# the pencil: these rules make it 4,685.
+# then the round score and the running total they added up (None: not written). Round 3's
+# 4,635 is a slip of the pencil: these rules make it 4,685, and the total 6,820 + 4,685 =
+# 11,505, not the 11,455 the slip carried into it.
 SHEET = [
-    ((4, 5, 1210, 0, 0, 0, 1, 4810), (2, 3, 690, 85, 1, 0, 0, 2005)),
-    ((2, 2, 560, 140, 0, 2, 0, None), (4, 5, 1150, 0, 0, 0, 1, None)),
-    ((4, 5, 1085, 0, 1, 0, 1, 4635), (3, 2, 720, 60, 0, 0, 0, 2760)),
-    ((1, 3, 455, 255, 0, 0, 0, None), (4, 5, 1240, 0, 0, 0, 1, None)),
+    ((4, 5, 1210, 0, 0, 0, 1, 4810, 4810), (2, 3, 690, 85, 1, 0, 0, 2005, 2005)),
+    ((2, 2, 560, 140, 0, 2, 0, None, None), (4, 5, 1150, 0, 0, 0, 1, None, None)),
+    ((4, 5, 1085, 0, 1, 0, 1, 4635, 11455), (3, 2, 720, 60, 0, 0, 0, 2760, 9515)),
+    ((1, 3, 455, 255, 0, 0, 0, None, None), (4, 5, 1240, 0, 0, 0, 1, None, None)),
 ]
 NAMES = ["Ann & Bo", "Cy & Di"]
 
@@ -54,7 +56,7 @@ def test_a_paper_game_typed_in_as_the_sheet_reads(page, live_server, screenshot,
     start_paper_game(page, live_server)
     expect(page.locator("p.muted")).to_have_text(f"{RULES.name} · played {PLAYED[0]}")
     boxes = page.locator("input[data-line]")
-    expect(boxes).to_have_count(4 * 2 * 8)  # four rounds, two teams, the sheet's eight lines
+    expect(boxes).to_have_count(4 * 2 * 9)  # four rounds, two teams, the sheet's nine lines
     fits_the_phone(page)
     readable(page.locator("body"))
     tappable(page)
@@ -87,6 +89,15 @@ def test_a_paper_game_typed_in_as_the_sheet_reads(page, live_server, screenshot,
     expect(review.get_by_role("alert")).to_contain_text(
         "Round 3: Ann & Bo: the sheet says 4,635; these rules make it 4,685, which is what is saved."
     )
+    expect(review.get_by_role("alert")).to_contain_text(
+        "Round 3: Ann & Bo: the sheet says a total of 11,455; 6,820 + 4,685 make 11,505."
+    )
+    # ... and beside its box, which keeps what was typed
+    total = page.locator("#rounds-2-teams-0-sheet_total")
+    expect(total).to_have_value("11455")
+    expect(total).to_have_accessible_description(
+        "Ann & Bo: the sheet says a total of 11,455; 6,820 + 4,685 make 11,505."
+    )
     engine = page.locator(".engine strong")
     expect(engine).to_have_text([f"+{score.total:,}" for scores in s.round_scores for score in scores])
     expect(page.locator(".engine.differs")).to_have_count(1)
@@ -102,7 +113,7 @@ def test_a_paper_game_typed_in_as_the_sheet_reads(page, live_server, screenshot,
     expect(page.get_by_role("status").first).to_have_text("Rounds 1–4 saved from the paper sheet.")
     expect(page.get_by_role("heading", level=2, name="Cy & Di win with 14,355!")).to_be_visible()
     # the taps beyond the digits (the README says so): the first box, an Enter a box, Save
-    assert taps == 1 + 64 + 1 and digits == sum(len(str(v)) for r in SHEET for t in r for v in t if v)
+    assert taps == 1 + 72 + 1 and digits == sum(len(str(v)) for r in SHEET for t in r for v in t if v)
 
     # on its own night and year, not today's
     page.goto(f"{live_server}/evenings/{PLAYED[0]}")

@@ -45,6 +45,8 @@ LINES = (
     "went_out",
 )
 SCORES = [[4810, 2005], [2010, 4750], [4685, 2760], [1600, 4840]]
+# The running totals after each round, added up by hand from SCORES.
+TOTALS = [[4810, 2005], [6820, 6755], [11505, 9515], [13105, 14355]]
 
 
 @pytest.fixture
@@ -60,8 +62,9 @@ def start(client, rules="friends-family", status=303, **extra):
     return response
 
 
-def sheet_values(rounds=SHEET, sheet_scores=None):
-    """The paper page's boxes for these rounds (a blank for a 0, as a person leaves it)."""
+def sheet_values(rounds=SHEET, sheet_scores=None, sheet_totals=None):
+    """The paper page's boxes for these rounds (a blank for a 0, as a person leaves it),
+    with the round scores and running totals the family wrote (None: left empty)."""
     data = {}
     for r, teams in enumerate(rounds):
         for t, values in enumerate(teams):
@@ -69,6 +72,8 @@ def sheet_values(rounds=SHEET, sheet_scores=None):
                 data[f"rounds-{r}-teams-{t}-{name}"] = str(value) if value else ""
             if sheet_scores and sheet_scores[r][t] is not None:
                 data[f"rounds-{r}-teams-{t}-sheet_score"] = str(sheet_scores[r][t])
+            if sheet_totals and sheet_totals[r][t] is not None:
+                data[f"rounds-{r}-teams-{t}-sheet_total"] = str(sheet_totals[r][t])
     return data
 
 
@@ -210,12 +215,17 @@ def test_a_whole_sheet_is_checked_a_wrong_paper_sum_pointed_at_and_saved_at_once
     form = text(client.get("/games/1/paper"))
     # the sheet's lines, in its order, for each team of each of the rules' four rounds
     boxes = re.findall(r'name="(rounds-0-teams-0-[a-z_]+)"', form)
-    assert boxes == [f"rounds-0-teams-0-{n}" for n in LINES] + ["rounds-0-teams-0-sheet_score"]
+    sums = ["rounds-0-teams-0-sheet_score", "rounds-0-teams-0-sheet_total"]
+    assert boxes == [f"rounds-0-teams-0-{n}" for n in LINES] + sums
+    # labelled as the printed sheet labels them
+    assert '<label for="rounds-0-teams-0-sheet_score">Round score</label>' in form
+    assert '<label for="rounds-0-teams-0-sheet_total">Total</label>' in form
     assert len(re.findall(r'<section class="paper-round"', form)) == 4
     wrong = [[4810, None], [None, 4750], [4635, 2760], [None, None]]  # round 3: 4,635 on paper
     review = check(client, 1, sheet_values(sheet_scores=wrong))
     page = text(review)
-    assert "Ann & Bo: the sheet says 4,635; these rules make it 4,685, which is what is saved." in page
+    message = "Ann & Bo: the sheet says 4,635; these rules make it 4,685, which is what is saved."
+    assert f'<p class="warning" id="rounds-2-teams-0-sheet_score-note">{message}</p>' in page  # beside it
     assert page.count('class="engine differs"') == 1
     assert "Save anyway" in page
     engine = re.findall(r'These rules: <strong class="num">([^<]+)</strong>', page)
@@ -231,6 +241,60 @@ def test_a_whole_sheet_is_checked_a_wrong_paper_sum_pointed_at_and_saved_at_once
         (1, "typed", "Rounds 1–4 typed in from the paper sheet.")
     ]
     assert "Rounds 1–4 saved from the paper sheet." in text(client.get("/games/1"))
+
+
+def test_a_running_total_the_sheet_added_up_wrong_is_pointed_at_with_the_engines_sum(client, db):
+    """The Total line audited as the round score is (issue 55): the family's slip is said
+    beside its box with the engine's total before the round, the round's score and what
+    they make; the values stay, nothing is written until "Save anyway", and what is saved
+    is the engine's."""
+    start(client, kept="sheet", played_day="2025-12-30")
+    written = [[4810, 2005], [6820, None], [11405, 9515], [None, 14355]]  # round 3: 11,405
+    review = check(client, 1, sheet_values(sheet_totals=written))
+    page = text(review)
+    message = "Ann & Bo: the sheet says a total of 11,405; 6,820 + 4,685 make 11,505."
+    assert f'<p class="warning" id="rounds-2-teams-0-sheet_total-note">{message}</p>' in page
+    assert 'aria-describedby="rounds-2-teams-0-sheet_total-note"' in page
+    assert page.count("the sheet says") == 2  # beside the box, and in the review's list
+    assert re.search(r'<a href="#round-3">Round 3</a>: Ann & Bo: the sheet says a total of 11,405;', page)
+    assert 'name="rounds-2-teams-0-sheet_total" type="text" value="11405"' in page  # kept
+    assert ">Save anyway</button>" in page
+    assert db.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0  # a check writes nothing
+    assert client.post("/games/1/paper", data={**posted(review), "action": "save"}).status_code == 303
+    assert stored_game(db, 1).standings.totals == [13105, 14355]  # the engine's, not the sheet's
+
+
+def test_a_first_rounds_total_and_one_after_a_round_below_zero_are_said_with_their_numbers(client, db):
+    start(client, rules="friends-family")
+    rounds = [SHEET[0], ((0, 0, 0, 255, 0, 0, 0), SHEET[1][1])]  # round 2: Ann & Bo −255
+    # round 1: the digits swapped; round 2: the 255 added instead of taken away
+    written = [[4180, 2005], [5065, 6755]]
+    page = text(check(client, 1, sheet_values(rounds, sheet_totals=written)))
+    assert "Ann & Bo: the sheet says a total of 4,180; these rules make it 4,810." in page
+    assert "Ann & Bo: the sheet says a total of 5,065; 4,810 − 255 make 4,555." in page
+    assert "Cy & Di: the sheet says a total" not in page
+
+
+def test_a_good_total_or_none_at_all_is_accepted_as_it_is(client, db):
+    start(client, kept="sheet", played_day="2025-12-30")
+    right = check(client, 1, sheet_values(sheet_scores=SCORES, sheet_totals=TOTALS))
+    page = text(right)
+    assert "the sheet says" not in page and 'class="warning"' not in page
+    assert ">Save the game</button>" in page and "Save anyway" not in page
+    empty = text(check(client, 1, sheet_values(sheet_scores=SCORES)))  # not every family writes it
+    assert "the sheet says" not in empty and ">Save the game</button>" in empty
+    assert client.post("/games/1/paper", data={**posted(right), "action": "save"}).status_code == 303
+    assert stored_game(db, 1).standings.totals == [13105, 14355]
+
+
+def test_a_total_that_is_no_number_is_said_beside_it_and_kept(client, db):
+    start(client)
+    values = {**sheet_values(SHEET[:1]), "rounds-0-teams-0-sheet_total": "4,81O"}
+    page = text(check(client, 1, values, status=422))
+    assert re.search(r'id="rounds-0-teams-0-sheet_total-error">Enter a whole number', page)
+    assert 'value="4,81O"' in page
+    assert "Round 1 · Ann & Bo · Total: Enter a whole number" in page
+    assert db.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0
 
 
 def test_an_error_stops_its_round_with_the_message_by_its_number_and_box(client, db):
