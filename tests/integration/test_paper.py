@@ -210,6 +210,15 @@ def test_a_table_of_an_evening_stays_on_its_night(client, db):
 # --- a paper sheet typed in -----------------------------------------------------------------
 
 
+def test_a_sheet_that_says_0_where_the_rules_make_a_score_is_pointed_at(client, db):
+    """A 0 written on the sheet is a number written, not a box left empty (issue 57)."""
+    start(client, kept="sheet", played_day="2025-12-30")
+    zero = [[4810, 0], [None, None], [None, None], [None, None]]  # Cy & Di's round 1: 2,005
+    page = text(check(client, 1, sheet_values(sheet_scores=zero)))
+    message = "Cy & Di: the sheet says 0; these rules make it 2,005, which is what is saved."
+    assert f'<p class="warning" id="rounds-0-teams-1-sheet_score-note">{message}</p>' in page
+
+
 def test_a_whole_sheet_is_checked_a_wrong_paper_sum_pointed_at_and_saved_at_once(client, db):
     start(client, kept="sheet", played_day="2025-12-30")
     form = text(client.get("/games/1/paper"))
