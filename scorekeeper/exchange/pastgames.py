@@ -130,6 +130,15 @@ class Preview:
         in ``anyway`` (the family ticked them)."""
         return [g for g, p in zip(self.games, self.listed) if p.new or (p.optional and p.uid in anyway)]
 
+    @property
+    def already(self):
+        """How many of its games are here already or earlier in the file (skipped)."""
+        return sum(1 for p in self.listed if p.here or p.twice)
+
+    def alike(self, anyway=()):
+        """How many games like one here are left out (not ticked in ``anyway``)."""
+        return sum(1 for p in self.listed if p.optional and p.uid not in anyway)
+
 
 class _Row:
     """A line of the file: its number and its text, kept as read (a line of short cells

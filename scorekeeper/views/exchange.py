@@ -165,7 +165,7 @@ def import_past():
                 status = BUSY
             else:
                 said = str(summary)
-                left = sum(1 for p in preview.listed if p.optional and p.uid not in anyway)
+                left = preview.alike(anyway)
                 if left:
                     said += " " + ngettext(
                         "%(num)s game like one here already was left out.",
