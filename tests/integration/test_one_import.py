@@ -28,6 +28,7 @@ from ..helpers import InProcess, posted, text
 from ..httpkit import HttpPhone, fingerprint, fingerprint_diff, make_app, query_db
 from .test_exchange import synthetic_export, upload
 from .test_past_games import import_previewed, preview
+from .test_races import ServerErrors
 from .test_sequences import rebuilt, summary_tables
 
 # each player's games in synthetic_export(n): P0-P6 (and P7-P13 beside them) play the games
@@ -52,17 +53,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ATTEMPTS = 6
 
 
-class _Errors(logging.Handler):
-    """The app's exceptions, as the server logs them."""
-
-    def __init__(self):
-        super().__init__(logging.ERROR)
-        self.seen = []
-
-    def emit(self, record):
-        self.seen.append(record.getMessage())
-
-
 def two_imports_at_once(folder, files):
     """Two phones tap "Import" at the same moment on `make run`'s server, each with its
     file (``files``: (its games, its bytes) per phone); what is wrong afterwards (empty:
@@ -70,7 +60,7 @@ def two_imports_at_once(folder, files):
     folder.mkdir()
     database = folder / "scorekeeper.db"
     app = make_app(database)
-    errors = _Errors()
+    errors = ServerErrors()
     logger = logging.getLogger("scorekeeper.server")
     logger.addHandler(errors)
     served = InProcess(app)

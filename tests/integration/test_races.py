@@ -46,7 +46,7 @@ from ..httpkit import (
 GOING_OUT = "100, 200, 300, 400, 500, 600, 700, 800, 900, 1000"
 
 
-class _Errors(logging.Handler):
+class ServerErrors(logging.Handler):
     """The app's exceptions, as the server logs them (web/server.py: "Error in ASGI Framework")."""
 
     def __init__(self):
@@ -67,7 +67,7 @@ class Server:
     database: object
     host: str
     port: int
-    errors: _Errors
+    errors: ServerErrors
     phones: list = field(default_factory=list)
 
     def phone(self):
@@ -82,7 +82,7 @@ def server(tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_DATABASE", raising=False)
     database = tmp_path / "race.db"
     app = make_app(database)
-    errors = _Errors()
+    errors = ServerErrors()
     logger = logging.getLogger("scorekeeper.server")
     logger.addHandler(errors)
     served = InProcess(app)
