@@ -85,3 +85,231 @@ def typed_lines(rules):
     """The lines the typing page asks for, in order: what the engine scores, then the
     family's round score and total."""
     return [line for line in sheet_lines(rules) if line.typed]
+
+
+# ---------------------------------------------------------------------------------------
+# Where every box is: the sheet a game is played on, printed to be read back (issue 55).
+#
+# A page is portrait; four solid squares mark its corners and the QR code (top right)
+# names the game, the layout and the page. Under the head, a row per round and team: the
+# round and the team at the left, then a comb per line (a box per digit; a tick box for a
+# yes-or-no line; a box for a minus before a sum's digits), in the lines' order. Rows
+# grow to fill the page (8 to 12 mm tall, then the rounds spread); a rule set with more
+# lines than a row holds at 5 mm a digit gives each team two rows (or more). The PDF draws these boxes at
+# these millimetres (``templates/sheets/readable.html``), the reader cuts them out of a
+# photo at the same millimetres (``scorekeeper/reading``), and the typing page names its
+# boxes by the same lines: change one here and all three follow.
+
+import hashlib  # noqa: E402  (the geometry's own imports, beside it)
+
+#: the paper, portrait (mm)
+PAGE_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
+EDGE_MM = 10.0  # from the paper's edge to a corner marker (printers print to 5 mm)
+MARKER_MM = 8.0  # a corner marker: a solid square
+QR_SIZE_MM = 24.0  # the QR code, its quiet zone inside
+HEAD_MM = 30.0  # the head (title, date in words, teams, what to write): beside the QR code
+FIRST_HEAD_MM = HEAD_MM
+LATER_HEAD_MM = 30.0  # a later page repeats the head and its own QR code
+COLUMN_HEAD_MM = 24.0  # above the combs: what each is (turned on its side over a narrow comb)
+ROW_LABEL_MM = 20.0  # the round and the team, at a row's left
+GAP_MM = 1.8  # between two combs of a row
+ROW_GAP_MM = 1.6  # between two rows of a round
+ROUND_GAP_MM = 3.4  # between two rounds
+CELL_W_MM = (7.0, 5.0)  # a digit's box: as wide as fits, at least 5 mm
+CELL_H_MM = (8.0, 12.0)  # ... and as tall as the page lets the rows be, at least 8 mm
+LINE_COLOUR = "#f0a58c"  # the boxes' lines: light, reddish (gone in a photo's red channel)
+#: what a line is written as: (digits, a box for a minus first)
+DIGITS = {"books": (1, False), "count": (1, False), "points": (4, False), "sum": (5, True)}
+
+
+@dataclass(frozen=True)
+class Box:
+    """A number's comb (or a tick box) of one team in one round, on one page (mm from the
+    page's top left corner)."""
+
+    page: int  # 1, 2…
+    round: int  # the round's number
+    team: int  # the team's index
+    line: Line
+    x: float  # the comb's left edge (its minus box, where it has one)
+    y: float
+    cell_w: float
+    cell_h: float
+    digits: int  # boxes for digits (a tick box: 1)
+    sign: bool  # a box for a minus before the digits
+
+    @property
+    def name(self):
+        return self.line.name
+
+    @property
+    def width(self):
+        return self.cell_w * (self.digits + self.sign)
+
+    def cells(self):
+        """(x, y, width, height) of each box, the minus box first where there is one."""
+        return [(self.x + i * self.cell_w, self.y, self.cell_w, self.cell_h) for i in range(self.digits + self.sign)]
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a comb is, printed above its column (mm)."""
+
+    line: Line
+    x: float
+    y: float
+    width: float
+    height: float
+    turned: bool  # written on its side (a comb too narrow for its words)
+
+
+@dataclass(frozen=True)
+class Row:
+    """The label at the left of a team's row in a round (mm)."""
+
+    round: int
+    team: int
+    part: int  # a team's first row (0), or its second… where the lines take two
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int
+    pages: int
+    rounds: tuple  # the rounds on it, by number
+    boxes: tuple  # Box
+    heads: tuple  # Head
+    rows: tuple  # Row
+    markers: tuple  # (x, y) of each corner marker's top left: top left, top right, bottom left, bottom right
+    qr: tuple  # (x, y) of the QR code's top left; it is QR_SIZE_MM a side
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The readable sheet of a game: its pages and where every box is."""
+
+    paper: str
+    size: tuple  # (width, height) mm
+    rounds: int
+    teams: int
+    key: str  # names this layout in the QR code: changed lines, teams, rounds or paper change it
+    pages: tuple  # Page
+
+    def boxes(self):
+        return [box for page in self.pages for box in page.boxes]
+
+    def page_of(self, round_number):
+        return next(page.number for page in self.pages if round_number in page.rounds)
+
+
+def readable_lines(rules, scores_only=False):
+    """The lines of a readable sheet, in order: what the family writes and the reader reads
+    (a bonus is worked out; the meld minimum by score is a table in the head, not a box);
+    a game kept as its scores alone has the round score and the total."""
+    if scores_only:
+        return [line for line in sheet_lines(rules) if line.kind == "sum"]
+    return [line for line in sheet_lines(rules) if line.typed]
+
+
+def comb(line):
+    """(digits, a minus box) of a line: a tick box for a yes-or-no line."""
+    return (1, False) if line.kind == "flag" else DIGITS[line.kind]
+
+
+def geometry(rules, teams, rounds, paper, scores_only=False):
+    """Where every box of a game's readable sheet is: ``teams`` teams (a count), rounds
+    1 to ``rounds``, on ``paper`` ("a4" or "letter")."""
+    width, height = PAGE_MM[paper]
+    lines = readable_lines(rules, scores_only)
+    inner_left, inner_right = EDGE_MM, width - EDGE_MM
+    across = inner_right - inner_left - ROW_LABEL_MM
+    parts = _split(lines, across)
+    cell_w = min(CELL_W_MM[0], _cell_width(max(parts, key=lambda part: _cells(part) + len(part)), across))
+    top = EDGE_MM + MARKER_MM + 1.0  # the head starts under the top markers' level
+    bottom = height - EDGE_MM - MARKER_MM - 1.0
+    room = bottom - (top + HEAD_MM + COLUMN_HEAD_MM * len(parts))
+
+    def round_mm(cell_h):
+        return teams * len(parts) * (cell_h + ROW_GAP_MM) + ROUND_GAP_MM
+
+    per_page = max(1, int(room // round_mm(CELL_H_MM[0])))
+    page_count = -(-rounds // per_page)
+    per_page = -(-rounds // page_count)  # spread evenly: 6 rounds on two pages are 3 + 3
+    cell_h = min(CELL_H_MM[1], max(CELL_H_MM[0], (room / per_page - ROUND_GAP_MM) / (teams * len(parts)) - ROW_GAP_MM))
+    cell_h = round(cell_h, 2)
+    spare = room / per_page - round_mm(cell_h)  # rows at their tallest: the rounds spread
+    gap = ROUND_GAP_MM + max(0.0, min(spare, 12.0))
+    pages = []
+    for index in range(page_count):
+        numbers = tuple(range(index * per_page + 1, min(rounds, (index + 1) * per_page) + 1))
+        y = top + HEAD_MM
+        heads, head_y = [], {}
+        for p, part in enumerate(parts):
+            x = inner_left + ROW_LABEL_MM
+            for line in part:
+                digits, sign = comb(line)
+                w = cell_w * (digits + sign)
+                heads.append(Head(line, x, y + p * COLUMN_HEAD_MM, w + GAP_MM * 0.8, COLUMN_HEAD_MM, w < 12))
+                x += w + GAP_MM
+            head_y[p] = y
+        y += COLUMN_HEAD_MM * len(parts)
+        boxes, rows = [], []
+        for number in numbers:
+            for team in range(teams):
+                for p, part in enumerate(parts):
+                    rows.append(Row(number, team, p, inner_left, y, ROW_LABEL_MM - 1.5, cell_h))
+                    x = inner_left + ROW_LABEL_MM
+                    for line in part:
+                        digits, sign = comb(line)
+                        boxes.append(Box(index + 1, number, team, line, round(x, 2), round(y, 2), cell_w, cell_h, digits, sign))
+                        x += cell_w * (digits + sign) + GAP_MM
+                    y += cell_h + ROW_GAP_MM
+            y += gap
+        markers = (
+            (EDGE_MM, EDGE_MM),
+            (width - EDGE_MM - MARKER_MM, EDGE_MM),
+            (EDGE_MM, height - EDGE_MM - MARKER_MM),
+            (width - EDGE_MM - MARKER_MM, height - EDGE_MM - MARKER_MM),
+        )
+        qr = (width - EDGE_MM - QR_SIZE_MM, top)
+        pages.append(Page(index + 1, page_count, numbers, tuple(boxes), tuple(heads), tuple(rows), markers, qr))
+    shape = [paper, teams, rounds, scores_only, [(line.name, comb(line)) for line in lines]]
+    key = hashlib.sha256(repr(shape).encode()).hexdigest()[:8]
+    return Geometry(paper, (width, height), rounds, teams, key, tuple(pages))
+
+
+def _cells(part):
+    return sum(sum(comb(line)[0:1]) + comb(line)[1] for line in part)
+
+
+def _cell_width(part, across):
+    return (across - GAP_MM * (len(part) - 1)) / _cells(part)
+
+
+def _split(lines, across):
+    """The lines in as few rows as give each digit at least ``CELL_W_MM[1]``, in order and
+    balanced (the widest row as narrow as can be)."""
+    for count in range(1, len(lines) + 1):
+        best = None
+        for cuts in _cut_points(len(lines), count):
+            parts = [lines[a:b] for a, b in zip((0, *cuts), (*cuts, len(lines)))]
+            narrowest = min(_cell_width(part, across) for part in parts)
+            if narrowest >= CELL_W_MM[1] and (best is None or narrowest > best[0]):
+                best = (narrowest, parts)
+        if best:
+            return best[1]
+    return [[line] for line in lines]
+
+
+def _cut_points(n, count):
+    """Every way of cutting ``n`` lines into ``count`` runs (few: a sheet has under 20 lines)."""
+    if count == 1:
+        yield ()
+        return
+    from itertools import combinations
+
+    yield from combinations(range(1, n), count - 1)
