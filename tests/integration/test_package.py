@@ -91,6 +91,8 @@ def test_the_wheel_ships_templates_and_static_and_works_on_its_own(tmp_path):
     for folder in ("templates", "static"):
         missing = [f for f in _tracked(folder) if f"scorekeeper/{folder}/{f}" not in names]
         assert not missing, f"{folder}/ files left out of the wheel (pyproject.toml packages): {missing}"
+    # the reader's digit model (issue 55), package data beside its module
+    assert "scorekeeper/reading/digits.npz" in names, "the digit model's weights left out of the wheel"
 
     site = tmp_path / "site"
     subprocess.run(
