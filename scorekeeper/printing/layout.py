@@ -148,7 +148,10 @@ class Box:
 
     def cells(self):
         """(x, y, width, height) of each box, the minus box first where there is one."""
-        return [(self.x + i * self.cell_w, self.y, self.cell_w, self.cell_h) for i in range(self.digits + self.sign)]
+        return [
+            (self.x + i * self.cell_w, self.y, self.cell_w, self.cell_h)
+            for i in range(self.digits + self.sign)
+        ]
 
 
 @dataclass(frozen=True)
@@ -239,7 +242,9 @@ def geometry(rules, teams, rounds, paper, scores_only=False):
     per_page = max(1, int(room // round_mm(CELL_H_MM[0])))
     page_count = -(-rounds // per_page)
     per_page = -(-rounds // page_count)  # spread evenly: 6 rounds on two pages are 3 + 3
-    cell_h = min(CELL_H_MM[1], max(CELL_H_MM[0], (room / per_page - ROUND_GAP_MM) / (teams * len(parts)) - ROW_GAP_MM))
+    cell_h = min(
+        CELL_H_MM[1], max(CELL_H_MM[0], (room / per_page - ROUND_GAP_MM) / (teams * len(parts)) - ROW_GAP_MM)
+    )
     cell_h = round(cell_h, 2)
     spare = room / per_page - round_mm(cell_h)  # rows at their tallest: the rounds spread
     gap = ROUND_GAP_MM + max(0.0, min(spare, 12.0))
@@ -265,7 +270,20 @@ def geometry(rules, teams, rounds, paper, scores_only=False):
                     x = inner_left + ROW_LABEL_MM
                     for line in part:
                         digits, sign = comb(line)
-                        boxes.append(Box(index + 1, number, team, line, round(x, 2), round(y, 2), cell_w, cell_h, digits, sign))
+                        boxes.append(
+                            Box(
+                                index + 1,
+                                number,
+                                team,
+                                line,
+                                round(x, 2),
+                                round(y, 2),
+                                cell_w,
+                                cell_h,
+                                digits,
+                                sign,
+                            )
+                        )
                         x += cell_w * (digits + sign) + GAP_MM
                     y += cell_h + ROW_GAP_MM
             y += gap
@@ -276,7 +294,9 @@ def geometry(rules, teams, rounds, paper, scores_only=False):
             (width - EDGE_MM - MARKER_MM, height - EDGE_MM - MARKER_MM),
         )
         qr = (width - EDGE_MM - QR_SIZE_MM, top)
-        pages.append(Page(index + 1, page_count, numbers, tuple(boxes), tuple(heads), tuple(rows), markers, qr))
+        pages.append(
+            Page(index + 1, page_count, numbers, tuple(boxes), tuple(heads), tuple(rows), markers, qr)
+        )
     shape = [paper, teams, rounds, scores_only, [(line.name, comb(line)) for line in lines]]
     key = hashlib.sha256(repr(shape).encode()).hexdigest()[:8]
     return Geometry(paper, (width, height), rounds, teams, key, tuple(pages))
@@ -313,3 +333,41 @@ def _cut_points(n, count):
     from itertools import combinations
 
     yield from combinations(range(1, n), count - 1)
+
+
+@dataclass(frozen=True)
+class SheetCode:
+    """What a readable sheet's QR code says: the game, and the layout and page printed."""
+
+    game_id: int
+    key: str  # ``Geometry.key``
+    page: int
+    paper: str
+    rounds: int
+
+
+def code_query(geom, page):
+    """The query the QR code adds to the typing page's address: with it the reader rebuilds
+    the page's geometry (``geometry`` of the game's rules and teams, these rounds and
+    paper) and checks it is the one printed (``key``)."""
+    return {"rounds": geom.rounds, "paper": geom.paper, "sheet": geom.key, "page": page}
+
+
+def read_code(text):
+    """A ``SheetCode`` from the text of a readable sheet's QR code (the typing page's
+    address, ``/games/<id>/paper?rounds=&paper=&sheet=&page=``), or None: not one."""
+    from urllib.parse import parse_qs, urlsplit
+
+    try:
+        parts = urlsplit(text.strip())
+        query = {name: values[0] for name, values in parse_qs(parts.query).items()}
+        segments = parts.path.rstrip("/").split("/")
+        if segments[-3:-2] != ["games"] or segments[-1] != "paper":
+            return None
+        game_id, rounds, page = int(segments[-2]), int(query["rounds"]), int(query["page"])
+        key, paper = query["sheet"], query["paper"]
+    except (ValueError, KeyError, IndexError):
+        return None
+    if paper not in PAGE_MM or not (len(key) == 8 and key.isalnum()) or min(game_id, rounds, page) < 1:
+        return None
+    return SheetCode(game_id, key, page, paper, rounds)
