@@ -18,8 +18,10 @@ cut-out beside the digit saved, for ``services.hand.keep`` in the save's transac
 from __future__ import annotations
 
 import io
-import itertools
 from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
 
 from .. import reading
 from ..scoring.language import N_, _, number
@@ -119,31 +121,30 @@ def take(db, folder, game, data):
             ),
             _("Read the page before it first, or type the rounds before it in."),
         )
-    totals = game.standings.running_totals
-    before = list(totals[first - 2]) if first > 1 else [0] * len(game.teams)
-    readings = reading.read(found, geom, hand_of(db))
-    checked = reading.check(game.rules, geom, readings, before)
-    if checked is not None:  # the reader may mark in place, or give the marked readings
-        readings = checked
+    hand = hand_of(db)
+    readings = reading.read(found, geom, hand)
+    # the game's rounds before the page's: the page's running totals carry theirs on
+    before = [played.entries for played in game.rounds[: first - 1]]
+    readings = reading.check(game.rules, geom, readings, before).readings
     boxes, cutouts = {}, {}
-    lines = {box.line.name: box for box in page.boxes}
     for (round_number, team, line), box in readings.items():
         if round_number < next_round:
             continue  # typed in already
         name = box_name(round_number, team, line)
-        digits, sign = layout.comb(lines[line].line) if line in lines else (0, False)
         boxes[name] = {
             "value": box.value,
-            "mark": getattr(box, "mark", None),
-            "read": getattr(box, "read", None),
-            "confidences": [None if c is None else round(float(c), 3) for c in (box.confidences or ())],
+            "mark": box.mark,
+            "was": box.was,
+            "note": box.note,
+            "confidence": round(float(box.confidence), 3),
+            # the digits read in its boxes, left to right (what a correction is told by)
+            "digits": [cell.digit for cell in box.cells if not cell.blank],
         }
-        png = getattr(box, "image", None) or getattr(box, "cutout", None) or getattr(box, "png", None)
-        if png:
-            cutouts[name] = png
-            if line in lines and lines[line].line.kind in DIGIT_KINDS:
-                for i, cell in enumerate(_cells(png, digits, sign)):
-                    cutouts[f"{name}-{i}"] = cell
+        cutouts[name] = box.picture
+        if box.box.line.kind in DIGIT_KINDS:
+            written = [image for image in box.images if image is not None]
+            for i, image in enumerate(written):  # each digit as the model saw it: a sample once saved
+                cutouts[f"{name}-d{i}"] = _png(np.clip(np.asarray(image) * 255, 0, 255).astype(np.uint8))
     read = {
         "page": code.page,
         "pages": len(geom.pages),
@@ -173,37 +174,22 @@ def hand_of(db):
     kept_samples = family_hand.samples(db)
     if not kept_samples:
         return None
-    return reading.Hand([(_gray(s.image), s.digit) for s in kept_samples])
+    return reading.Hand([_gray(s.image) for s in kept_samples], [s.digit for s in kept_samples])
 
 
 def _gray(png):
     """A PNG as a 2-D uint8 array (grayscale)."""
-    import numpy as np
-    from PIL import Image
-
     with Image.open(io.BytesIO(png)) as image:
         return np.asarray(image.convert("L"))
 
 
 def _png(array):
-    from PIL import Image
-
     out = io.BytesIO()
     Image.fromarray(array).save(out, "PNG")
     return out.getvalue()
 
 
-def _cells(png, digits, sign):
-    """A comb's cut-out split into its digits' boxes (the minus box left out), as PNGs."""
-    image = _gray(png)
-    width = image.shape[1] / (digits + sign)
-    edges = [round((i + sign) * width) for i in range(digits + 1)]
-    return [_png(image[:, left:right].copy()) for left, right in itertools.pairwise(edges)]
-
-
 def _extension(data):
-    from PIL import Image, UnidentifiedImageError
-
     try:
         with Image.open(io.BytesIO(data)) as image:
             return kept.EXTENSIONS.get(image.format, "jpg")
@@ -213,33 +199,25 @@ def _extension(data):
 
 def samples(folder, game, number, saved):
     """The family's samples from a photo's boxes they saved: ``saved`` is {box name: the
-    value saved} of the boxes of digits; a box whose inked cells are as many as the value's
-    digits gives one sample a digit (the others are left: a digit that cannot be placed)."""
-    from ..reading import digits as digit_model
-
+    value saved} of the boxes of digits. A box whose digits written are as many as the
+    value's gives a sample a digit, each beside what the reader read there (a box whose
+    digits cannot be placed, one left empty or written otherwise, gives none), as
+    ``reading.Hand.learn`` takes them."""
     read = kept.read_of(folder, game.uid, number)
     if read is None:
         return []
     found = []
     for name, value in saved.items():
         box = read["boxes"].get(name)
-        if box is None or value is None or value < 0:
+        if box is None or value is None:
             continue
-        written = str(value)
-        cells, i = [], 0
-        while True:
-            png = kept.box_of(folder, game.uid, number, f"{name}-{i}")
-            if png is None:
-                break
-            cells.append(png)
-            i += 1
-        inked = [png for png in cells if digit_model.normalize(_gray(png)) is not None]
-        if len(inked) != len(written):
-            continue
-        was = box.get("read", box.get("value"))
-        was = str(was) if isinstance(was, int) and was >= 0 and len(str(was)) == len(written) else None
-        for position, (png, digit) in enumerate(zip(inked, written)):
-            before = int(was[position]) if was else None
+        written = str(abs(value))
+        images = [kept.box_of(folder, game.uid, number, f"{name}-d{i}") for i in range(len(written) + 1)]
+        if None in images[: len(written)] or images[len(written)] is not None:
+            continue  # as many digits written as the value has, no more
+        was = box.get("digits") or []
+        for position, (png, digit) in enumerate(zip(images, written)):
+            before = was[position] if len(was) == len(written) else None
             found.append(family_hand.Sample(png, int(digit), before))
     return found
 
@@ -253,9 +231,11 @@ def marks(read, game):
             continue
         words = MARKS.get(mark, MARKS["unsure"])
         if mark == "repaired":
-            was = box.get("read")
+            was = box.get("was")
             words = _(words, read="?" if was is None else number(was))
         else:
             words = _(words)
+        if mark == "forbidden" and box.get("note"):
+            words = f"{words} {box['note']}"  # the rules' own message, said in the reader's language
         said[name] = (mark, words)
     return said

@@ -92,12 +92,19 @@ def keep_reading(app, game, sheet=SHEET, marks=None, values=None, first_round=1)
             for line, value in zip(LINES, written):
                 name = photos.box_name(r, t, line)
                 shown = value if value or line in SIGNED else None
-                boxes[name] = {"value": values.get(name, shown), "mark": marks.get(name), "confidences": []}
+                read = values.get(name, shown)
+                boxes[name] = {
+                    "value": read,
+                    "mark": marks.get(name),
+                    "was": None,
+                    "note": "",
+                    "confidence": 0.99,
+                    "digits": [int(d) for d in str(abs(read))] if read is not None else [],
+                }
                 cutouts[name] = comb(shown, COMBS[line], line in SIGNED)
-                if line not in ("went_out",):
-                    cells = photos._cells(cutouts[name], COMBS[line], line in SIGNED)
-                    for i, cell in enumerate(cells):
-                        cutouts[f"{name}-{i}"] = cell
+                if line != "went_out" and shown is not None:
+                    for i, _digit in enumerate(str(abs(shown))):
+                        cutouts[f"{name}-d{i}"] = comb(None, 1)  # the digit as the model saw it
     last = first_round + len(sheet) - 1
     read = {
         "page": 1,
