@@ -96,8 +96,6 @@ def take(db, folder, game, data):
             other=code.game_id,
             other_game=other,
         )
-    if game.standings.ended_after is not None or not game.is_open or game.finished:
-        raise Refused(_("This game is finished: reopen it to type more rounds in."))
     geom = layout.geometry(game.rules, len(game.teams), code.rounds, code.paper, game.scores_only)
     if geom.key != code.key or code.page > len(geom.pages):
         raise Refused(
@@ -111,6 +109,8 @@ def take(db, folder, game, data):
     first, last, next_round = page.rounds[0], page.rounds[-1], game.standings.next_round
     if last < next_round:
         raise Refused(page_typed(code.page, first, last))
+    if game.standings.ended_after is not None or not game.is_open or game.finished:
+        raise Refused(_("This game is finished: reopen it to type more rounds in."))
     if first > next_round:
         raise Refused(
             _(
