@@ -54,13 +54,6 @@ class Refused(Exception):
         self.other_game = other_game
 
 
-#: what to try when no sheet could be read in a photo
-TRY = N_(
-    "Take it again in good light, from above, with the whole page in the picture and its four "
-    "black corner squares showing."
-)
-
-
 @dataclass(frozen=True)
 class Taken:
     """A photo kept: its number among the game's photos, and the page it is of."""
@@ -81,8 +74,7 @@ def take(db, folder, game, data):
     try:
         found = reading.find(data)
     except (reading.NotAnImage, reading.NoSheet, reading.NoCode) as error:
-        hint = None if isinstance(error, reading.NotAnImage) else _(TRY)
-        raise Refused(str(error), hint) from None
+        raise Refused(str(error)) from None  # the reader's message says what to try
     code = found.code
     if code.game_id != game.id:
         other = game_model.load_game(db, code.game_id)

@@ -147,7 +147,7 @@ def test_a_photo_of_something_else_says_what_to_try(client, app):
     picture.save(data, "JPEG")
     said = refused(client, app, game_id, data.getvalue())
     assert "No score sheet found in this photo." in said
-    assert "with the whole page in the picture and its four black corner squares showing" in said
+    assert "Take it again with the whole page in the picture, its four black corners showing" in said
 
 
 def test_a_sheet_whose_code_cannot_be_read_says_so(client, app):
