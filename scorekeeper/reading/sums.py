@@ -67,6 +67,21 @@ def entries(rules, geom, readings, number):
     return result
 
 
+def _zeroed(entry, names):
+    """The fields named (``books.clean`` for a kind of book) as 0 or no."""
+    changed, books = {}, dict(entry.books)
+    for name in names:
+        if name is None:
+            continue
+        if name.startswith("books."):
+            books[name.removeprefix("books.")] = 0
+        elif isinstance(getattr(entry, name, None), bool):
+            changed[name] = False
+        elif hasattr(entry, name):
+            changed[name] = 0
+    return {"books": books, **changed}
+
+
 def _field_key(problem, number):
     if problem.team is None or problem.field is None:
         return None
@@ -96,38 +111,54 @@ def _alternatives(reading, tier):
                 continue
             others = [d for d in range(10) if d != cell.digit and cell.chances[d] < LIKELY]
         else:
-            if cell.confidence < boxes_read.UNSURE or reading.mark == boxes_read.UNSURE_MARK:
+            if box.line.kind == "sum" or cell.confidence < boxes_read.UNSURE:
+                continue  # a sum read with confidence that disagrees may be the family's slip
+            if reading.mark == boxes_read.UNSURE_MARK:
                 continue
             others = [d for d in range(10) if d != cell.digit and cell.chances[d] < LIKELY]
         for digit in others:
             cells = list(reading.cells)
             cells[index] = replace(cell, digit=digit)
             yield boxes_read.value_of(box, cells, reading.negative), tuple(cells), reading.negative
-    if tier == 2 and box.sign and reading.value:
+    if tier == 1 and box.sign and reading.value and reading.mark == boxes_read.UNSURE_MARK:
         yield -reading.value, reading.cells, not reading.negative
 
 
 class _Round:
-    """One round's entries scored by the engine after the rounds before it."""
+    """One round's entries scored by the engine after the rounds before it: ``scores`` and
+    ``totals`` per team, None for a team whose entries the rules refuse (the others are
+    scored with that team's refused values as 0) or for all when the round cannot be."""
 
     def __init__(self, rules, geom, readings, number, earlier, known):
         self.rules, self.geom, self.number = rules, geom, number
         self.entries = entries(rules, geom, readings, number)
         self.problems = scoring.check_round(rules, self.entries, number)
         self.errors = [p for p in self.problems if p.level == "error"]
-        self.scores = self.totals = None
-        if not self.errors:
-            try:
-                s = scoring.standings(rules, [*earlier, self.entries], teams=geom.teams, known=known)
-            except ValueError:
+        self.scores = self.totals = self.standings = None
+        self.scored = self.entries
+        refused = {p.team for p in self.errors}
+        if None in refused:
+            return
+        if refused:
+            self.scored = [
+                replace(entry, **_zeroed(entry, [p.field for p in self.errors if p.team == t]))
+                if t in refused
+                else entry
+                for t, entry in enumerate(self.entries)
+            ]
+            if any(p.level == "error" for p in scoring.check_round(rules, self.scored, number)):
                 return
-            self.standings = s
-            self.scores = [score.total for score in s.round_scores[-1]]
-            self.totals = list(s.running_totals[-1]) if known is not False else None
+        try:
+            s = scoring.standings(rules, [*earlier, self.scored], teams=geom.teams, known=known)
+        except ValueError:
+            return
+        self.standings = s
+        self.scores = [None if t in refused else score.total for t, score in enumerate(s.round_scores[-1])]
+        self.totals = [None if t in refused else total for t, total in enumerate(s.running_totals[-1])]
 
     def agrees(self, readings, team, totals_known):
         """None (nothing written to compare), True or False for a team's column."""
-        if self.scores is None:
+        if self.scores is None or self.scores[team] is None:
             return None
         written = self._written(readings, team)
         compared = [(written[0], self.scores[team])]
@@ -209,14 +240,15 @@ def check(rules, geom, readings, before=None):
                         and reading.mark != boxes_read.UNREAD
                     ):
                         readings[(number, team, name)] = replace(reading, mark=DISAGREES)
-                if written[0] is None or written[0] != current.scores[team]:
+                if written[0] != current.scores[team]:
                     # an entry misread, or the family's slip: the totals after it carry it
                     totals_known.discard(team)
         rounds[number] = current.entries
         if current.scores is None:
             totals_known = set()  # the rounds after one the engine cannot score
             continue
-        earlier = [*earlier, current.entries]
+        totals_known -= {t for t, score in enumerate(current.scores) if score is None}
+        earlier = [*earlier, current.scored]
         known = current.standings
     return Checked(readings, columns, rounds)
 
@@ -243,7 +275,7 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
                 trial = dict(readings)
                 trial[key] = replace(reading, value=value, cells=cells, negative=negative)
                 changed = _Round(rules, geom, trial, number, earlier, known)
-                if not changed.team_ok(trial, team, totals_known) or changed.scores is None:
+                if changed.scores is None or not changed.team_ok(trial, team, totals_known):
                     continue
                 if forbidden - {None} and changed.agrees(trial, team, totals_known) is None:
                     continue  # nothing written to say which value is right
