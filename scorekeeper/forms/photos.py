@@ -9,8 +9,9 @@ MAX_PHOTO_SIZE = 20 * 1024 * 1024
 
 
 class PhotoForm(FlaskForm):
-    # accept="image/*" and capture: the phone offers its camera (over http too)
-    photo = FileField(
+    # accept="image/*" and capture: the phone offers its camera (over http too); named
+    # "file" as every upload of the app's is
+    file = FileField(
         _l("Photo of the sheet"),
         description=_l("One page of the game’s printed sheet, in good light, its four corners showing."),
         validators=[

@@ -30,9 +30,9 @@ def read(game_id):
     if not form.validate_on_submit():
         return _page(game, form, status=REFUSED if form.is_submitted() else 200)
     try:
-        taken = photos.take(get_db(), current_app.config["PHOTOS"], game, form.photo.data.read())
+        taken = photos.take(get_db(), current_app.config["PHOTOS"], game, form.file.data.read())
     except photos.Refused as refusal:
-        form.photo.errors.append(str(refusal))
+        form.file.errors.append(str(refusal))
         return _page(game, form, refusal=refusal, status=REFUSED)
     return redirect(url_for("paper.sheet", game_id=game.id, photo=taken.number), 303)
 
@@ -44,7 +44,7 @@ def too_big(error):
     if game is None:
         return http_error(error)
     form = PhotoForm(formdata=None)
-    form.photo.errors = [_("That photo is too big (at most 20 MB): nothing was read.")]
+    form.file.errors = [_("That photo is too big (at most 20 MB): nothing was read.")]
     return _page(game, form, status=413)
 
 

@@ -75,7 +75,7 @@ def send(client, game_id, data, name="sheet.jpg"):
     a large one into a file it never closes)."""
     body = (
         (
-            f'--x\r\nContent-Disposition: form-data; name="photo"; filename="{name}"\r\n'
+            f'--x\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
             "Content-Type: application/octet-stream\r\n\r\n"
         ).encode()
         + data

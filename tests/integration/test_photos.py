@@ -154,7 +154,7 @@ def test_a_photo_past_20_mb_is_refused_before_it_is_read(client, app):
     assert Limits(app).of("POST", f"/games/{game_id}/paper") == app.config["MAX_CONTENT_LENGTH"]
     # a 21 MB photo as a phone sends it (written out here: the test client would spool it)
     huge = (
-        b'--x\r\nContent-Disposition: form-data; name="photo"; filename="huge.jpg"\r\n'
+        b'--x\r\nContent-Disposition: form-data; name="file"; filename="huge.jpg"\r\n'
         b"Content-Type: image/jpeg\r\n\r\n\xff\xd8" + b"\0" * (21 * 1024 * 1024) + b"\r\n--x--\r\n"
     )
     response = client.post(
