@@ -44,7 +44,7 @@ def paper_game(client, teams=TEAMS):
 
 
 @functools.cache
-def photographed(game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=False):
+def photographed(game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=False, turn=0, blur=None):
     """(the ``Sheet`` written, the JPEG of its first page) for game ``game_id``: the same
     seed writes the same digits in the same hand (``style``: "family", drawn another way)."""
     rng = np.random.default_rng(seed)
@@ -66,7 +66,7 @@ def photographed(game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=Fals
             ],
             fill="white",
         )
-    photo = generator.photograph(page, rng, turn=0)
+    photo = generator.photograph(page, rng, turn=turn, blur=blur)
     return sheet, photo.data
 
 
@@ -187,6 +187,25 @@ def test_a_page_typed_in_already_is_said(client, app, db, make_game):
     round_changes.add_rounds(db, game_id, game.revision, 1, sheet.rounds)
     said = refused(client, app, game_id, data)
     assert "Page 1 (rounds 1–4) is typed in already." in said
+
+
+def test_a_photo_upside_down_is_read_anyway(client, app):
+    game_id = paper_game(client)
+    sheet, data = photographed(game_id, turn=180)
+    response = send(client, game_id, data)
+    assert response.status_code == 303, text(response)[:3000]
+    page = text(client.get(response.headers["Location"]))
+    right = [name for name, value in sheet.values.items() if shown(page, field(name)) == str(value or "")]
+    assert len(right) > 0.8 * len(sheet.values)
+
+
+def test_a_blurred_photo_is_said_with_what_to_try(client, app):
+    """Blurred past reading, its QR code goes first: the family is told to take it again
+    (a box blurred or cut off on a page found is left empty and marked "Could not be read":
+    test_photos.py)."""
+    game_id = paper_game(client)
+    said = refused(client, app, game_id, photographed(game_id, blur=5)[1])
+    assert "its QR code cannot be read: take the photo again, closer, in good light" in said
 
 
 # --- a good one ------------------------------------------------------------------------------------
