@@ -76,18 +76,13 @@ def box(game_id, number, name):
     return response
 
 
-def photos_of(game):
-    """The numbers of the game's photos, for its page."""
-    return kept.numbers(current_app.config["PHOTOS"], game.uid)
-
-
 # --- the typing page filled in from a photo (views.paper) ---------------------------------
 
 
-def asked(game, asked):
-    """(what was read, its number) of the game's photo ``asked`` (a number as text), or
-    (None, None): none asked, or no such photo."""
-    text = str(asked or "")
+def asked(game, number):
+    """(what was read, its number) of the game's photo ``number`` (as the page carried it:
+    text, a number or None), or (None, None): none asked, or no such photo."""
+    text = str(number or "")
     if not (text.isascii() and text.isdigit() and 0 < len(text) < 7):
         return None, None
     read = kept.read_of(current_app.config["PHOTOS"], game.uid, int(text))
