@@ -24,6 +24,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from .. import reading
+from ..scoring import MAX_ROUNDS
 from ..scoring.language import N_, _, number
 from ..services import game_model
 from ..services import hand as family_hand
@@ -88,8 +89,11 @@ def take(db, folder, game, data):
             other=code.game_id,
             other_game=other,
         )
-    geom = layout.geometry(game.rules, len(game.teams), code.rounds, code.paper, game.scores_only)
-    if geom.key != code.key or code.page > len(geom.pages):
+    # a code's rounds past the engine's bound are no sheet the app printed (nor laid out here)
+    geom = None
+    if code.rounds <= MAX_ROUNDS:
+        geom = layout.geometry(game.rules, len(game.teams), code.rounds, code.paper, game.scores_only)
+    if geom is None or geom.key != code.key or code.page > len(geom.pages):
         raise Refused(
             _(
                 "This sheet was printed before the game’s rules or teams changed: its boxes are "

@@ -177,6 +177,19 @@ def test_a_sheet_printed_for_other_teams_is_said(client, app):
     assert "This sheet was printed before the game’s rules or teams changed" in said
 
 
+def test_a_code_naming_a_million_rounds_is_no_sheet_of_this_game(client, app):
+    """A QR code written by hand (or another app) is refused before a layout of its rounds
+    is made: the engine's bound on a game's rounds bounds the sheets it reads."""
+    game_id = paper_game(client)
+    rng = np.random.default_rng(SEED)
+    sheet = generator.sheet(RULES, 2, 4, rng)
+    sheet.game_id = game_id
+    text_code = generator.code_text(sheet, 1).replace("rounds=4", "rounds=1000000")
+    page = generator.printed(sheet.geom, 1, text_code)
+    said = refused(client, app, game_id, generator.photograph(page, rng, turn=0).data)
+    assert "This sheet was printed before the game’s rules or teams changed" in said
+
+
 def test_a_page_typed_in_already_is_said(client, app, db, make_game):
     game_id = paper_game(client)
     sheet, data = photographed(game_id)
