@@ -255,16 +255,32 @@ def check(rules, geom, readings, before=None):
                         and reading.mark != boxes_read.UNREAD
                     ):
                         readings[(number, team, name)] = replace(reading, mark=DISAGREES)
-                if written[0] != current.scores[team]:
-                    # an entry misread, or the family's slip: the totals after it carry it
-                    totals_known.discard(team)
+                if written[0] is None:
+                    totals_known.discard(team)  # the totals after it carry what is not known
         rounds[number] = current.entries
         if current.scores is None:
             totals_known = set()  # the rounds after one the engine cannot score
             continue
-        totals_known -= {t for t, score in enumerate(current.scores) if score is None}
-        earlier = [*earlier, current.scored]
-        known = current.standings
+        # a team's round whose written score and total both disagree (an entry misread, or
+        # the family's slip carried into the total) counts at the sheet's score for the
+        # totals after it, as the family's do
+        anchored = [
+            scoring.TeamRound(paper_score=column.sheet_score)
+            if column.sheet_score not in (None, column.score) and column.sheet_total != current.totals[t]
+            else entry
+            for t, (entry, column) in enumerate(
+                zip(current.scored, (columns[(number, t)] for t in range(geom.teams)))
+            )
+        ]
+        # a team the engine could not score and the sheet gives no score for: not known
+        totals_known -= {
+            t for t, score in enumerate(current.scores) if score is None and anchored[t] is current.scored[t]
+        }
+        if anchored != current.scored:
+            known = scoring.standings(rules, [*earlier, anchored], teams=geom.teams, known=known)
+        else:
+            known = current.standings
+        earlier = [*earlier, anchored]
     return Checked(readings, columns, rounds)
 
 
