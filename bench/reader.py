@@ -10,7 +10,8 @@ carried on to the rounds after it. Each page is found, read and checked
 
 Printed: pages found; boxes read right by the model alone and after the checks' repairs
 (what the family sees before review; goal >= 98 %); wrong boxes left unflagged (goal 0:
-a box is flagged by its own mark or by its column's sums disagreeing); boxes the family
+a box is flagged by its own mark, or by its column's sums disagreeing or a value there
+the rules forbid); boxes the family
 must correct per 4-round game (median, the game's wrong boxes scaled to 4 rounds; goal
 <= 1); seconds per page (find + read + check; goal <= 3 s), with the floor measured in
 the same run: Pillow decoding the same JPEG, and the ratio to it.
@@ -88,14 +89,19 @@ def main():
             seconds.append(time.perf_counter() - start)
             found += 1
             turns[photo.turn] = turns.get(photo.turn, 0) + 1
+            # a column is flagged where its sums disagree or it holds a value the rules
+            # forbid (the engine scores it once that is corrected)
+            flagged_columns = {
+                key[:2] for key, box in checked.readings.items() if box.mark in ("forbidden", "disagrees")
+            }
+            flagged_columns |= {key for key, column in checked.columns.items() if column.agrees is False}
             for key, box in checked.readings.items():
                 written = sheet.values[key]
                 boxes += 1
                 model_right += readings[key].value == written
                 right = box.value == written
                 checked_right += right
-                column = checked.columns.get(key[:2])
-                flagged = box.mark is not None or (column is not None and column.agrees is False)
+                flagged = box.mark is not None or key[:2] in flagged_columns
                 marked += box.mark is not None
                 if not right:
                     wrong_in_game += 1

@@ -269,13 +269,26 @@ def _homography(source, target):
     return vt[-1].reshape(3, 3) / vt[-1, -1]
 
 
-def photograph(page, rng, *, turn=None, blur=None, quality=None, markers_mm=None, dpi=DRAWN_DPI, shadow=True):
+def photograph(
+    page,
+    rng,
+    *,
+    turn=None,
+    skew=None,
+    blur=None,
+    quality=None,
+    markers_mm=None,
+    dpi=DRAWN_DPI,
+    shadow=True,
+    out_of_focus=None,
+):
     """The page as a 12 MP phone photo: turned by ``turn`` degrees (drawn from 0, 90, 180,
-    270 when None) and up to 10° more, its far edge narrower (tilt 5-15 %), on a table,
-    light falling off to 65-85 %, a soft shadow, blurred, JPEG 60-85."""
+    270 when None) and up to 10° more (``skew``), its far edge narrower (tilt 5-15 %), on a table,
+    light falling off to 65-85 %, a soft shadow, blurred, JPEG 60-85. ``out_of_focus``
+    (share, radius): the photo's lower ``share`` blurred by ``radius`` pixels more."""
     width, height = PHOTO
     turn = int(rng.choice([0, 0, 0, 90, 180, 270])) if turn is None else turn
-    angle = np.deg2rad(turn + rng.uniform(-10, 10))
+    angle = np.deg2rad(turn + (rng.uniform(-10, 10) if skew is None else skew))
     tilt = rng.uniform(0.05, 0.15)
     w, h = page.size
     source = np.array([(0, 0), (w, 0), (w, h), (0, h)], dtype=float)
@@ -311,6 +324,10 @@ def photograph(page, rng, *, turn=None, blur=None, quality=None, markers_mm=None
     photo = ImageChops.add(photo, noise, scale=1.0, offset=-128)
     radius = rng.uniform(0.6, 1.6) if blur is None else blur
     photo = photo.filter(ImageFilter.GaussianBlur(radius))
+    if out_of_focus:
+        share, more = out_of_focus
+        area = (0, round(height * (1 - share)), width, height)
+        photo.paste(photo.crop(area).filter(ImageFilter.GaussianBlur(more)), area[:2])
     buffer = io.BytesIO()
     photo.save(buffer, "JPEG", quality=int(rng.integers(60, 86)) if quality is None else quality)
     corners = None

@@ -101,6 +101,7 @@ def typed_lines(rules):
 # boxes by the same lines: change one here and all three follow.
 
 import hashlib  # noqa: E402  (the geometry's own imports, beside it)
+import math  # noqa: E402
 
 #: the paper, portrait (mm)
 PAGE_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
@@ -231,7 +232,8 @@ def geometry(rules, teams, rounds, paper, scores_only=False):
     inner_left, inner_right = EDGE_MM, width - EDGE_MM
     across = inner_right - inner_left - ROW_LABEL_MM
     parts = _split(lines, across)
-    cell_w = min(CELL_W_MM[0], _cell_width(max(parts, key=lambda part: _cells(part) + len(part)), across))
+    # the narrowest row sets every row's digit width (a hundredth of a mm under, never over)
+    cell_w = math.floor(min(CELL_W_MM[0], *(_cell_width(part, across) for part in parts)) * 100) / 100
     top = EDGE_MM + MARKER_MM + 1.0  # the head starts under the top markers' level
     bottom = height - EDGE_MM - MARKER_MM - 1.0
     room = bottom - (top + HEAD_MM + COLUMN_HEAD_MM * len(parts))

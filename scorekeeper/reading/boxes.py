@@ -2,10 +2,11 @@
 
 A digit box is cut inside its printed lines (``INSET_MM``) from the flattened page's red
 channel, where the lines fade into the paper, and read by ``digits`` (with the family's
-samples, ``Hand``, where given); a minus box reads as minus when it holds a stroke, a
+samples, ``Hand``, where given); the lines, dark enough in the luminance, say whether the
+comb is in focus (``line_depth``). A minus box reads as minus when it holds a stroke, a
 tick box as yes when it holds one. A number is its comb's digits read left to right, the
 blank boxes before them left out. A box is marked "unread" where it was outside the
-photo or the photo is too blurred to read, "unsure" where a digit's confidence is under
+photo or out of focus, "unsure" where a digit's confidence is under
 ``UNSURE`` or the writing has a gap.
 """
 
@@ -23,6 +24,10 @@ MARGIN_MM = 1.2  # a comb's cut-out shows this much around it
 #: a digit read with less confidence makes its box "unsure"
 UNSURE = 0.9
 UNREAD, UNSURE_MARK = "unread", "unsure"
+#: a comb whose printed lines are fainter than this against the paper (``line_depth``) is
+#: out of focus: not read (0.3 mm lines in the layout's light red: 0.15-0.27 in focus,
+#: under 0.06 blurred by 0.7 mm; measured on generated photos, tests/photos.py)
+SHARP = 0.08
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,38 @@ def _cut(found, x, y, w, h, inset=INSET_MM):
     left, top = round(found.px(x + inset)), round(found.px(y + inset))
     right, bottom = round(found.px(x + w - inset)), round(found.px(y + h - inset))
     return (left, top, right, bottom)
+
+
+def line_depth(found, box):
+    """How dark the comb's printed lines are against the paper (0-1): the darker of its top
+    and bottom lines, or the median of the lines between and beside its boxes if fainter.
+    Out of focus, a thin line spreads into the paper and fades; cut in the wrong place (a
+    page placed by three markers, bent by perspective), the lines are not where looked for."""
+
+    def depth(strip, axis):
+        if strip.shape[0] < 3 or strip.shape[1] < 3:
+            return None
+        profile = np.median(strip.astype(np.float32), axis=axis)  # a digit's ink is not the line
+        paper = max(float(profile[0]), float(profile[-1]), 1.0)
+        return (paper - float(profile.min())) / paper
+
+    def strip(top, bottom, left, right):
+        top, bottom, left, right = (max(0, round(found.px(v))) for v in (top, bottom, left, right))
+        return found.gray[top : bottom + 1, left : right + 1]
+
+    across = [
+        depth(strip(y - 1.0, y + 1.0, box.x + 0.5, box.x + box.width - 0.5), 1)
+        for y in (box.y, box.y + box.cell_h)
+    ]
+    down = [
+        depth(strip(box.y + 0.5, box.y + box.cell_h - 0.5, x - 1.0, x + 1.0), 0)
+        for x in [box.x + i * box.cell_w for i in range(box.digits + box.sign + 1)]
+    ]
+    across = [d for d in across if d is not None]
+    down = [d for d in down if d is not None]
+    if not across or not down:
+        return 0.0
+    return min(max(across), float(np.median(down)))
 
 
 def _picture(found, box):
@@ -115,7 +152,7 @@ def read(found, geom, hand=None):
         )
         reading = _number(box, cell_readings, negative)
         value, confidence, mark = reading
-        if b in outside or found.blurred:
+        if b in outside or line_depth(found, box) < SHARP:
             value, mark = None, UNREAD
         readings[(box.round, box.team, box.name)] = BoxReading(
             box,

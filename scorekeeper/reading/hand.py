@@ -21,7 +21,7 @@ NEIGHBOURS = 5
 NEAR = 0.85
 #: samples at which the family's votes count as much as the model's chances
 HALF_WEIGHT = 20
-MOST_WEIGHT = 0.8
+MOST_WEIGHT = 0.6
 LIMIT = 5000  # samples kept: the newest
 
 

@@ -10,7 +10,8 @@ library; ``scripts/measure_reader_libraries.py`` measured the way); each is then
 to a fraction of a pixel by the centre of its dark pixels in the full photo. Of the
 markers found, the four (or, a corner cut off, three) that put the QR code where the
 layout prints it are the page's corners, in the page's own order whatever way up the
-photo was taken. A perspective transform (Pillow) flattens the page to ``DPI`` dots per
+photo was taken; with three, the QR code's own corners stand in for the fourth
+(``with_code``). A perspective transform (Pillow) flattens the page to ``DPI`` dots per
 inch, in the layout's millimetres.
 """
 
@@ -64,6 +65,7 @@ class Found:
     code: layout.SheetCode
     page: np.ndarray
     image: Image.Image
+    gray: np.ndarray  # the page's luminance: the box lines show there, to measure blur by
     inside: np.ndarray
     blur: float
     corners: tuple
@@ -276,6 +278,27 @@ def corners_by_code(candidates, qr_centre, page):
     return None
 
 
+def with_code(matrix, missing, page, qr_points):
+    """The page's matrix from three markers (an affine map: ``missing`` the fourth) made a
+    perspective one by the QR code's four corners as well: the code's side in the
+    layout's mm is its printer's (a quiet zone inside ``QR_SIZE_MM``), the side whose
+    homography puts the seven points best."""
+    mm = marker_centres_mm(page)
+    corners = [i for i in range(4) if i != missing]
+    source = mm[corners]
+    target = apply(matrix, source)
+    centre = np.array([page.qr[0] + layout.QR_SIZE_MM / 2, page.qr[1] + layout.QR_SIZE_MM / 2])
+    square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) / 2
+    best = None
+    for side in np.linspace(0.5, 1.0, 51) * layout.QR_SIZE_MM:
+        points = np.r_[source, centre + square * side]
+        fitted = homography(points, np.r_[target, qr_points])
+        error = float(np.abs(apply(fitted, points) - np.r_[target, qr_points]).max())
+        if best is None or error < best[0]:
+            best = (error, fitted)
+    return best[1]
+
+
 def edge_blur(page, markers_px, side_px):
     """How many pixels the markers' edges take from light to dark (the median of the four)."""
     widths = []
@@ -335,7 +358,9 @@ def find(data):
     if matched is None:
         raise NoSheet(_no_sheet())
     to_photo, missing = matched
-    return flatten(photo, gray, code, to_photo, missing, page)
+    if missing is not None:
+        to_photo = with_code(to_photo, missing, page, qr_points / shrink)
+    return flatten(photo, code, to_photo, missing, page)
 
 
 def _no_sheet():
@@ -352,7 +377,7 @@ def _any_page(paper):
     return layout.Page(1, 1, (), (), (), (), markers, (width - e - layout.QR_SIZE_MM, e + m + 1.0))
 
 
-def flatten(photo, gray, code, to_photo, missing, page):
+def flatten(photo, code, to_photo, missing, page):
     """The ``Found`` of a photo whose page's mm map to its pixels by ``to_photo``."""
     width_mm, height_mm = layout.PAGE_MM[code.paper]
     size = (round(width_mm / 25.4 * DPI), round(height_mm / 25.4 * DPI))
@@ -366,6 +391,7 @@ def flatten(photo, gray, code, to_photo, missing, page):
     red = np.asarray(image.getchannel("R"))
     mm = marker_centres_mm(page)
     markers_px = mm * DPI / 25.4
-    blur = edge_blur(np.asarray(image.convert("L")), markers_px, layout.MARKER_MM * DPI / 25.4) * per_pixel
+    gray = np.asarray(image.convert("L"))
+    blur = edge_blur(gray, markers_px, layout.MARKER_MM * DPI / 25.4) * per_pixel
     corners = tuple(map(tuple, apply(to_photo, mm)))
-    return Found(code, red, image, np.asarray(seen) > 0, blur, corners, missing)
+    return Found(code, red, image, gray, np.asarray(seen) > 0, blur, corners, missing)

@@ -5,10 +5,13 @@ blank box is 0, a tick is yes). The engine's checks mark a value the rules forbi
 engine's round score and running total (``scoring.standings``) are compared with the
 ones the family wrote. Where a team's column disagrees, or holds a forbidden value, one
 box changed by one digit is looked for that explains it: its digits' likely alternatives
-first (the model's second choices), then any digit of an unsure box, then any digit of
-any box (a tick box ticked or not, a minus added or taken away). Where exactly one
-change of the first kind that finds any makes the column agree, that box is repaired
-and marked "repaired"; otherwise the column's sums are marked "disagrees". Nothing is
+(the model's second choices), any digit of an unsure box, any digit of any other box
+but a sum read with confidence (a family's slip in a total stays shown), a tick box
+ticked or not, an unsure minus taken away. Where one of these changes makes the column
+agree and is ``DOMINANCE`` times as likely as any other that does (the model's chance of
+the new digit over the one read), that box is repaired and marked "repaired"; otherwise
+the column's sums are marked "disagrees" (in Hand and Foot a clean book is worth 500
+points: a 5 in the hundreds of the points melded explains the same as one book more). Nothing is
 added up here: every score and total is the engine's.
 """
 
@@ -22,6 +25,10 @@ from . import boxes as boxes_read
 
 FORBIDDEN, DISAGREES, REPAIRED = "forbidden", "disagrees", "repaired"
 LIKELY = 0.01  # a digit's alternative this likely is tried first
+UNLIKELY = 1e-4  # the least chance a change is given (the model's chances go lower)
+#: the likeliest change that explains a column is taken when it is this many times as
+#: likely as the next
+DOMINANCE = 10.0
 
 
 @dataclass(frozen=True)
@@ -89,14 +96,16 @@ def _field_key(problem, number):
 
 
 def _alternatives(reading, tier):
-    """(new value, cells, negative) of the comb changed in one box, for ``tier`` 0 (likely
-    alternatives of its digits), 1 (any digit of an unsure box), 2 (any digit, a tick, a minus)."""
+    """(new value, cells, negative, likelihood) of the comb changed in one box, for ``tier``
+    0 (likely alternatives of its digits), 1 (any digit of an unsure box, an unsure minus),
+    2 (any digit of another box, a tick); the likelihood is the model's chance of the new
+    digit over its chance of the one read."""
     box = reading.box
     if reading.mark == boxes_read.UNREAD:
         return
     if box.line.kind == "flag":
         if tier == 2:
-            yield (None if reading.value else 1), reading.cells, False
+            yield (None if reading.value else 1), reading.cells, False, UNLIKELY
         return
     for index, cell in enumerate(reading.cells):
         if cell.blank:
@@ -119,9 +128,15 @@ def _alternatives(reading, tier):
         for digit in others:
             cells = list(reading.cells)
             cells[index] = replace(cell, digit=digit)
-            yield boxes_read.value_of(box, cells, reading.negative), tuple(cells), reading.negative
+            likelihood = max(cell.chances[digit], UNLIKELY) / max(cell.chances[cell.digit], UNLIKELY)
+            yield (
+                boxes_read.value_of(box, cells, reading.negative),
+                tuple(cells),
+                reading.negative,
+                likelihood,
+            )
     if tier == 1 and box.sign and reading.value and reading.mark == boxes_read.UNSURE_MARK:
-        yield -reading.value, reading.cells, not reading.negative
+        yield -reading.value, reading.cells, not reading.negative, LIKELY
 
 
 class _Round:
@@ -240,16 +255,32 @@ def check(rules, geom, readings, before=None):
                         and reading.mark != boxes_read.UNREAD
                     ):
                         readings[(number, team, name)] = replace(reading, mark=DISAGREES)
-                if written[0] != current.scores[team]:
-                    # an entry misread, or the family's slip: the totals after it carry it
-                    totals_known.discard(team)
+                if written[0] is None:
+                    totals_known.discard(team)  # the totals after it carry what is not known
         rounds[number] = current.entries
         if current.scores is None:
             totals_known = set()  # the rounds after one the engine cannot score
             continue
-        totals_known -= {t for t, score in enumerate(current.scores) if score is None}
-        earlier = [*earlier, current.scored]
-        known = current.standings
+        # a team's round whose written score and total both disagree (an entry misread, or
+        # the family's slip carried into the total) counts at the sheet's score for the
+        # totals after it, as the family's do
+        anchored = [
+            scoring.TeamRound(paper_score=column.sheet_score)
+            if column.sheet_score not in (None, column.score) and column.sheet_total != current.totals[t]
+            else entry
+            for t, (entry, column) in enumerate(
+                zip(current.scored, (columns[(number, t)] for t in range(geom.teams)))
+            )
+        ]
+        # a team the engine could not score and the sheet gives no score for: not known
+        totals_known -= {
+            t for t, score in enumerate(current.scores) if score is None and anchored[t] is current.scored[t]
+        }
+        if anchored != current.scored:
+            known = scoring.standings(rules, [*earlier, anchored], teams=geom.teams, known=known)
+        else:
+            known = current.standings
+        earlier = [*earlier, anchored]
     return Checked(readings, columns, rounds)
 
 
@@ -267,11 +298,11 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
     written_sums = [readings.get((number, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
     if not any(r is not None and r.value is not None for r in written_sums) and not forbidden:
         return None
+    explaining = []
     for tier in (0, 1, 2):
-        explaining = []
         for key in candidates:
             reading = readings[key]
-            for value, cells, negative in _alternatives(reading, tier):
+            for value, cells, negative, likelihood in _alternatives(reading, tier):
                 trial = dict(readings)
                 trial[key] = replace(reading, value=value, cells=cells, negative=negative)
                 changed = _Round(rules, geom, trial, number, earlier, known)
@@ -284,11 +315,9 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
                     for t, was in others.items()
                 ):
                     continue
-                explaining.append((key, trial[key]))
-        if len(explaining) == 1:
-            key, reading = explaining[0]
-            was = readings[key].value
-            return key, replace(reading, mark=REPAIRED, was=was)
-        if explaining:
-            return None  # more than one box explains it: the family says which
-    return None
+                explaining.append((likelihood, key, trial[key]))
+    explaining.sort(key=lambda found: -found[0])
+    if not explaining or (len(explaining) > 1 and explaining[0][0] < DOMINANCE * explaining[1][0]):
+        return None  # none, or more than one change explains it: the family says which
+    _likelihood, key, reading = explaining[0]
+    return key, replace(reading, mark=REPAIRED, was=readings[key].value)
