@@ -10,6 +10,7 @@ Every number compared here is the engine's, run on the sheet's entries.
 import re
 
 import numpy as np
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import standings
@@ -18,6 +19,8 @@ from .. import photos as generator
 from .looks import fits_the_phone, readable
 from .test_paper_phone import NAMES, RULES, start_paper_game
 from .test_tables_phone import tappable
+
+READING_MS = 60_000
 
 
 def photographed(path, game_id, seed, style=None):
@@ -42,7 +45,8 @@ def read_photo(page, path):
     """Choose the photo (the camera on a phone) and send it: the page filled in from it."""
     section = page.get_by_role("region", name="Read a photo of the sheet")
     section.get_by_label("Photo of the sheet").set_input_files(str(path))
-    with page.expect_navigation():
+    # reading a 12 MP photo takes the computer 2-3 s, far longer on a shared, busy machine
+    with page.expect_navigation(timeout=READING_MS):
         section.get_by_role("button", name="Read the photo").click()
     expect(page.get_by_role("heading", level=2, name="Read from the photo")).to_be_visible()
 
@@ -81,6 +85,7 @@ def check_and_save(page):
     expect(page.get_by_role("status").first).to_have_text("Rounds 1–4 saved from the paper sheet.")
 
 
+@pytest.mark.timeout(240)  # a photo drawn (3 s) and read (3 s) idle; a busy machine is slower
 def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
     page, live_server, screenshot, tmp_path, db
 ):
@@ -118,6 +123,7 @@ def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
     fits_the_phone(page)
 
 
+@pytest.mark.timeout(300)  # two photos drawn and read
 def test_a_correction_teaches_the_reader_the_familys_hand(page, live_server, tmp_path):
     start_paper_game(page, live_server)
     sheet = photographed(tmp_path / "first.jpg", game_id_of(page), seed=11, style="family")

@@ -28,6 +28,8 @@ TEAMS = {
     "teams-1-players-1": "Di",
 }
 SEED = 5
+# each test draws a photo (3 s) and has it read (3 s) on an idle machine: far more on a busy one
+pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture
