@@ -94,6 +94,15 @@ def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
     sheet = photographed(tmp_path / "sheet.jpg", game_id, seed=5)
     fits_the_phone(page)
     tappable(page)
+    # the game's page offers it too, the camera's file input a thumb's size
+    page.goto(f"{live_server}/games/{game_id}")
+    camera = page.get_by_label("Photo of the sheet")
+    expect(camera).to_have_attribute("accept", "image/*")
+    expect(camera).to_have_attribute("capture", "environment")
+    assert camera.bounding_box()["height"] >= 44
+    fits_the_phone(page)
+    tappable(page)
+    page.goto(f"{live_server}/games/{game_id}/paper")
     read_photo(page, tmp_path / "sheet.jpg")
     fits_the_phone(page)
     readable(page.locator("body"))
@@ -121,6 +130,7 @@ def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
     assert db.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", [game_id]).fetchone()[0] == 4
     expect(page.get_by_role("link", name="Photo 1")).to_be_visible()
     fits_the_phone(page)
+    tappable(page)
 
 
 @pytest.mark.timeout(300)  # two photos drawn and read
