@@ -111,7 +111,8 @@ def fill(form, read):
 
 def boxes_shown(game, form, read, number):
     """{box id: (its cut-out's address, its mark or None, the words beside it)} of a page
-    filled in from a photo."""
+    filled in from a photo; a marked box the family has changed since is no longer marked
+    (they looked at it), its cut-out still beside it."""
     marks = photos.marks(read, game)
     shown = {}
     for i, lines in enumerate(form.rounds):
@@ -121,6 +122,8 @@ def boxes_shown(game, form, read, number):
                 if name not in read["boxes"]:
                     continue
                 mark, words = marks.get(name, (None, None))
+                if box.data != read["boxes"][name].get("value"):
+                    mark, words = None, None
                 src = url_for("photos.box", game_id=game.id, number=number, name=name)
                 shown[box.id] = (src, mark, words)
     return shown

@@ -236,6 +236,9 @@ def test_saving_a_sheet_from_a_photo_keeps_the_familys_digits(client, app, db):
     values["rounds-0-teams-0-melded_points"] = "1210"  # the family corrects the 7 the reader saw
     checked = client.post(f"/games/{game_id}/paper", data={**values, "action": "check"})
     assert checked.status_code == 200, text(checked)[:3000]
+    # looked at and put right: no longer marked, its cut-out still beside it
+    assert 'id="rounds-0-teams-0-melded_points-read"' not in text(checked)
+    assert f"/games/{game_id}/photos/{number}/1-0-melded_points.png" in text(checked)
     saved = client.post(f"/games/{game_id}/paper", data={**posted(checked), "action": "save"})
     assert saved.status_code == 303, text(saved)[:3000]
     game = load(db, game_id)
