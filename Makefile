@@ -99,6 +99,7 @@ bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/locks.py
 	$(PY) bench/guests.py
 	$(PY) bench/worst_input.py
+	$(PY) bench/reader.py
 
 # the saves, every history page and the write lock's figures at 10,000 and 100,000 games
 # (building 100,000 takes minutes; BENCH_CACHE=folder keeps the databases for the next run)

@@ -39,6 +39,8 @@ def create_app(test_config=None):
         PASSCODE_GUESSES="5 per minute; 20 per hour",  # wrong passcodes per phone
         EXTRA_HOSTS=[],  # names the app is served as besides localhost and this machine's
         FOLLOW_POLL_SECONDS=5,  # how often a phone following a game asks for news
+        # the photos of games' paper sheets, kept with their games (storage/photos.py)
+        PHOTOS=os.path.join(app.instance_path, "photos"),
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_DATABASE"):
@@ -65,6 +67,7 @@ def create_app(test_config=None):
         history,
         home,
         paper,
+        photos,
         players,
         records,
         rounds,
@@ -104,6 +107,7 @@ def create_app(test_config=None):
         rounds,
         deleted,
         paper,
+        photos,
         evenings,
         players,
         records,

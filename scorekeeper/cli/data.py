@@ -33,7 +33,7 @@ def init_db_command():
         logging.getLogger("scorekeeper.storage.migrations").removeHandler(handler)
     with connection() as db:
         importer.resume(db, _pause)  # an import the last stop cut off: undone, or finished
-        deleted.purge(db)  # games deleted 30 days ago and more: gone for good
+        deleted.purge(db, photos=current_app.config["PHOTOS"])  # deleted 30 days ago and more: gone for good
     # files made before they were kept private (and a backups folder of years): owner-only now
     folder = autobackup.backup_folder(current_app)
     kept = [*folder.glob("*.db*"), *Path(database()).parent.glob(Path(database()).name + ".before-restore-*")]

@@ -94,6 +94,7 @@ def _build(rules, team_count, round_count, scores_only):
         revision = RevisionField()  # the game as the page was opened
         shown = RevisionField()  # how many round columns the page shows
         checked = HiddenField()  # what the check step signed (views.paper: digest)
+        photo = RevisionField()  # the photo the page was filled in from (views.photos), if one
 
     return PaperForm
 

@@ -1,5 +1,32 @@
-"""A photo of the printed sheet read back, offline (issue 55): pure NumPy, no Flask, no
-SQLite. So far one piece: ``digits`` reads one handwritten digit from the image of its box
-with a small model shipped beside it (``digits.npz``, made by ``scripts/train_digits.py``).
-docs/READER.md says which libraries were chosen and why, where the digits come from and
-under what licence, and what is left to build."""
+"""A photo of the printed sheet read back, offline (issue 55): NumPy, Pillow and zxing-cpp,
+no Flask, no SQLite. docs/READER.md says how the parts meet, which libraries were chosen
+and why, where the digits come from and under what licence, and what it cannot read.
+
+- ``find(data) -> Found``: the photo decoded, its QR code read, its corner markers found,
+  the page flattened (``page``); raises ``NotAnImage``, ``NoSheet``, ``NoCode``;
+- ``read(found, geom, hand=None) -> {(round, team, line name): BoxReading}`` (``boxes``);
+- ``check(rules, geom, readings, before=None) -> Checked`` (``sums``): the rules' checks,
+  the sheet's sums against the engine's, one-digit repairs;
+- ``Hand``: the family's handwriting, learnt from the boxes they confirm (``hand``);
+- ``digits``: one handwritten digit read with the model shipped beside it.
+"""
+
+from .boxes import BoxReading, read
+from .hand import Hand
+from .page import DPI, Found, NoCode, NoSheet, NotAnImage, find
+from .sums import Checked, Column, check
+
+__all__ = [
+    "DPI",
+    "BoxReading",
+    "Checked",
+    "Column",
+    "Found",
+    "Hand",
+    "NoCode",
+    "NoSheet",
+    "NotAnImage",
+    "check",
+    "find",
+    "read",
+]

@@ -167,7 +167,11 @@ def model():
 
 def probabilities(images, layers=None):
     """(n, 10) chances of each digit for (n, 28, 28) normalized images."""
-    activation = features(images)
+    return chances_of(features(images), layers)
+
+
+def chances_of(activation, layers=None):
+    """(n, 10) chances of each digit for (n, 1492) ``features``."""
     layers = model() if layers is None else layers
     for i, (weights, biases) in enumerate(layers):
         activation = activation @ weights + biases

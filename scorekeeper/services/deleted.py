@@ -36,6 +36,7 @@ import threading
 
 from ..background import Worker
 from ..scoring.language import N_, _
+from ..storage import photos as kept_photos
 from ..storage.db import connect, snapshot, transaction
 from ..storage.faults import Fault
 from . import Conflict, NotFound, summaries
@@ -239,23 +240,30 @@ def household_log(db, limit=LOG_LINES):
 # --- gone for good ------------------------------------------------------------------------------
 
 
-def purge(db, now=None):
+def purge(db, now=None, *, photos=None):
     """Remove for good every game deleted ``KEPT_DAYS`` days or more before ``now`` (UTC;
-    the clock's time when None), with the players who sat at no other game; return how
-    many games. A game at a time, each in its own short transaction."""
+    the clock's time when None), with the players who sat at no other game and, in the
+    ``photos`` folder (the app's ``PHOTOS``), the photos of its sheet; return how many
+    games. A game at a time, each in its own short transaction, its photos once it is gone."""
     due = _stamp((now or datetime.datetime.now(datetime.UTC)) - datetime.timedelta(days=KEPT_DAYS))
     removed = 0
     while True:
         with transaction(db):
             row = db.execute(
-                """SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= ?
+                """SELECT id, uid FROM games WHERE deleted_at IS NOT NULL AND deleted_at <= ?
                    AND importing IS NULL ORDER BY deleted_at LIMIT 1""",
                 [due],
             ).fetchone()
-            if row is None:
-                return removed
-            _remove(db, row[0])
+            if row is not None:
+                _remove(db, row[0])
+        if row is None:
+            break
+        if photos is not None:
+            kept_photos.remove(photos, row[1])
         removed += 1
+    if photos is not None:  # and those of games no longer here (a backup restored from before them)
+        kept_photos.sweep(photos, lambda: [uid for (uid,) in db.execute("SELECT uid FROM games")])
+    return removed
 
 
 # every row of a game, children first, each found by an index (its summaries' rows went when
@@ -316,8 +324,9 @@ class Upkeep:
     looked at as the app opens a connection and after each deletion, then again every
     ``RECHECK`` seconds while deleted games wait (a computer asleep keeps no clock)."""
 
-    def __init__(self, database):
+    def __init__(self, database, photos=None):
         self.database = database
+        self.photos = photos
         self.worker = Worker("scorekeeper-upkeep")
 
     def look(self):
@@ -331,7 +340,7 @@ class Upkeep:
         try:
             db = connect(self.database)
             try:
-                purge(db)
+                purge(db, photos=self.photos)
                 due = due_in(db)
             finally:
                 db.close()
@@ -349,7 +358,8 @@ def for_app(app):
     with _made:
         upkeep = app.extensions.get("scorekeeper.upkeep")
         if upkeep is None:
-            upkeep = app.extensions["scorekeeper.upkeep"] = Upkeep(app.config["DATABASE"])
+            upkeep = Upkeep(app.config["DATABASE"], app.config["PHOTOS"])
+            app.extensions["scorekeeper.upkeep"] = upkeep
         return upkeep
 
 
@@ -367,7 +377,7 @@ def init_app(app):
             return
         try:
             if due_in(db) == 0:
-                purge(db)
+                purge(db, photos=app.config["PHOTOS"])
         except (Fault, sqlite3.Error):  # not writable now: the page that asked says why
             return
 

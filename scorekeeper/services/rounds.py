@@ -45,10 +45,11 @@ def add_round(db, game_id, revision, number, entries, *, loaded=None):
 
 
 @remembered
-def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
+def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None, also=None):
     """Save rounds ``first``, ``first`` + 1… typed in from a paper sheet, all in one
     transaction (or none of them); with ``end``, the game ends after them (by hand,
-    where its rules have not ended it). Return the game.
+    where its rules have not ended it). Return the game. ``also(db)`` is done in the
+    same transaction once the rounds are in (a photo's digits kept as samples: ``hand.keep``).
 
     Each round as ``add_round`` saves it: refused after the rules ended the game, and
     kept as its scores alone exactly when the game is.
@@ -89,6 +90,8 @@ def add_rounds(db, game_id, revision, first, rounds, *, end=False, loaded=None):
                 N_("Rounds %(first)s–%(last)s typed in from the paper sheet; game ended.") if ended else None
             )
             typed = typed or N_("Rounds %(first)s–%(last)s typed in from the paper sheet.")
+        if also is not None:
+            also(db)
         return settled(
             db,
             game,

@@ -600,3 +600,18 @@ def m019_games_deleted(db):
         """CREATE INDEX idx_revisions_household ON revisions (created_at)
            WHERE action IN ('game-deleted', 'game-restored')"""
     )
+
+
+@migrations()
+def m020_hand_samples(db):
+    # The family's own handwriting (issue 55): every digit box the family confirmed or
+    # corrected on a sheet read from a photo, kept as a sample the reader reads beside its
+    # shipped model (services/hand.py). ``image`` is the digit's box cut from the photo (a
+    # grayscale PNG), ``digit`` what the family saved, ``read`` what the reader had made of
+    # it (NULL: nothing), so a correction can be told from a confirmation. No game is named:
+    # the hand is the household's, and stays when a game goes.
+    db["hand_samples"].create(
+        {"id": int, "digit": int, "image": bytes, "read": int, "created_at": str},
+        pk="id",
+        not_null={"digit", "image", "created_at"},
+    )

@@ -23,11 +23,13 @@ from .. import scoring
 from ..exchange import bgstats
 from ..exchange.jsonfile import game_json
 from ..forms.games import ActionForm, NewGameForm, PlayedForm
+from ..forms.photos import PhotoForm
 from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_from_fields, words_typed
 from ..forms.rule_words import speak
 from ..printing import ahead
 from ..scoring.language import _, ngettext
 from ..services import Conflict, NotFound, deleted, game_model, games, players, ratings, rulesets
+from ..storage import photos
 from ..storage.db import get_db
 from ..web import charts, language
 from . import found, posted_or_filled
@@ -211,6 +213,8 @@ def show(game_id):
             draft_done=saved.get("draft") if saved else None,
             win_chances=_win_chances(game),
             bgstats_link=bgstats.play_link(game) if game.standings.finished and game.rounds else None,
+            photo_upload=PhotoForm(formdata=None) if game.paper and not game.scores_only else None,
+            photos=photos.numbers(current_app.config["PHOTOS"], game.uid),
         )
     )
     # kept for Back and Forward, asked again otherwise (static/app.js asks the

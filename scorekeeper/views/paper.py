@@ -29,11 +29,13 @@ from ..forms.paper import (
     rounds_shown,
     typed,
 )
+from ..forms.photos import PhotoForm
 from ..names import name_key
 from ..scoring.language import _
-from ..services import Conflict, NotFound, alike, game_model
+from ..services import Conflict, NotFound, alike, game_model, hand
 from ..services import rounds as round_changes
 from ..storage.db import get_db
+from . import photos as photo_views
 from .games import REFUSED, flash_refusal, game_or_404, print_later, refuse_stale, to_game
 from .round_screen import signature
 
@@ -81,9 +83,19 @@ def sheet(game_id):
     if request.method == "GET":
         asked = request.args.get("rounds", "")
         count = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 4 else None
+        read, number = photo_views.asked(game, request.args.get("photo", ""))
+        if read is not None:
+            last = max(read["rounds"], default=0)
+            if last < game.standings.next_round:  # typed in since the photo was read
+                flash(photo_views.typed_already(read), "error")
+                return to_game(game.id)
+            count = last - game.standings.next_round + 1
         form = paper_form(game, rounds_shown(game.rules, len(game.rounds), count), posted=False)
         form.revision.data, form.shown.data = game.revision, len(form.rounds)
-        return _page(game, form, fresh=True)
+        if read is not None:
+            photo_views.fill(form, read)
+            form.photo.data = number
+        return _page(game, form, fresh=read is None)
     count = _columns_posted(game)
     if action in ("more", "fewer"):  # a column more or fewer: nothing is checked or saved
         count = rounds_shown(game.rules, len(game.rounds), count + (1 if action == "more" else -1))
@@ -106,9 +118,18 @@ def sheet(game_id):
     typed_rounds = [c.entries for c in columns if c.entries is not None]
     proof = _digest(game, typed_rounds, form.ended.data)
     if action == "save" and hmac.compare_digest(request.form.get("checked", "").encode(), proof.encode()):
+        # the photo's digits, read from its files before the write lock is taken
+        learnt = photo_views.samples_saved(game, form)
         try:
             after = round_changes.add_rounds(
-                get_db(), game.id, game.revision, form.first, typed_rounds, end=form.ended.data, loaded=game
+                get_db(),
+                game.id,
+                game.revision,
+                form.first,
+                typed_rounds,
+                end=form.ended.data,
+                loaded=game,
+                also=(lambda db: hand.keep(db, learnt)) if learnt else None,
             )
         except (Conflict, NotFound) as refusal:
             flash_refusal(refusal)
@@ -307,6 +328,11 @@ def _page(
                     line=box.label.text,
                 )
     typed_count = sum(1 for c in columns if c.entries is not None)
+    read, number = photo_views.asked(game, form.photo.data)
+    from_photo = photo_views.boxes_shown(game, form, read, number) if read is not None else {}
+    # the first box the reader marked takes the focus (not once a check has something to say)
+    marked = [box.id for box in boxes if from_photo.get(box.id, (None, None))[1]]
+    focus = marked[0] if marked and not review and not any(box.errors for box in boxes) else None
     return render_template(
         "paper/sheet.html",
         game=game,
@@ -326,6 +352,12 @@ def _page(
         flags=FLAGS,
         fresh=fresh,
         alike=like,
+        photo_upload=PhotoForm(formdata=None),
+        photo=number,
+        read=read,
+        from_photo=from_photo,
+        marked=len(marked),
+        focus=focus,
     ), status
 
 

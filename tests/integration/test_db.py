@@ -156,6 +156,7 @@ SCHEMA = {
     "ratings_behind": {"id": int, "played_at": str, "game_id": int},
     "imports": {"id": int, "state": str, "started_at": str, "players": str},
     "passcode_guesses": {"scope": str, "wrong": int, "last_at": str, "waiting_until": str},
+    "hand_samples": {"id": int, "digit": int, "image": bytes, "read": int, "created_at": str},
 }
 FOREIGN_KEYS = {
     "games": {("first_dealer", "players", "id")},
@@ -200,6 +201,7 @@ MIGRATIONS = [
     "m017_packet_not_taken",
     "m018_change_log_said",
     "m019_games_deleted",
+    "m020_hand_samples",
 ]
 
 

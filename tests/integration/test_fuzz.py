@@ -58,6 +58,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from scorekeeper.web.passcode import set_passcode
 
@@ -603,6 +604,8 @@ ACTIONS = {
     "share-new": "/share/new",
     "share-stop": "/share/stop",
     "sign-out": "/sign-out",
+    "paper": "/paper",  # the typing page: its sheet's form, not the photo's above it
+    "photo": "/photo",
 }
 
 
@@ -666,7 +669,8 @@ def encode(form, pairs, files=()):
 class PostTarget:
     endpoint: str
     pages: tuple  # (cache key, page url, review?) to draw from
-    upload: str | None = None  # "history", "rules" or "past" (a CSV): the file field gets an upload
+    # "history", "rules", "past" (a CSV) or "photo" (a picture): the file field gets an upload
+    upload: str | None = None
     # Hypothesis examples in `make test` (ten times as many in `make test-deep`): enough
     # to draw each kind of change (one field, a few, many, a dropped CSRF token) and each
     # kind of button several times over; the deterministic sweep below already sends
@@ -735,6 +739,7 @@ def post_targets(ids):
                 ("rounds-0-teams-1-melded_points", "50"),
             ),
         ),
+        "photos.read": PostTarget("photos.read", (("photo", f"/games/{g}/photo", False),), upload="photo"),
         # offered to the phone that just entered a round: the arranged state's last change
         "rounds.undo": PostTarget("rounds.undo", (("undo", f"/games/{t}", False),)),
         "games.reopen": PostTarget("games.reopen", (("reopen", f"/games/{d}", False),)),
@@ -941,6 +946,9 @@ def upload_sweep(base, kind, leaves=80):
     if kind == "past":
         yield from csv_uploads(base)
         return
+    if kind == "photo":
+        yield from photo_uploads(base)
+        return
     for depth in (1000, 5000, 100_000):
         for shape in ("list", "dict"):
             yield nested(depth, shape).encode(), f"{depth} nested {shape}s"
@@ -979,7 +987,29 @@ def _apply(pairs, changes):
     return pairs
 
 
+def _photo():
+    """A small JPEG (no sheet in it: the reader refuses it)."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 190, 180)).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def photo_uploads(base):
+    """Pictures a phone should never send: none, cut short, a header alone, a bomb's
+    header (a PNG that says 100,000 × 100,000 pixels), another format, text, noise."""
+    bomb = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + (100_000).to_bytes(4, "big") * 2 + b"\x08\x02\x00\x00\x00"
+    yield b"", "an empty file"
+    yield base[: len(base) // 2], "a JPEG cut in half"
+    yield base[:4], "a JPEG's first bytes"
+    yield bomb, "a PNG header of 10^10 pixels"
+    yield b"GIF89a" + b"\x00" * 20, "a GIF header"
+    yield b"Team,Score\nAnn,10\n", "a CSV"
+    yield bytes(range(256)) * 40, "noise"
+
+
 def _default_files(world, target):
+    if target.upload == "photo":
+        return [("file", "sheet.jpg", _photo())]
     if target.upload == "history":
         return [("file", "history.json", download(world, "/export.json"))]
     if target.upload == "past":
@@ -1004,6 +1034,7 @@ SWEPT = [
     "games.end",
     "games.played",
     "paper.sheet",
+    "photos.read",
     "games.reopen",
     "deleted.delete",
     "deleted.restore",
@@ -1065,6 +1096,7 @@ def valid_arguments(ids):
         "player_id": 1,
         "key": ids["house"],
         "filename": "style.css",
+        "name": "1-0-melded_points",  # a box cut out of a photo of the sheet
         "token": ids["token"],
         "year": 2026,
         "night": ids["night"],
@@ -1090,7 +1122,7 @@ def get_sweep(world, endpoint, rule):
             else BAD_KEYS
             if name in ("key", "token", "shared")
             else ["../x", "%00", "x" * 300]
-            if name == "filename"
+            if name in ("filename", "name")
             else BAD_IDS
         )
         for value in bad:
@@ -1128,6 +1160,9 @@ def all_targets():
             "deleted.delete",
             "deleted.index",
             "paper.sheet",
+            "photos.read",
+            "photos.photo",
+            "photos.box",
             "players.index",
             "players.index_json",
             "players.show",
@@ -1362,6 +1397,10 @@ def path_strategies(ids):
             st.sampled_from(["games", "scores", "lines", "GAMES"]), st.text(min_size=1, max_size=12)
         ),
         "key": st.one_of(st.sampled_from(keys), st.sampled_from(BAD_KEYS), st.text(min_size=1, max_size=20)),
+        "name": st.one_of(
+            st.sampled_from(["1-0-melded_points", "1-0-melded_points-d0", "../read", "x" * 300, "\x00"]),
+            st.text(min_size=1, max_size=20),
+        ),
         "filename": st.one_of(
             st.sampled_from(
                 [
@@ -1516,6 +1555,8 @@ def json_upload(draw, base, kind):
         return base
     if kind == "past":  # a spreadsheet: one of the sweep's hostile ones
         return draw(st.sampled_from(_csv_cases(base)))[0]
+    if kind == "photo":  # a picture: one of the sweep's hostile ones
+        return draw(st.sampled_from([content for content, _ in photo_uploads(base)]))
     if shape == "whole":
         depth = draw(st.sampled_from([1000, 5000, 100_000]))
         return draw(

@@ -75,6 +75,7 @@ def sample_values(game, player_id):
         "key": "roth",
         "token": game.share_token,
         "filename": "style.css",
+        "name": "1-0-melded_points",  # a box cut out of a photo of the sheet
         "year": 2026,
         "night": game.created_at[:10],
         "shared": "an-evening's-share-token",

@@ -1,0 +1,323 @@
+"""What was read from a sheet, checked by the game's own rules (issue 55).
+
+Each round's boxes become the engine's ``TeamRound``s, as the typing page makes them (a
+blank box is 0, a tick is yes). The engine's checks mark a value the rules forbid; the
+engine's round score and running total (``scoring.standings``) are compared with the
+ones the family wrote. Where a team's column disagrees, or holds a forbidden value, one
+box changed by one digit is looked for that explains it: its digits' likely alternatives
+(the model's second choices), any digit of an unsure box, any digit of any other box
+but a sum read with confidence (a family's slip in a total stays shown), a tick box
+ticked or not, an unsure minus taken away. Where one of these changes makes the column
+agree and is ``DOMINANCE`` times as likely as any other that does (the model's chance of
+the new digit over the one read), that box is repaired and marked "repaired"; otherwise
+the column's sums are marked "disagrees" (in Hand and Foot a clean book is worth 500
+points: a 5 in the hundreds of the points melded explains the same as one book more). Nothing is
+added up here: every score and total is the engine's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .. import scoring
+from ..printing import layout
+from . import boxes as boxes_read
+
+FORBIDDEN, DISAGREES, REPAIRED = "forbidden", "disagrees", "repaired"
+LIKELY = 0.01  # a digit's alternative this likely is tried first
+UNLIKELY = 1e-4  # the least chance a change is given (the model's chances go lower)
+#: the likeliest change that explains a column is taken when it is this many times as
+#: likely as the next
+DOMINANCE = 10.0
+
+
+@dataclass(frozen=True)
+class Column:
+    """One team's round: the engine's score and total beside the sheet's (None: not written
+    or not known); ``agrees`` None where there was nothing to compare."""
+
+    round: int
+    team: int
+    score: int | None
+    total: int | None
+    sheet_score: int | None
+    sheet_total: int | None
+    agrees: bool | None
+    repaired: tuple | None = None  # the key of the box repaired
+
+
+@dataclass(frozen=True)
+class Checked:
+    """``readings`` with the checks' marks (and repairs), each team's ``Column`` by
+    (round, team), and the rounds read as the engine's entries (after the repairs)."""
+
+    readings: dict
+    columns: dict
+    rounds: dict  # round number -> [TeamRound per team]
+
+
+def entries(rules, geom, readings, number):
+    """The round's ``TeamRound`` per team from what was read (blank and unread: 0)."""
+    result = []
+    for team in range(geom.teams):
+        books, values = {}, {}
+        for kind in rules.books:
+            reading = readings.get((number, team, f"book_{kind}"))
+            books[kind] = max(0, (reading.value if reading else None) or 0)
+        for field in scoring.entry_fields(rules):
+            reading = readings.get((number, team, field.name))
+            if reading is None:
+                continue
+            value = reading.value or 0
+            values[field.name] = bool(value) if field.kind == "flag" else max(0, value)
+        result.append(scoring.TeamRound(books=books, **values))
+    return result
+
+
+def _zeroed(entry, names):
+    """The fields named (``books.clean`` for a kind of book) as 0 or no."""
+    changed, books = {}, dict(entry.books)
+    for name in names:
+        if name is None:
+            continue
+        if name.startswith("books."):
+            books[name.removeprefix("books.")] = 0
+        elif isinstance(getattr(entry, name, None), bool):
+            changed[name] = False
+        elif hasattr(entry, name):
+            changed[name] = 0
+    return {"books": books, **changed}
+
+
+def _field_key(problem, number):
+    if problem.team is None or problem.field is None:
+        return None
+    return (number, problem.team, problem.field.replace("books.", "book_"))
+
+
+def _alternatives(reading, tier):
+    """(new value, cells, negative, likelihood) of the comb changed in one box, for ``tier``
+    0 (likely alternatives of its digits), 1 (any digit of an unsure box, an unsure minus),
+    2 (any digit of another box, a tick); the likelihood is the model's chance of the new
+    digit over its chance of the one read."""
+    box = reading.box
+    if reading.mark == boxes_read.UNREAD:
+        return
+    if box.line.kind == "flag":
+        if tier == 2:
+            yield (None if reading.value else 1), reading.cells, False, UNLIKELY
+        return
+    for index, cell in enumerate(reading.cells):
+        if cell.blank:
+            continue
+        if tier == 0:
+            others = sorted(
+                (d for d in range(10) if d != cell.digit and cell.chances[d] >= LIKELY),
+                key=lambda d: -cell.chances[d],
+            )
+        elif tier == 1:
+            if cell.confidence >= boxes_read.UNSURE and reading.mark != boxes_read.UNSURE_MARK:
+                continue
+            others = [d for d in range(10) if d != cell.digit and cell.chances[d] < LIKELY]
+        else:
+            if box.line.kind == "sum" or cell.confidence < boxes_read.UNSURE:
+                continue  # a sum read with confidence that disagrees may be the family's slip
+            if reading.mark == boxes_read.UNSURE_MARK:
+                continue
+            others = [d for d in range(10) if d != cell.digit and cell.chances[d] < LIKELY]
+        for digit in others:
+            cells = list(reading.cells)
+            cells[index] = replace(cell, digit=digit)
+            likelihood = max(cell.chances[digit], UNLIKELY) / max(cell.chances[cell.digit], UNLIKELY)
+            yield (
+                boxes_read.value_of(box, cells, reading.negative),
+                tuple(cells),
+                reading.negative,
+                likelihood,
+            )
+    if tier == 1 and box.sign and reading.value and reading.mark == boxes_read.UNSURE_MARK:
+        yield -reading.value, reading.cells, not reading.negative, LIKELY
+
+
+class _Round:
+    """One round's entries scored by the engine after the rounds before it: ``scores`` and
+    ``totals`` per team, None for a team whose entries the rules refuse (the others are
+    scored with that team's refused values as 0) or for all when the round cannot be."""
+
+    def __init__(self, rules, geom, readings, number, earlier, known):
+        self.rules, self.geom, self.number = rules, geom, number
+        self.entries = entries(rules, geom, readings, number)
+        self.problems = scoring.check_round(rules, self.entries, number)
+        self.errors = [p for p in self.problems if p.level == "error"]
+        self.scores = self.totals = self.standings = None
+        self.scored = self.entries
+        refused = {p.team for p in self.errors}
+        if None in refused:
+            return
+        if refused:
+            self.scored = [
+                replace(entry, **_zeroed(entry, [p.field for p in self.errors if p.team == t]))
+                if t in refused
+                else entry
+                for t, entry in enumerate(self.entries)
+            ]
+            if any(p.level == "error" for p in scoring.check_round(rules, self.scored, number)):
+                return
+        try:
+            s = scoring.standings(rules, [*earlier, self.scored], teams=geom.teams, known=known)
+        except ValueError:
+            return
+        self.standings = s
+        self.scores = [None if t in refused else score.total for t, score in enumerate(s.round_scores[-1])]
+        self.totals = [None if t in refused else total for t, total in enumerate(s.running_totals[-1])]
+
+    def agrees(self, readings, team, totals_known):
+        """None (nothing written to compare), True or False for a team's column."""
+        if self.scores is None or self.scores[team] is None:
+            return None
+        written = self._written(readings, team)
+        compared = [(written[0], self.scores[team])]
+        if team in totals_known:
+            compared.append((written[1], self.totals[team]))
+        compared = [(a, b) for a, b in compared if a is not None]
+        if not compared:
+            return None
+        return all(a == b for a, b in compared)
+
+    def _written(self, readings, team):
+        found = [readings.get((self.number, team, name)) for name in (layout.ROUND_SCORE, layout.TOTAL)]
+        return [r.value if r is not None and r.mark != boxes_read.UNREAD else None for r in found]
+
+    def team_ok(self, readings, team, totals_known):
+        errors = any(p.team == team for p in self.errors) or any(p.team is None for p in self.errors)
+        return not errors and self.agrees(readings, team, totals_known) is not False
+
+
+def check(rules, geom, readings, before=None):
+    """The readings of a page checked by the rules: a ``Checked``.
+
+    :param before: the game's rounds before the page's first (a list of ``TeamRound``
+        lists), whose totals the page's running totals carry on; None: not known (for a
+        page after the first, the totals are then not compared)."""
+    readings = dict(readings)
+    numbers = sorted({key[0] for key in readings})
+    first = numbers[0] if numbers else 1
+    earlier = list(before or [])
+    # the teams whose running totals are compared (not after a round they disagree on)
+    totals_known = set(range(geom.teams)) if before is not None or first == 1 else set()
+    if before is None and first > 1:
+        earlier = []
+    columns, rounds = {}, {}
+    known = scoring.standings(rules, earlier, teams=geom.teams) if earlier else None
+    for number in numbers:
+        in_round = [r for key, r in readings.items() if key[0] == number]
+        if all(r.value is None and r.mark is None for r in in_round):
+            break  # a round not written: the rounds after it are not either
+        current = _Round(rules, geom, readings, number, earlier, known)
+        for team in range(geom.teams):
+            if current.team_ok(readings, team, totals_known):
+                continue
+            repaired = _repair(rules, geom, readings, number, team, earlier, known, totals_known, current)
+            if repaired is not None:
+                key, reading = repaired
+                readings[key] = reading
+                current = _Round(rules, geom, readings, number, earlier, known)
+        for problem in current.errors:
+            key = _field_key(problem, number)
+            if key in readings:
+                readings[key] = replace(readings[key], mark=FORBIDDEN, note=problem.message)
+        for team in range(geom.teams):
+            agrees = current.agrees(readings, team, totals_known)
+            written = current._written(readings, team)
+            repaired_key = next(
+                (k for k, r in readings.items() if k[:2] == (number, team) and r.mark == REPAIRED), None
+            )
+            columns[(number, team)] = Column(
+                number,
+                team,
+                None if current.scores is None else current.scores[team],
+                None if current.totals is None or team not in totals_known else current.totals[team],
+                written[0],
+                written[1],
+                agrees,
+                repaired_key,
+            )
+            if agrees is False:
+                for name, engine in (
+                    (layout.ROUND_SCORE, current.scores[team]),
+                    (layout.TOTAL, current.totals[team] if team in totals_known else None),
+                ):
+                    reading = readings.get((number, team, name))
+                    if (
+                        reading is not None
+                        and reading.value not in (None, engine)
+                        and engine is not None
+                        and reading.mark != boxes_read.UNREAD
+                    ):
+                        readings[(number, team, name)] = replace(reading, mark=DISAGREES)
+                if written[0] is None:
+                    totals_known.discard(team)  # the totals after it carry what is not known
+        rounds[number] = current.entries
+        if current.scores is None:
+            totals_known = set()  # the rounds after one the engine cannot score
+            continue
+        # a team's round whose written score and total both disagree (an entry misread, or
+        # the family's slip carried into the total) counts at the sheet's score for the
+        # totals after it, as the family's do
+        anchored = [
+            scoring.TeamRound(paper_score=column.sheet_score)
+            if column.sheet_score not in (None, column.score) and column.sheet_total != current.totals[t]
+            else entry
+            for t, (entry, column) in enumerate(
+                zip(current.scored, (columns[(number, t)] for t in range(geom.teams)))
+            )
+        ]
+        # a team the engine could not score and the sheet gives no score for: not known
+        totals_known -= {
+            t for t, score in enumerate(current.scores) if score is None and anchored[t] is current.scored[t]
+        }
+        if anchored != current.scored:
+            known = scoring.standings(rules, [*earlier, anchored], teams=geom.teams, known=known)
+        else:
+            known = current.standings
+        earlier = [*earlier, anchored]
+    return Checked(readings, columns, rounds)
+
+
+def _repair(rules, geom, readings, number, team, earlier, known, totals_known, current):
+    """(key, repaired ``BoxReading``) of the one box of a team's round whose one digit
+    changed makes the round pass the checks and its column agree, or None."""
+    forbidden = {_field_key(p, number) for p in current.errors if p.team == team}
+    if any(p.team is None for p in current.errors):
+        return None
+    team_keys = [k for k in readings if k[:2] == (number, team)]
+    if any(readings[k].mark == boxes_read.UNREAD for k in team_keys):
+        return None
+    others = {t: current.agrees(readings, t, totals_known) for t in range(geom.teams) if t != team}
+    candidates = [k for k in team_keys if k in forbidden] if forbidden - {None} else team_keys
+    written_sums = [readings.get((number, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
+    if not any(r is not None and r.value is not None for r in written_sums) and not forbidden:
+        return None
+    explaining = []
+    for tier in (0, 1, 2):
+        for key in candidates:
+            reading = readings[key]
+            for value, cells, negative, likelihood in _alternatives(reading, tier):
+                trial = dict(readings)
+                trial[key] = replace(reading, value=value, cells=cells, negative=negative)
+                changed = _Round(rules, geom, trial, number, earlier, known)
+                if changed.scores is None or not changed.team_ok(trial, team, totals_known):
+                    continue
+                if forbidden - {None} and changed.agrees(trial, team, totals_known) is None:
+                    continue  # nothing written to say which value is right
+                if any(
+                    was is not False and changed.agrees(trial, t, totals_known) is False
+                    for t, was in others.items()
+                ):
+                    continue
+                explaining.append((likelihood, key, trial[key]))
+    explaining.sort(key=lambda found: -found[0])
+    if not explaining or (len(explaining) > 1 and explaining[0][0] < DOMINANCE * explaining[1][0]):
+        return None  # none, or more than one change explains it: the family says which
+    _likelihood, key, reading = explaining[0]
+    return key, replace(reading, mark=REPAIRED, was=readings[key].value)

@@ -1,0 +1,358 @@
+"""Photos of filled-in readable sheets, made in simulation and seeded (issue 55): for the
+reader's tests and its benchmark (``bench/reader.py``).
+
+- ``play``: a game's entries, drawn at random and scored by the engine (``scoring``): the
+  round scores and running totals written on the sheet are the engine's;
+- ``printed``: the blank page of the game's readable sheet as printed, drawn from the
+  layout (``printing.layout``) with Pillow: corner markers, the QR code (segno), every
+  comb's boxes in the layout's light red. The one function to change when the sheet's
+  PDF is rasterised instead;
+- ``fill``: the numbers written in the boxes with handwritten digits the model never saw
+  (``tests/unit/digits_heldout.npz``, MNIST's: docs/READER.md), one per box, in a pen's
+  colour; ``family_style`` draws them another way (a family's continental 1s and 7s);
+- ``photograph``: the page as a 12 MP phone photo: turned (upside down and sideways too),
+  tilted, on a table, light falling off and a soft shadow, blurred, JPEG 60-85.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import segno
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from scorekeeper import scoring
+from scorekeeper.printing import layout
+
+HELD_OUT = Path(__file__).parent / "unit" / "digits_heldout.npz"
+DRAWN_DPI = 200  # the printed page, drawn
+PHOTO = (3000, 4000)  # 12 MP, portrait
+RULES = "friends-family"
+INK = ((28, 32, 95), (35, 35, 40), (20, 45, 120))  # blue and black pens
+
+
+def held_out():
+    """(images, labels) of the 1,000 held-out MNIST digits: bright ink on black, 28 × 28."""
+    with np.load(HELD_OUT) as saved:
+        return saved["images"], saved["labels"].astype(int)
+
+
+@dataclass
+class Sheet:
+    """A game written on its readable sheet: the page drawn and what each box says."""
+
+    rules: object
+    geom: object
+    rounds: list  # [[TeamRound per team] per round]
+    values: dict  # {(round, team, line name): the number written, None: left blank}
+    game_id: int = 7
+
+
+def play(rules, teams, rounds, rng):
+    """A game's rounds (``TeamRound`` lists) drawn at random, each passing the engine's
+    checks (no error), for ``teams`` teams."""
+    need = rules.books_to_go_out or {}
+    played = []
+    for number in range(1, rounds + 1):
+        while True:
+            out = int(rng.integers(teams)) if rng.random() < 0.9 else None
+            entries = []
+            for team in range(teams):
+                went_out = team == out
+                books = {
+                    kind: int(max(need.get(kind, 0), rng.integers(0, 5)) if went_out else rng.integers(0, 5))
+                    for kind in rules.books
+                }
+                values = {
+                    "melded_points": int(5 * rng.integers(10, 500)),
+                    "unplayed_points": 0 if went_out else int(5 * rng.integers(0, 90)),
+                    "red_threes": int(rng.choice([0, 0, 0, 1, 1, 2, 3])),
+                    "black_threes": int(rng.choice([0, 0, 0, 0, 1, 2])),
+                    "went_out": went_out,
+                }
+                asked = {f.name for f in scoring.entry_fields(rules) if scoring.asked(rules, f)}
+                entries.append(
+                    scoring.TeamRound(books=books, **{k: v for k, v in values.items() if k in asked})
+                )
+            problems = scoring.check_round(rules, entries, number)
+            if not any(p.level == "error" for p in problems):
+                played.append(entries)
+                break
+    return played
+
+
+def sheet(rules, teams, rounds, rng, paper="letter", slip=None):
+    """A ``Sheet``: a game played and its numbers as written (the engine's sums). ``slip``
+    (round, team, by): the family's running total off by ``by`` in that round, and every
+    total after it added on from the slip, as a family carries a slip on."""
+    geom = layout.geometry(rules, teams, rounds, paper)
+    played = play(rules, teams, rounds, rng)
+    s = scoring.standings(rules, played, teams=teams)
+    values = {}
+    for box in geom.boxes():
+        entry = played[box.round - 1][box.team]
+        name, kind = box.line.name, box.line.kind
+        if name.startswith("book_"):
+            value = entry.books.get(name.removeprefix("book_"), 0)
+        elif name == layout.ROUND_SCORE:
+            value = s.round_scores[box.round - 1][box.team].total
+        elif name == layout.TOTAL:
+            value = s.running_totals[box.round - 1][box.team]
+            if slip and slip[1] == box.team and box.round >= slip[0]:
+                value += slip[2]
+        else:
+            value = getattr(entry, name)
+        if kind == "flag":
+            value = 1 if value else None
+        elif kind == "count" and value == 0 and rng.random() < 0.5:
+            value = None  # a 0 left blank
+        values[(box.round, box.team, name)] = value
+    return Sheet(rules, geom, played, values)
+
+
+def code_text(sheet, page):
+    query = "&".join(f"{k}={v}" for k, v in layout.code_query(sheet.geom, page).items())
+    return f"http://scorekeeper.local:5000/games/{sheet.game_id}/paper?{query}"
+
+
+def mm(value, dpi=DRAWN_DPI):
+    return value * dpi / 25.4
+
+
+def printed(geom, page_number, text, dpi=DRAWN_DPI):
+    """The blank page as printed (RGB, ``dpi``): drawn from the layout with Pillow. The one
+    function to change for the sheet's rasterised PDF."""
+    width, height = geom.size
+    image = Image.new("RGB", (round(mm(width, dpi)), round(mm(height, dpi))), "white")
+    draw = ImageDraw.Draw(image)
+    page = geom.pages[page_number - 1]
+    for x, y in page.markers:
+        draw.rectangle(
+            (mm(x, dpi), mm(y, dpi), mm(x + layout.MARKER_MM, dpi) - 1, mm(y + layout.MARKER_MM, dpi) - 1),
+            fill="black",
+        )
+    qr = segno.make(text, error="m")
+    buffer = io.BytesIO()
+    qr.save(buffer, kind="png", scale=1, border=2)
+    side = round(mm(layout.QR_SIZE_MM, dpi))
+    code = Image.open(buffer).convert("RGB").resize((side, side), Image.NEAREST)
+    image.paste(code, (round(mm(page.qr[0], dpi)), round(mm(page.qr[1], dpi))))
+    draw.text(
+        (mm(layout.EDGE_MM + 12, dpi), mm(layout.EDGE_MM + 2, dpi)),
+        "Hand and Foot - score sheet",
+        fill="black",
+    )
+    line = max(1, round(mm(0.3, dpi)))
+    for row in page.rows:
+        draw.text((mm(row.x, dpi), mm(row.y + 2, dpi)), f"R{row.round} T{row.team + 1}", fill="black")
+    for head in page.heads:
+        draw.text((mm(head.x, dpi), mm(head.y + head.height - 5, dpi)), head.line.label[:8], fill="black")
+    for box in page.boxes:
+        for x, y, w, h in box.cells():
+            draw.rectangle(
+                (mm(x, dpi), mm(y, dpi), mm(x + w, dpi), mm(y + h, dpi)),
+                outline=layout.LINE_COLOUR,
+                width=line,
+            )
+    return image
+
+
+def family_style(image, label, rng):
+    """A held-out digit drawn the family's way: a continental 1 (a flag at its top), a 7
+    with a bar, every digit leaning right and its strokes thicker."""
+    picture = Image.fromarray(image)
+    draw = ImageDraw.Draw(picture)
+    ink = np.argwhere(image > 128)
+    if label == 1 and len(ink):
+        top = ink[ink[:, 0].argmin()]
+        draw.line((top[1], top[0], top[1] - 6, top[0] + 5), fill=255, width=2)
+    if label == 7 and len(ink):
+        middle = (ink[:, 0].min() + ink[:, 0].max()) // 2 + 1
+        row = ink[np.abs(ink[:, 0] - middle) <= 1]
+        centre = int(row[:, 1].mean()) if len(row) else 14
+        draw.line((centre - 5, middle, centre + 5, middle), fill=255, width=2)
+    lean = rng.uniform(0.2, 0.35)
+    picture = picture.transform(picture.size, Image.AFFINE, (1, lean, -lean * 14, 0, 1, 0), Image.BILINEAR)
+    return np.asarray(picture.filter(ImageFilter.MaxFilter(3)))
+
+
+class Pen:
+    """Writes digits from a bank of handwritten ones (28 × 28, bright ink on black)."""
+
+    def __init__(self, images, labels, rng, style=None):
+        self.by_digit = {d: images[labels == d] for d in range(10)}
+        self.rng = rng
+        self.style = style
+
+    def digit(self, label):
+        bank = self.by_digit[label]
+        image = bank[self.rng.integers(len(bank))]
+        return self.style(image, label, self.rng) if self.style else image
+
+
+def _write(image, ink, cell, colour, rng, dpi):
+    """A digit (bright on black) written in the cell (x, y, w, h mm) of the page."""
+    x, y, w, h = cell
+    rows, columns = np.nonzero(ink > 40)
+    if len(rows) == 0:
+        return
+    ink = ink[rows.min() : rows.max() + 1, columns.min() : columns.max() + 1]
+    tall = rng.uniform(0.5, 0.72) * h
+    scale = min(mm(tall, dpi) / ink.shape[0], mm(w - 1.6, dpi) / ink.shape[1])
+    size = (max(1, round(ink.shape[1] * scale)), max(1, round(ink.shape[0] * scale)))
+    mask = Image.fromarray(ink).resize(size, Image.BILINEAR)
+    mask = mask.rotate(rng.uniform(-6, 6), resample=Image.BILINEAR, expand=True)
+    room_x = mm(w, dpi) - mask.width - 2 * mm(0.7, dpi)
+    room_y = mm(h, dpi) - mask.height - 2 * mm(0.9, dpi)
+    left = mm(x, dpi) + mm(0.7, dpi) + rng.uniform(0.15, 0.85) * max(room_x, 0)
+    top = mm(y, dpi) + mm(0.9, dpi) + rng.uniform(0.2, 0.8) * max(room_y, 0)
+    image.paste(Image.new("RGB", mask.size, colour), (round(left), round(top)), mask)
+
+
+def fill(image, geom, page_number, values, pen, rng, dpi=DRAWN_DPI):
+    """The page's boxes written in: each number right-aligned in its comb, a minus in its
+    own box, a tick in a yes box."""
+    colour = INK[rng.integers(len(INK))]
+    draw = ImageDraw.Draw(image)
+    for box in geom.pages[page_number - 1].boxes:
+        value = values.get((box.round, box.team, box.name))
+        if value is None:
+            continue
+        cells = box.cells()
+        if box.line.kind == "flag":
+            x, y, w, h = cells[0]
+            a = (mm(x + w * 0.25, dpi), mm(y + h * 0.55, dpi))
+            b = (mm(x + w * 0.45, dpi), mm(y + h * 0.75, dpi))
+            c = (mm(x + w * 0.8, dpi), mm(y + h * 0.25, dpi))
+            draw.line((a, b, c), fill=colour, width=round(mm(0.6, dpi)))
+            continue
+        if box.sign:
+            sign, cells = cells[0], cells[1:]
+            if value < 0:
+                x, y, w, h = sign
+                middle = y + h * rng.uniform(0.42, 0.58)
+                draw.line(
+                    (
+                        mm(x + w * 0.25, dpi),
+                        mm(middle, dpi),
+                        mm(x + w * 0.75, dpi),
+                        mm(middle + rng.uniform(-0.4, 0.4), dpi),
+                    ),
+                    fill=colour,
+                    width=round(mm(0.6, dpi)),
+                )
+        text = str(abs(value))
+        assert len(text) <= len(cells), (box, value)
+        for cell, character in zip(cells[len(cells) - len(text) :], text):
+            _write(image, pen.digit(int(character)), cell, colour, rng, dpi)
+    return image
+
+
+@dataclass
+class Photo:
+    data: bytes  # JPEG
+    corners: (
+        np.ndarray
+    )  # the markers' centres in the photo: the page's top left, top right, bottom right, bottom left
+    turn: int  # degrees the page was turned (0, 90, 180, 270) before the small rotation
+
+
+def _homography(source, target):
+    rows = []
+    for (x, y), (u, v) in zip(source, target):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
+    _, _, vt = np.linalg.svd(np.array(rows, dtype=float))
+    return vt[-1].reshape(3, 3) / vt[-1, -1]
+
+
+def photograph(
+    page,
+    rng,
+    *,
+    turn=None,
+    skew=None,
+    blur=None,
+    quality=None,
+    markers_mm=None,
+    dpi=DRAWN_DPI,
+    shadow=True,
+    out_of_focus=None,
+):
+    """The page as a 12 MP phone photo: turned by ``turn`` degrees (drawn from 0, 90, 180,
+    270 when None) and up to 10° more (``skew``), its far edge narrower (tilt 5-15 %), on a table,
+    light falling off to 65-85 %, a soft shadow, blurred, JPEG 60-85. ``out_of_focus``
+    (share, radius): the photo's lower ``share`` blurred by ``radius`` pixels more."""
+    width, height = PHOTO
+    turn = int(rng.choice([0, 0, 0, 90, 180, 270])) if turn is None else turn
+    angle = np.deg2rad(turn + (rng.uniform(-10, 10) if skew is None else skew))
+    tilt = rng.uniform(0.05, 0.15)
+    w, h = page.size
+    source = np.array([(0, 0), (w, 0), (w, h), (0, h)], dtype=float)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    target = (source - source.mean(axis=0)) @ rotation.T
+    target[:, 0] *= np.where(target[:, 1] < 0, 1 - tilt, 1.0)  # the photo's top farther away
+    target[:, 1] *= np.where(target[:, 1] < 0, 1 - tilt / 3, 1.0)
+    span = target.max(axis=0) - target.min(axis=0)
+    scale = rng.uniform(0.8, 0.93) * min(width / span[0], height / span[1])
+    target = target * scale + (width / 2, height / 2) + rng.uniform(-0.03, 0.03, 2) * (width, height)
+    forward = _homography(source, target)
+    inverse = np.linalg.inv(forward)
+    coefficients = tuple((inverse / inverse[2, 2]).ravel()[:8])
+    table = tuple(int(v) for v in rng.integers(40, 110, 3))
+    photo = Image.new("RGB", PHOTO, table)
+    mask = Image.new("L", page.size, 255).transform(PHOTO, Image.PERSPECTIVE, coefficients)
+    paper = page.transform(PHOTO, Image.PERSPECTIVE, coefficients, Image.BILINEAR)
+    photo.paste(paper, (0, 0), mask)
+    # light: falling off across the photo, and a soft shadow over a part of it
+    ys, xs = np.mgrid[0:100, 0:75]
+    ys, xs = ys / 100, xs / 75
+    direction = rng.uniform(0, 2 * np.pi)
+    along = (xs - 0.5) * np.cos(direction) + (ys - 0.5) * np.sin(direction)
+    light = 1.0 - rng.uniform(0.15, 0.35) * (along - along.min()) / (np.ptp(along) or 1)
+    if shadow:
+        side = rng.uniform(0, 2 * np.pi)
+        edge = (xs - 0.5) * np.cos(side) + (ys - 0.5) * np.sin(side)
+        cut = rng.uniform(0.2, 0.45)
+        light *= 1.0 - rng.uniform(0.15, 0.3) / (1 + np.exp(-(edge - cut) * 25))
+    light_image = Image.fromarray((light * 255).astype(np.uint8)).resize(PHOTO, Image.BILINEAR)
+    photo = ImageChops.multiply(photo, Image.merge("RGB", [light_image] * 3))
+    noise = Image.effect_noise(PHOTO, 6).convert("RGB")
+    photo = ImageChops.add(photo, noise, scale=1.0, offset=-128)
+    radius = rng.uniform(0.6, 1.6) if blur is None else blur
+    photo = photo.filter(ImageFilter.GaussianBlur(radius))
+    if out_of_focus:
+        share, more = out_of_focus
+        area = (0, round(height * (1 - share)), width, height)
+        photo.paste(photo.crop(area).filter(ImageFilter.GaussianBlur(more)), area[:2])
+    buffer = io.BytesIO()
+    photo.save(buffer, "JPEG", quality=int(rng.integers(60, 86)) if quality is None else quality)
+    corners = None
+    if markers_mm is not None:
+        corners = np.c_[np.asarray(markers_mm) * dpi / 25.4, np.ones(4)] @ forward.T
+        corners = corners[:, :2] / corners[:, 2:]
+    return Photo(buffer.getvalue(), corners, turn)
+
+
+def marker_centres(geom, page_number):
+    """The page's marker centres (mm): top left, top right, bottom right, bottom left."""
+    half = layout.MARKER_MM / 2
+    tl, tr, bl, br = geom.pages[page_number - 1].markers
+    return [(x + half, y + half) for x, y in (tl, tr, br, bl)]
+
+
+def pages(sheet, rng, pen, **photo):
+    """A ``Photo`` of each page of the sheet, written in."""
+    photos = []
+    for page in sheet.geom.pages:
+        image = printed(sheet.geom, page.number, code_text(sheet, page.number))
+        fill(image, sheet.geom, page.number, sheet.values, pen, rng)
+        photos.append(photograph(image, rng, markers_mm=marker_centres(sheet.geom, page.number), **photo))
+    return photos
+
+
+def rules():
+    return scoring.RULESETS[RULES]

@@ -1,0 +1,169 @@
+"""The reader's checks (issue 55): what was read from a sheet against the game's rules.
+
+No photo here: each box's reading is made by hand (its digits and the model's chances),
+as ``reading.read`` would give it, for a game of Friends & Family worked out by hand:
+
+round 1, team 1: 2 clean books (1,000), 2 dirty (600), 1,235 melded, went out (100): 2,935
+round 1, team 2: 1 clean book (500), 480 melded, 235 left in hand (-235), a black 3 (-5): 740
+round 2, team 1: 1 clean book (500), 650 melded, 120 left (-120), a red 3 caught when the
+    other team went out (-500): 530, a total of 2,935 + 530 = 3,465
+round 2, team 2: 4 clean books (2,000), 5 dirty (1,500), 2,105 melded, went out (100):
+    5,705, a total of 740 + 5,705 = 6,445
+"""
+
+import pytest
+
+from scorekeeper import reading
+from scorekeeper.printing import layout
+from scorekeeper.reading import digits
+from scorekeeper.scoring import RULESETS
+
+RULES = RULESETS["friends-family"]
+WRITTEN = {
+    (1, 0): dict(
+        book_clean=2, book_dirty=2, melded_points=1235, went_out=1, sheet_score=2935, sheet_total=2935
+    ),
+    (1, 1): dict(book_clean=1, book_dirty=0, melded_points=480, unplayed_points=235, black_threes=1),
+    (2, 0): dict(book_clean=1, book_dirty=0, melded_points=650, unplayed_points=120, red_threes=1),
+    (2, 1): dict(book_clean=4, book_dirty=5, melded_points=2105, went_out=1, sheet_score=5705),
+}
+WRITTEN[(1, 0)] |= dict(sheet_total=2935)
+WRITTEN[(1, 1)] |= dict(sheet_score=740, sheet_total=740)
+WRITTEN[(2, 0)] |= dict(sheet_score=530, sheet_total=3465)
+WRITTEN[(2, 1)] |= dict(sheet_total=6445)
+
+
+@pytest.fixture(scope="module")
+def geom():
+    return layout.geometry(RULES, 2, 2, "letter")
+
+
+def box_reading(box, value, *, second=None, confidence=0.99, mark=None):
+    """The reading of a comb that says ``value``; ``second`` {digit position from the
+    right: (the digit the model thought second, its chance)}."""
+    count = box.digits
+    if box.line.kind == "flag":
+        cell = (
+            digits.Reading(None, 1.0)
+            if not value
+            else digits.Reading(1, 1.0, tuple([0.0] + [1.0] + [0.0] * 8))
+        )
+        return reading.BoxReading(box, value or None, 1.0, (cell,), False, (None,), b"", mark)
+    text = "" if value is None else str(abs(value))
+    cells = [digits.Reading(None, 1.0)] * (count - len(text))
+    for position, character in enumerate(text):
+        from_right = len(text) - 1 - position
+        chances = [0.001] * 10
+        digit, chance = int(character), confidence
+        if second and from_right in second:
+            other, other_chance = second[from_right]
+            chances[other] = other_chance
+        chances[digit] = chance
+        cells.append(digits.Reading(digit, chance, tuple(chances)))
+    images = tuple(None if c.blank else object() for c in cells)
+    return reading.BoxReading(
+        box, value, confidence, tuple(cells), value is not None and value < 0, images, b"", mark
+    )
+
+
+def readings(geom, changed=None):
+    """Every box of the page as written, but ``changed``: {key: (value read, second choices)}."""
+    changed = changed or {}
+    result = {}
+    for box in geom.boxes():
+        key = (box.round, box.team, box.name)
+        value = WRITTEN[(box.round, box.team)].get(box.name)
+        if box.line.kind != "flag" and value is None and box.name not in ("black_threes", "red_threes"):
+            value = 0
+        if key in changed:
+            value, second = changed[key]
+            result[key] = box_reading(box, value, second=second)
+        else:
+            result[key] = box_reading(box, value)
+    return result
+
+
+def test_a_sheet_read_right_agrees_with_the_engine(geom):
+    checked = reading.check(RULES, geom, readings(geom), before=[])
+    assert not [key for key, r in checked.readings.items() if r.mark]
+    columns = {key: (c.score, c.total, c.agrees) for key, c in checked.columns.items()}
+    assert columns == {
+        (1, 0): (2935, 2935, True),
+        (1, 1): (740, 740, True),
+        (2, 0): (530, 3465, True),
+        (2, 1): (5705, 6445, True),
+    }
+    assert checked.rounds[2][1].books == {"clean": 4, "dirty": 5}
+
+
+def test_one_digit_misread_is_repaired_by_the_sums(geom):
+    # 1,235 melded read as 1,735 (the model's second choice for the hundreds: a 2)
+    key = (1, 0, "melded_points")
+    checked = reading.check(RULES, geom, readings(geom, {key: (1735, {2: (2, 0.3)})}), before=[])
+    repaired = checked.readings[key]
+    assert (repaired.value, repaired.was, repaired.mark) == (1235, 1735, "repaired")
+    assert checked.columns[(1, 0)].agrees is True and checked.columns[(1, 0)].repaired == key
+    assert [k for k, r in checked.readings.items() if r.mark] == [key]
+
+
+def test_a_misread_total_is_repaired_when_the_model_was_unsure(geom):
+    # 6,445 read as 6,446, the 5 the model's second choice
+    key = (2, 1, "sheet_total")
+    checked = reading.check(RULES, geom, readings(geom, {key: (6446, {0: (5, 0.2)})}), before=[])
+    assert (checked.readings[key].value, checked.readings[key].mark) == (6445, "repaired")
+
+
+def test_the_familys_slip_in_a_total_is_shown_not_repaired(geom):
+    # the family wrote 3,365 for 2,935 + 530 = 3,465; read right, with confidence
+    key = (2, 0, "sheet_total")
+    checked = reading.check(RULES, geom, readings(geom, {key: (3365, None)}), before=[])
+    assert (checked.readings[key].value, checked.readings[key].mark) == (3365, "disagrees")
+    column = checked.columns[(2, 0)]
+    assert (column.score, column.total, column.sheet_total, column.agrees) == (530, 3465, 3365, False)
+    assert checked.readings[(2, 0, "sheet_score")].mark is None
+
+
+def test_a_value_the_rules_forbid_is_marked_and_the_other_teams_still_checked(geom):
+    # 1,233 melded: no cards make it (they count in fives); no second choice explains it
+    # as the round score is not written
+    key = (1, 0, "melded_points")
+    changed = {key: (1233, None), (1, 0, "sheet_score"): (None, None), (1, 0, "sheet_total"): (None, None)}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert checked.readings[key].mark == "forbidden" and checked.readings[key].note
+    assert checked.columns[(1, 0)].score is None
+    assert checked.columns[(1, 1)].agrees is True  # 740 all the same
+
+
+def test_a_forbidden_value_is_repaired_where_the_sums_say_which(geom):
+    key = (1, 0, "melded_points")
+    checked = reading.check(RULES, geom, readings(geom, {key: (1233, {0: (5, 0.05)})}), before=[])
+    assert (checked.readings[key].value, checked.readings[key].mark) == (1235, "repaired")
+
+
+def test_two_boxes_that_could_explain_it_are_left_to_the_family(geom):
+    # the 2 clean books read as 3 and the round score's 2,935 read as 3,435: changing either
+    # box back alone does not make the column agree, so nothing is repaired
+    changed = {(1, 0, "book_clean"): (3, {0: (2, 0.1)}), (1, 0, "sheet_score"): (3435, {2: (9, 0.1)})}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
+    assert checked.columns[(1, 0)].agrees is False
+
+
+def test_a_page_after_the_first_carries_the_earlier_rounds_totals():
+    geom = layout.geometry(RULES, 2, 2, "letter")
+    # the first round as the game has it: the page's round 2 totals carry on from it
+    page = {k: r for k, r in readings(geom).items() if k[0] == 2}
+    earlier = reading.check(RULES, geom, readings(geom), before=[]).rounds[1]
+    assert all(c.agrees for c in reading.check(RULES, geom, page, before=[earlier]).columns.values())
+    # not known: the round scores alone are compared
+    unknown = reading.check(RULES, geom, page, before=None)
+    assert [(c.total, c.agrees) for c in unknown.columns.values()] == [(None, True), (None, True)]
+
+
+def test_unread_boxes_are_never_repaired(geom):
+    key = (1, 0, "melded_points")
+    page = readings(geom)
+    page[key] = reading.BoxReading(page[key].box, None, 0.0, page[key].cells, False, (), b"", "unread")
+    checked = reading.check(RULES, geom, page, before=[])
+    assert checked.readings[key].mark == "unread" and checked.readings[key].value is None
+    assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
