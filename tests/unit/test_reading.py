@@ -97,6 +97,7 @@ def test_a_photo_upside_down_or_sideways_is_read(game, turned):
 
 
 def test_the_exif_orientation_is_applied(upright):
+    # over a second: the photo encoded again, and found
     photo = upright[0]
     image = Image.open(io.BytesIO(photo.data)).transpose(Image.Transpose.ROTATE_270)
     exif = Image.Exif()
@@ -132,6 +133,7 @@ def _jpeg(image):
 
 
 def test_a_photo_of_something_else():
+    # about a second: two pictures looked through for markers and a QR code
     rng = np.random.default_rng(SEED)
     noise = Image.fromarray(rng.integers(0, 256, (900, 1200, 3), dtype=np.uint8))
     with pytest.raises(reading.NoSheet, match="No score sheet"):
@@ -156,6 +158,7 @@ def _painted_over(game, where):
 
 
 def test_a_page_without_its_corner_markers_is_no_sheet(game):
+    # over a second, as the three below: each photographs its own page (no other test needs it)
     with pytest.raises(reading.NoSheet):
         reading.find(_painted_over(game, "markers"))
 
