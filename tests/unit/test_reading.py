@@ -88,6 +88,12 @@ def test_the_boxes_are_read_and_every_wrong_one_flagged(game, upright):
     assert picture.format == "PNG" and picture.width > picture.height  # the comb's four boxes
 
 
+def test_another_layout_is_refused(upright):
+    other = layout.geometry(photos.rules(), 2, 4, "letter")
+    with pytest.raises(ValueError, match="layout"):
+        reading.read(upright[1], other)
+
+
 def test_a_photo_upside_down_or_sideways_is_read(game, turned):
     sheet, _ = game
     photo, found, _, checked = turned
