@@ -13,8 +13,9 @@ Printed: pages found; boxes read right by the model alone and after the checks' 
 a box is flagged by its own mark, or by its column's sums disagreeing or a value there
 the rules forbid); boxes the family
 must correct per 4-round game (median, the game's wrong boxes scaled to 4 rounds; goal
-<= 1); seconds per page (find + read + check; goal <= 3 s), with the floor measured in
-the same run: Pillow decoding the same JPEG, and the ratio to it.
+<= 1); seconds per page (find + read + check; goal <= 3 s), and the processor's seconds
+(the machine is shared), with the floor measured in the same run: Pillow decoding the
+same JPEG, and the ratio to it.
 
     BENCH_READER_PAGES=50 BENCH_READER_SEED=55 python bench/reader.py
 """
@@ -66,7 +67,8 @@ def main():
     found = pages = 0
     boxes = model_right = checked_right = unflagged = 0
     marked = 0
-    seconds, floors, per_game = [], [], []
+    repairs = {True: 0, False: 0}
+    seconds, processor, floors, per_game = [], [], [], []
     turns = {}
     for sheet, page_photos in games(rng):
         wrong_in_game = 0
@@ -76,7 +78,7 @@ def main():
             start = time.perf_counter()
             decode(photo.data)
             floors.append(time.perf_counter() - start)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 page = reading.find(photo.data)
             except (reading.NoSheet, reading.NoCode) as refusal:
@@ -87,6 +89,7 @@ def main():
             first = sheet.geom.pages[page.code.page - 1].rounds[0]
             checked = reading.check(rules, sheet.geom, readings, sheet.rounds[: first - 1])
             seconds.append(time.perf_counter() - start)
+            processor.append(time.process_time() - cpu)
             found += 1
             turns[photo.turn] = turns.get(photo.turn, 0) + 1
             # a column is flagged where its sums disagree or it holds a value the rules
@@ -103,6 +106,8 @@ def main():
                 checked_right += right
                 flagged = box.mark is not None or key[:2] in flagged_columns
                 marked += box.mark is not None
+                if box.mark == "repaired":
+                    repairs[right] += 1
                 if not right:
                     wrong_in_game += 1
                     if not flagged:
@@ -112,7 +117,9 @@ def main():
         per_game.append(wrong_in_game * 4 / sheet.geom.rounds)
     floor = statistics.median(floors)
     median = statistics.median(seconds)
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"python {sys.version.split()[0]}; numpy {np.__version__}; seed {SEED}; {len(per_game)} games")
+    print(f"{os.cpu_count()} cores, load average {load} at the end")
     print(f"pages turned (degrees: pages): {dict(sorted(turns.items()))}")
     print()
     header = f"{'figure':<52} {'value':>12}  goal"
@@ -124,10 +131,12 @@ def main():
         ("boxes read right after the checks (before review)", f"{checked_right / boxes:.1%}", ">= 98 %"),
         ("wrong boxes left unflagged", f"{unflagged}", "0"),
         ("boxes marked (unsure, unread, repaired, disagrees…)", f"{marked / boxes:.1%}", ""),
+        ("boxes repaired: right / wrong", f"{repairs[True]} / {repairs[False]}", ""),
         ("boxes to correct per 4-round game (median)", f"{statistics.median(per_game):.1f}", "<= 1"),
         ("boxes to correct per 4-round game (mean)", f"{statistics.mean(per_game):.2f}", ""),
         ("seconds per page: find + read + check (median)", f"{median:.2f} s", "<= 3 s"),
         ("seconds per page (slowest)", f"{max(seconds):.2f} s", ""),
+        ("processor seconds per page (median)", f"{statistics.median(processor):.2f} s", ""),
         ("floor: Pillow decoding the same photo (median)", f"{floor:.2f} s", ""),
         ("ratio to the floor", f"{median / floor:.1f}×", ""),
     ]

@@ -110,7 +110,13 @@ def _picture(found, box):
 def read(found, geom, hand=None):
     """{(round, team, line name): ``BoxReading``} of every comb of the page ``found`` is,
     cut at the layout ``geom`` (the game's ``printing.layout.geometry``, its ``key`` the
-    one the QR code names); ``hand``: the family's ``Hand``."""
+    one the QR code names); ``hand``: the family's ``Hand``. A ``ValueError`` where the
+    layout is not the one printed (the caller rebuilt another game's, or the rules changed
+    since the sheet was printed)."""
+    if geom.key != found.code.key or not 0 < found.code.page <= len(geom.pages):
+        raise ValueError(
+            f"the sheet printed layout {found.code.key}, page {found.code.page}; this is {geom.key}"
+        )
     page = geom.pages[found.code.page - 1]
     cells, places = [], []  # every digit, minus and tick box: its image and (box, index)
     outside = set()

@@ -6,13 +6,15 @@ engine's round score and running total (``scoring.standings``) are compared with
 ones the family wrote. Where a team's column disagrees, or holds a forbidden value, one
 box changed by one digit is looked for that explains it: its digits' likely alternatives
 (the model's second choices), any digit of an unsure box, any digit of any other box
-but a sum read with confidence (a family's slip in a total stays shown), a tick box
+but a sum read with confidence (a family's slip in a total stays shown; a round score
+whose total is the engine's is misread, not slipped), a tick box
 ticked or not, an unsure minus taken away. Where one of these changes makes the column
-agree and is ``DOMINANCE`` times as likely as any other that does (the model's chance of
-the new digit over the one read), that box is repaired and marked "repaired"; otherwise
-the column's sums are marked "disagrees" (in Hand and Foot a clean book is worth 500
-points: a 5 in the hundreds of the points melded explains the same as one book more). Nothing is
-added up here: every score and total is the engine's.
+agree, is at least ``LEAST_LIKELIHOOD`` and ``DOMINANCE`` times as likely as any other
+that does (the model's chance of the new digit over the one read), that box is repaired
+and marked "repaired"; otherwise the column's sums are marked "disagrees" (in Hand and
+Foot a clean book is worth 500 points: a 5 in the hundreds of the points melded explains
+the same as one book more). Nothing is added up here: every score and total is the
+engine's.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ UNLIKELY = 1e-4  # the least chance a change is given (the model's chances go lo
 #: the likeliest change that explains a column is taken when it is this many times as
 #: likely as the next
 DOMINANCE = 10.0
+#: ... and at least this likely (bench/reader.py, 30 pages: 66 repairs right and 1 wrong
+#: with no floor, 66 and none with this one)
+LEAST_LIKELIHOOD = 1e-3
 
 
 @dataclass(frozen=True)
@@ -95,11 +100,13 @@ def _field_key(problem, number):
     return (number, problem.team, problem.field.replace("books.", "book_"))
 
 
-def _alternatives(reading, tier):
+def _alternatives(reading, tier, vouched=False):
     """(new value, cells, negative, likelihood) of the comb changed in one box, for ``tier``
     0 (likely alternatives of its digits), 1 (any digit of an unsure box, an unsure minus),
     2 (any digit of another box, a tick); the likelihood is the model's chance of the new
-    digit over its chance of the one read."""
+    digit over its chance of the one read. ``vouched``: a round score whose total the
+    engine makes as written (the entries right, the family's path the engine's): any digit
+    of it, as likely as the digit read."""
     box = reading.box
     if reading.mark == boxes_read.UNREAD:
         return
@@ -120,7 +127,7 @@ def _alternatives(reading, tier):
                 continue
             others = [d for d in range(10) if d != cell.digit and cell.chances[d] < LIKELY]
         else:
-            if box.line.kind == "sum" or cell.confidence < boxes_read.UNSURE:
+            if (box.line.kind == "sum" and not vouched) or cell.confidence < boxes_read.UNSURE:
                 continue  # a sum read with confidence that disagrees may be the family's slip
             if reading.mark == boxes_read.UNSURE_MARK:
                 continue
@@ -129,6 +136,8 @@ def _alternatives(reading, tier):
             cells = list(reading.cells)
             cells[index] = replace(cell, digit=digit)
             likelihood = max(cell.chances[digit], UNLIKELY) / max(cell.chances[cell.digit], UNLIKELY)
+            if vouched and tier == 2:
+                likelihood = 1.0
             yield (
                 boxes_read.value_of(box, cells, reading.negative),
                 tuple(cells),
@@ -298,11 +307,22 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
     written_sums = [readings.get((number, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
     if not any(r is not None and r.value is not None for r in written_sums) and not forbidden:
         return None
+    # the round score misread where the written total is the engine's: the total vouches
+    written_total = readings.get((number, team, layout.TOTAL))
+    vouched = None
+    if (
+        team in totals_known
+        and current.totals is not None
+        and written_total is not None
+        and written_total.mark != boxes_read.UNREAD
+        and written_total.value == current.totals[team]
+    ):
+        vouched = (number, team, layout.ROUND_SCORE)
     explaining = []
     for tier in (0, 1, 2):
         for key in candidates:
             reading = readings[key]
-            for value, cells, negative, likelihood in _alternatives(reading, tier):
+            for value, cells, negative, likelihood in _alternatives(reading, tier, key == vouched):
                 trial = dict(readings)
                 trial[key] = replace(reading, value=value, cells=cells, negative=negative)
                 changed = _Round(rules, geom, trial, number, earlier, known)
@@ -317,7 +337,9 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
                     continue
                 explaining.append((likelihood, key, trial[key]))
     explaining.sort(key=lambda found: -found[0])
-    if not explaining or (len(explaining) > 1 and explaining[0][0] < DOMINANCE * explaining[1][0]):
+    if not explaining or explaining[0][0] < LEAST_LIKELIHOOD:
+        return None
+    if len(explaining) > 1 and explaining[0][0] < DOMINANCE * explaining[1][0]:
         return None  # none, or more than one change explains it: the family says which
     _likelihood, key, reading = explaining[0]
     return key, replace(reading, mark=REPAIRED, was=readings[key].value)

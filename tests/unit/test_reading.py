@@ -88,6 +88,12 @@ def test_the_boxes_are_read_and_every_wrong_one_flagged(game, upright):
     assert picture.format == "PNG" and picture.width > picture.height  # the comb's four boxes
 
 
+def test_another_layout_is_refused(upright):
+    other = layout.geometry(photos.rules(), 2, 4, "letter")
+    with pytest.raises(ValueError, match="layout"):
+        reading.read(upright[1], other)
+
+
 def test_a_photo_upside_down_or_sideways_is_read(game, turned):
     sheet, _ = game
     photo, found, _, checked = turned
@@ -97,6 +103,7 @@ def test_a_photo_upside_down_or_sideways_is_read(game, turned):
 
 
 def test_the_exif_orientation_is_applied(upright):
+    # over a second: the photo encoded again, and found
     photo = upright[0]
     image = Image.open(io.BytesIO(photo.data)).transpose(Image.Transpose.ROTATE_270)
     exif = Image.Exif()
@@ -132,6 +139,7 @@ def _jpeg(image):
 
 
 def test_a_photo_of_something_else():
+    # about a second: two pictures looked through for markers and a QR code
     rng = np.random.default_rng(SEED)
     noise = Image.fromarray(rng.integers(0, 256, (900, 1200, 3), dtype=np.uint8))
     with pytest.raises(reading.NoSheet, match="No score sheet"):
@@ -156,6 +164,7 @@ def _painted_over(game, where):
 
 
 def test_a_page_without_its_corner_markers_is_no_sheet(game):
+    # over a second, as the three below: each photographs its own page (no other test needs it)
     with pytest.raises(reading.NoSheet):
         reading.find(_painted_over(game, "markers"))
 

@@ -167,3 +167,15 @@ def test_unread_boxes_are_never_repaired(geom):
     checked = reading.check(RULES, geom, page, before=[])
     assert checked.readings[key].mark == "unread" and checked.readings[key].value is None
     assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
+
+
+def test_a_round_score_misread_with_confidence_is_repaired_when_the_total_vouches(geom):
+    # 530 read as 580, the model sure of its 8; the total 3,465 is the engine's: the
+    # entries are right and the family's sums with them, so the score box was misread
+    key = (2, 0, "sheet_score")
+    checked = reading.check(RULES, geom, readings(geom, {key: (580, None)}), before=[])
+    assert (checked.readings[key].value, checked.readings[key].was, checked.readings[key].mark) == (
+        530,
+        580,
+        "repaired",
+    )
