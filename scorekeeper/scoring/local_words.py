@@ -26,7 +26,7 @@ LOCAL: tuple[tuple[Mapping[str, Any] | None, Mapping[str, Mapping[str, Any]]], .
                     "clean": "Canastras limpas (vermelhas)",
                     "dirty": "Canastras sujas (pretas)",
                     "sevens": "Canastras de 7",
-                    "wild": "Canastras de curingas",
+                    "wild": "Canastras de coringas",
                 },
                 "piles": ("mão", "pé"),
                 "round": "rodada",
