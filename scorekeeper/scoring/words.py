@@ -264,3 +264,17 @@ def _own(cls: type[Words], words: Mapping[str, Any] | None, language: str) -> Wo
         kinds=MappingProxyType(kinds),
         labels=MappingProxyType(labels),
     )
+
+
+def kind_label(kind: str, language: str) -> str:
+    """A kind of book's label where no one rule set is read (a player's books over every game):
+    Hand and Foot's in ``language``, else that of the first written rule set that scores the kind
+    ("ace_to_ace" -> "Canastras de ás a ás"), else the kind's key worded by Hand and Foot's.
+    English keeps the labels its pages have always had ("Clean books")."""
+    if language == "en":
+        return _("%(kind)s books", kind=capital(kind.replace("_", " ")))
+    for english, _languages_words in ((None, None), *LOCAL):
+        words = Words.of(english, language)
+        if kind in words.labels or kind in words.kinds or (words.usual and kind in _BOOK_LABELS):
+            return words.book_label(kind)
+    return Words.of(None, language).book_label(kind)
