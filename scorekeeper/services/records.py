@@ -20,6 +20,7 @@ from .. import scoring
 from ..scoring.language import N_, _
 from ..storage.db import snapshot
 from . import ratings
+from .game_model import rules_words
 from .history import distinct_rules_names
 
 # (record, column, highest first?) — each column has its team (the team's
@@ -28,7 +29,7 @@ GAME_RECORDS = (
     ("high_total", N_("Highest game total"), True),
     ("best_round", N_("Best round"), True),
     ("worst_round", N_("Worst round"), False),
-    ("most_books", N_("Most books in a round"), True),
+    ("most_books", N_("Most %(books)s in a round"), True),  # in the rule set's words
     ("margin", N_("Biggest winning margin"), True),
     ("comeback", N_("Biggest comeback"), True),
 )
@@ -238,6 +239,7 @@ def game_records(db, year=None):
         ]
     for rules_name in names:
         records = []
+        say = rules_words(db, rules_name)
         within, params = "rules_name = :rules", {"rules": rules_name}
         if year is not None:
             within += " AND night >= :since AND night < :until"
@@ -253,12 +255,21 @@ def game_records(db, year=None):
                 params,
             ).fetchone()
             if row:
-                records.append({"key": column, "label": _(label), **_holder(db, row, column)})
+                records.append({"key": column, "label": say.said(label), **_holder(db, row, column)})
         # the games kept as their scores alone, which hold no record of books
         (without_books,) = db.execute(
             f"SELECT COUNT(*) FROM game_records WHERE {within} AND most_books IS NULL", params
         ).fetchone()
-        result.append({"rules_name": rules_name, "records": records, "without_books": without_books})
+        result.append(
+            {
+                "rules_name": rules_name,
+                "records": records,
+                "without_books": without_books,
+                # what these rules call one book and several ("burraco", "burrachi")
+                "book": say.book,
+                "books": say.books,
+            }
+        )
     return result
 
 
@@ -382,7 +393,7 @@ def worth_telling(db, game):
                 return {
                     "kind": "record",
                     "record": column,
-                    "label": _(label),
+                    "label": game.rules.say.said(label),
                     "value": values[column],
                     "team": values[team],
                     "round": values[number] if number else None,

@@ -24,6 +24,17 @@ def index():
     return render_template("home/index.html", playing=playing, playing_count=playing_count, finished=finished)
 
 
+@bp.app_template_global()
+def household_game():
+    """What a page that is no one game's names in its title: the household's game (its latest
+    game's: "Buraco"), Hand and Foot before any."""
+    try:
+        name = game_model.household_game(get_db())
+    except (sqlite3.Error, faults.Fault):
+        name = None  # a page telling of a broken scores file still has a title
+    return name or _("Hand and Foot")
+
+
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error):
     """A form older than an evening of play, or posted from elsewhere."""
