@@ -39,7 +39,10 @@ _ANY_WORDS = {
 # a round that needs no books, as each language's hint writes it
 _NONE_WORDS = {"none", "nenhuma", "nenhum", "ninguna", "ninguno", "nessuna", "nessuno"}
 # "1 per player + 1" as each language's hint writes it
-_PER_PLAYER = r"(?:per\s+player|por\s+jogador|por\s+jugador|per\s+giocatore)"
+_DECKS_PER_PLAYER = re.compile(
+    r"(\d+)\s*(?:decks?\s*)?(?:per\s+player|por\s+jogador|por\s+jugador|per\s+giocatore)(?:\s*\+\s*(\d+))?",
+    re.IGNORECASE,
+)
 # what the editor writes back in each language: a round that needs no books, decks per player
 TYPED = {
     "en": ("none", "per player"),
@@ -146,7 +149,7 @@ def parse_decks(text):
         return None
     if re.fullmatch(r"\d+", text):
         return int(text)
-    match = re.fullmatch(r"(\d+)\s*(?:decks?\s*)?" + _PER_PLAYER + r"(?:\s*\+\s*(\d+))?", text, re.IGNORECASE)
+    match = _DECKS_PER_PLAYER.fullmatch(text)
     if match:
         return {"per_player": int(match[1]), "extra": int(match[2] or 0)}
     if ":" in text:

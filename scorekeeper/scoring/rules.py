@@ -49,6 +49,9 @@ _LATER_FIELDS = {
     # never took it, and how one taken but never played is counted (values.PACKET_UNPLAYED)
     "packet_not_taken": 0,
     "packet_unplayed": values.PACKET_CARDS,
+    # a tie for the lead at the rules' end: "draw" (every rule set before issue 56) or
+    # "play_on" (another round, until the tie is broken)
+    "tie": values.TIE_DRAW,
 }
 #: The values that may depend on how the round ended (see ``by_outcome``).
 OUTCOME_VALUES = ("red_three", "black_three", "red_three_melded", "red_three_book", "black_three_book")
@@ -118,6 +121,9 @@ class RuleSet:
     # a packet taken but not played: "cards" (its cards count with the points left) or
     # "not_taken" (counted as never taken)
     packet_unplayed: str = values.PACKET_CARDS
+    # a tie for the lead when the end comes (a target reached, the set rounds played):
+    # "draw" ends the game tied, "play_on" plays another round until the tie is broken
+    tie: str = values.TIE_DRAW
 
     def __post_init__(self) -> None:
         books = values.books(self.books)
@@ -141,6 +147,7 @@ class RuleSet:
             "words": check_words(self.words, tuple(books)),
             "packet_not_taken": whole(self.packet_not_taken, "packet_not_taken"),
             "packet_unplayed": values.packet_unplayed(self.packet_unplayed),
+            "tie": values.tie(self.tie),
         }
         for name, value in normalised.items():
             object.__setattr__(self, name, values.frozen(value))

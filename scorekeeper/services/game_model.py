@@ -18,7 +18,6 @@ from .. import scoring
 from ..recent import Recent
 from ..scoring import ENTRY_FIELDS, RuleSet, TeamRound
 from ..scoring.language import _, language
-from ..scoring.words import DEFAULT as DEFAULT_WORDS
 from ..storage.db import snapshot
 from .players import Player
 
@@ -178,26 +177,8 @@ _memo_lock = threading.Lock()
 
 
 @functools.lru_cache(maxsize=64)
-def _rules(text):
+def rules_of(text):
     return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
-
-
-def rules_words(db, rules_name):
-    """The words of the rules named so (its latest game's), in the reader's language."""
-    row = db.execute(
-        "SELECT rules FROM games WHERE rules_name = ? ORDER BY id DESC LIMIT 1", [rules_name]
-    ).fetchone()
-    return _rules(row[0]).say if row else DEFAULT_WORDS
-
-
-def household_game(db):
-    """The game the household plays, in the reader's words: its latest game's (None before any,
-    and for Hand and Foot's words where the reader's language has none of its own: the catalog's)."""
-    row = db.execute(
-        "SELECT rules FROM games WHERE deleted_at IS NULL AND importing IS NULL ORDER BY id DESC LIMIT 1"
-    ).fetchone()
-    game = _rules(row[0]).say.game if row else None
-    return None if game == DEFAULT_WORDS.game else game
 
 
 def load_game(db, game_id, *, changes=False, remember=False, hidden=False, deleted=False):
@@ -251,7 +232,7 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False, delet
     game = Game(
         id=gid,
         uid=uid,
-        rules=_rules(rules),
+        rules=rules_of(rules),
         rules_key=rules_key,
         teams=teams,
         rounds=rounds,

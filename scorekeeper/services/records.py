@@ -20,8 +20,8 @@ from .. import scoring
 from ..scoring.language import N_, _
 from ..storage.db import snapshot
 from . import ratings
-from .game_model import rules_words
 from .history import distinct_rules_names
+from .rulesets import rules_words
 
 # (record, column, highest first?) — each column has its team (the team's
 # position) and, for a round, its round number beside it
@@ -237,9 +237,8 @@ def game_records(db, year=None):
                 [f"{year:04d}", f"{year + 1:04d}"],
             )
         ]
-    for rules_name in names:
+    for rules_name, say in ((name, rules_words(db, name)) for name in names):
         records = []
-        say = rules_words(db, rules_name)
         within, params = "rules_name = :rules", {"rules": rules_name}
         if year is not None:
             within += " AND night >= :since AND night < :until"
@@ -260,16 +259,8 @@ def game_records(db, year=None):
         (without_books,) = db.execute(
             f"SELECT COUNT(*) FROM game_records WHERE {within} AND most_books IS NULL", params
         ).fetchone()
-        result.append(
-            {
-                "rules_name": rules_name,
-                "records": records,
-                "without_books": without_books,
-                # what these rules call one book and several ("burraco", "burrachi")
-                "book": say.book,
-                "books": say.books,
-            }
-        )
+        words = {"book": say.book, "books": say.books}  # what these rules call them: "burrachi"
+        result.append({"rules_name": rules_name, "records": records, "without_books": without_books, **words})
     return result
 
 
