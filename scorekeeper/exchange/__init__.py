@@ -26,11 +26,11 @@ FORMAT = "scorekeeper-history"
 # version 3 file is a version 4 file without them. Version 5 (issue 54) added a game's
 # night, so that it stays on the night it was played wherever the file is imported; a
 # version 4 file is a version 5 file without it (each game's night is worked out on the
-# importing computer's clock). Version 6 (issue 56) added the house-rules value tie (a tie
-# for the lead at the end played off or a draw); a version 5 file is a version 6 file without
-# it (every tie a draw, as before).
-VERSION = 6
-READS = (1, 2, 3, 4, 5, 6)
+# importing computer's clock).
+# The house-rules value tie (issue 56) came within version 5: at its default it is not
+# written, so only rules that play a tie off carry it (docs/export-format.md).
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 
 
 def stamp_now():
