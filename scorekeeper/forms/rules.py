@@ -260,13 +260,13 @@ class RulesFields(Form):
         _l("A tie for the lead when the game ends"),
         default=scoring.values.TIE_DRAW,
         choices=[
-            SelectChoice(scoring.values.TIE_DRAW, _l("Stands: the game is a draw")),
-            SelectChoice(
-                scoring.values.TIE_PLAY_ON, _l("Is played off: another round, until one team leads")
-            ),
+            # short: a choice is read whole in its box on a 320 px phone
+            SelectChoice(scoring.values.TIE_DRAW, _l("A draw")),
+            SelectChoice(scoring.values.TIE_PLAY_ON, _l("One more round")),
         ],
         description=_l(
-            "A casual Buraco or Burraco table plays a tie off; a tournament turn’s tie is a draw."
+            "One more round until one team leads, as a casual Buraco or Burraco table plays a tie "
+            "off; a tournament turn’s tie is a draw."
         ),
     )
     # what the family calls things (scoring.words); empty: Hand and Foot's words

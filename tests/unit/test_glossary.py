@@ -38,7 +38,7 @@ def test_each_glossary_word_is_said_with_its_term(language):
     for msgid, strings in entries(language):
         for term in GLOSSARY:
             word = term[language]
-            if re.search(term["english"], words(msgid), re.I):
+            if re.search(term["english"], words(msgid), re.I) and msgid not in term.get("unsaid", ()):
                 for string in strings:
                     if not re.search(word["uses"], words(string), re.I):
                         wrong.append(f"{term['name']} → {word['use']}: {msgid!r} → {string!r}")
