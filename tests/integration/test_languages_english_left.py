@@ -147,3 +147,39 @@ def test_the_editor_reads_back_what_it_writes_in_each_language(code):
     none, per_player = rule_lists.typed(code)
     assert rule_lists.parse_decks(f"1 {per_player} + 1") == {"per_player": 1, "extra": 1}
     assert rule_lists.parse_books_by_round(f"1 clean + 1 dirty\n{none}") == [{"clean": 1, "dirty": 1}, {}]
+
+
+ENGLISH_LEFT = re.compile(r"\b(Rating|Winner|Letter|books?|Clean|Dirty|rounds?|none|per player|any kind)\b")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_of_a_household_carry_no_english_number_or_word(client, make_game, played, language):
+    won, _ = played
+    buraco = make_game(
+        "buraco",
+        [[TeamRound(books={"clean": 2}, melded_points=1200, went_out=True), TeamRound(melded_points=1100)]],
+        day="2026-03-06",
+    )
+    ann = won.teams[0].players[0]
+    urls = (
+        "/",
+        "/games/new",
+        f"/games/{buraco.id}/rounds/new",
+        f"/games/{won.id}",
+        f"/games/{buraco.id}",
+        "/history",
+        "/players",
+        f"/players/{ann.id}",
+        "/records",
+        "/years/2026",
+        "/rules/roth",
+        "/rules/buraco",
+        "/rules/burraco",
+        "/rules/new?from=roth",
+        f"/games/{won.id}/sheet",
+    )
+    for url in urls:
+        shown = re.sub(r"<script.*?</script>|<style.*?</style>", "", page(client, url, language), flags=re.S)
+        shown = re.sub(r"<[^>]+>", " ", shown)
+        assert not re.findall(r"\b\d{1,3},\d{3}\b", shown), url  # 4,195 is English
+        assert not ENGLISH_LEFT.findall(shown), url
