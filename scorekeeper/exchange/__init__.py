@@ -27,6 +27,8 @@ FORMAT = "scorekeeper-history"
 # night, so that it stays on the night it was played wherever the file is imported; a
 # version 4 file is a version 5 file without it (each game's night is worked out on the
 # importing computer's clock).
+# The house-rules value tie (issue 56) came within version 5: at its default it is not
+# written, so only rules that play a tie off carry it (docs/export-format.md).
 VERSION = 5
 READS = (1, 2, 3, 4, 5)
 

@@ -52,6 +52,7 @@ def fields_from_rules(rules: RuleSet) -> dict:
         "end_mode": next(iter(rules.end or {}), "none"),
         "end_rounds": rules.planned_rounds,
         "end_score": rules.target_score,
+        "tie": rules.tie,
         **_words_data(rules),
     }
 

@@ -16,7 +16,7 @@ each ``format_`` function writes what its ``parse_`` reads.
 
 import re
 
-from ..scoring.language import _
+from ..scoring.language import _, language
 
 ANY = "any"
 # what a family may write for "books of any kind"
@@ -26,14 +26,41 @@ _ANY_WORDS = {
     "books",
     "canasta",
     "canastas",
+    "canastra",
+    "canastras",
+    # "of any kind" in the languages the pages speak, as their hints write it
+    "qualquer",
+    "cualquiera",
+    "qualsiasi",
     "any_kind",
     "book_of_any_kind",
     "books_of_any_kind",
 }
+# a round that needs no books, as each language's hint writes it
+_NONE_WORDS = {"none", "nenhuma", "nenhum", "ninguna", "ninguno", "nessuna", "nessuno"}
+# "1 per player + 1" as each language's hint writes it
+_DECKS_PER_PLAYER = re.compile(
+    r"(\d+)\s*(?:decks?\s*)?(?:per\s+player|por\s+jogador|por\s+jugador|per\s+giocatore)(?:\s*\+\s*(\d+))?",
+    re.IGNORECASE,
+)
+# what the editor writes back in each language: a round that needs no books, decks per player
+TYPED = {
+    "en": ("none", "per player"),
+    "pt_BR": ("nenhuma", "por jogador"),
+    "es": ("ninguna", "por jugador"),
+    "it": ("nessuna", "per giocatore"),
+}
+
+
+def typed(code):
+    """("none", "per player") as the rules editor writes them back in the language ``code``."""
+    return TYPED.get(code) or TYPED.get(code.split("_")[0]) or TYPED["en"]
 
 
 #: a run of digits with commas in it ("1,000", "50,90"), from its first digit on
 _DIGITS_AND_COMMAS = re.compile(r"(?<!\d)\d+(?:,\d+)+")
+# "2.500": thousands as Portuguese, Spanish and Italian group them
+_DIGITS_AND_POINTS = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{3})+(?![\d.])")
 
 
 def book_kind(text):
@@ -88,7 +115,7 @@ def parse_books_by_round(text, *, book="book", books="books", kinds=("clean", "d
 
 
 def _book_counts(line, book, clean):
-    if line.strip().lower() == "none":
+    if line.strip().lower() in _NONE_WORDS:
         return {}
     counts = {}
     for part in re.split(r"[+,]", line):
@@ -122,7 +149,7 @@ def parse_decks(text):
         return None
     if re.fullmatch(r"\d+", text):
         return int(text)
-    match = re.fullmatch(r"(\d+)\s*(?:decks?\s*)?per\s+player(?:\s*\+\s*(\d+))?", text, re.IGNORECASE)
+    match = _DECKS_PER_PLAYER.fullmatch(text)
     if match:
         return {"per_player": int(match[1]), "extra": int(match[2] or 0)}
     if ":" in text:
@@ -141,8 +168,8 @@ def format_decks(decks):
     if isinstance(decks, int):
         return str(decks)
     if isinstance(decks, dict) or hasattr(decks, "keys"):
-        extra = f" + {decks['extra']}" if decks["extra"] else ""
-        return f"{decks['per_player']} per player{extra}"
+        each = f"{decks['per_player']} {typed(language())[1]}"
+        return f"{each} + {decks['extra']}" if decks["extra"] else each
     return ", ".join(f"{players}: {count}" for players, count in decks)
 
 
@@ -155,6 +182,9 @@ def _whole(text):
 def _refuse_thousands_commas(text):
     # from the first digit of a run only: tried at each digit, the run was read again from
     # each (work that grew with the square of a run of digits)
+    match = _DIGITS_AND_POINTS.search(text)
+    if match:
+        raise ValueError(_("“%(text)s”: write thousands without a point (2500).", text=match[0]))
     match = _DIGITS_AND_COMMAS.search(text)
     if match:
         raise ValueError(
@@ -177,5 +207,6 @@ def format_score_steps(steps):
 
 def format_books_by_round(rounds):
     return "\n".join(
-        " + ".join(f"{count} {kind}" for kind, count in counts.items()) or "none" for counts in rounds
+        " + ".join(f"{count} {kind}" for kind, count in counts.items()) or typed(language())[0]
+        for counts in rounds
     )

@@ -75,6 +75,7 @@ def rules_from_fields(fields) -> RuleSet | None:
         "first_meld_books": _first_meld_books(fields["first_meld_books"], names, said, rows),
         "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
+        "tie": fields["tie"].data or scoring.values.TIE_DRAW,
         "deal": _deal(fields),
     }
     if words:  # none typed: no words in the file, as before words existed

@@ -57,9 +57,13 @@ def speak(fields, words: Words) -> None:
     fields.words = words  # for the legends and hints of templates/rules/_fields.html
     hand = words.piles[0]
     # a book of any kind as the first meld's and going out's lists accept it
-    anyone = "1 book (of any kind)" if words.usual else f"1 any ({words.book} of any kind)"
-    if not words.usual and _written_as(words.book) == ANY:
-        anyone = f"1 {words.book} (of any kind)"
+    # Translators: an example the rules editor reads, "1 canastra (of any kind)": keep
+    # "1 %(book)s" as it is, and say "of any kind" in your language
+    anyone = _("1 %(book)s (of any kind)", book=words.book)
+    if not words.usual and _written_as(words.book) != ANY:
+        # Translators: an example the rules editor reads: "any" is typed, and it also reads
+        # "qualquer", "cualquiera" and "qualsiasi" in its place
+        anyone = _("1 any (%(book)s of any kind)", book=words.book)
     kinds = ["clean", "dirty", *(book_kind(row["kind"].data) for row in fields["extra_books"])]
     pair = "1 {} + 1 {}".format(*usual_kinds_written(words, kinds))
     for name, (label, description) in _SAID.items():

@@ -256,6 +256,19 @@ class RulesFields(Form):
         minimum=1,
         description=_l("The game ends after the round in which a team reaches it."),
     )
+    tie = SelectField(
+        _l("A tie for the lead when the game ends"),
+        default=scoring.values.TIE_DRAW,
+        choices=[
+            # short: a choice is read whole in its box on a 320 px phone
+            SelectChoice(scoring.values.TIE_DRAW, _l("A draw")),
+            SelectChoice(scoring.values.TIE_PLAY_ON, _l("One more round")),
+        ],
+        description=_l(
+            "One more round until one team leads, as a casual Buraco or Burraco table plays a tie "
+            "off; a tournament turn’s tie is a draw."
+        ),
+    )
     # what the family calls things (scoring.words); empty: Hand and Foot's words
     words_game = StringField(
         _l("The game"), [Fits(lengths.WORD)], description=_l("Like Canasta; empty: Hand and Foot.")

@@ -8,10 +8,10 @@ from typing import NamedTuple
 from .deal import deck
 from .language import N_, _
 from .rules import RuleSet
-from .values import RANK_ALIASES, RANKS, whole
+from .values import RANK_ALIASES, whole
 
-# 4 up to K, for naming runs of ranks such as "8–K".
-_RUN_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+# 3 (where 3s are cards) up to K, for naming runs of ranks such as "8–K", "3–7".
+_RUN_ORDER = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_PLURALS = {
     "joker": N_("Jokers"),
     "2": N_("2s"),
@@ -62,8 +62,8 @@ def _tier_label(ranks: Sequence[str]) -> str:
 def value_tiers(rules: RuleSet) -> list[Tier]:
     """The ranks grouped by value, highest value first."""
     by_value: dict[int, list[str]] = {}
-    for rank in RANKS:
-        by_value.setdefault(rules.card_values[rank], []).append(rank)
+    for rank in rules.ranks:  # the 3s too where they are cards (Buraco, Burraco)
+        by_value.setdefault(rules.card_value(rank), []).append(rank)
     return [
         Tier(_tier_label(ranks), value, tuple(ranks))
         for value, ranks in sorted(by_value.items(), reverse=True)
@@ -75,11 +75,13 @@ def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
     total = 0
     for rank, count in counts.items():
         canonical = RANK_ALIASES.get(str(rank).lower())
+        if canonical is None and str(rank) == "3" and rules.threes_as_cards:
+            canonical = "3"
         if canonical is None:
             raise ValueError(
-                _("%(rank)s: not a rank; the ranks are %(ranks)s", rank=rank, ranks=", ".join(RANKS))
+                _("%(rank)s: not a rank; the ranks are %(ranks)s", rank=rank, ranks=", ".join(rules.ranks))
             )
-        total += whole(count, f"{rank}", low=0, high=10_000) * rules.card_values[canonical]
+        total += whole(count, f"{rank}", low=0, high=10_000) * rules.card_value(canonical)
     return total
 
 

@@ -5,7 +5,8 @@ cards go in a hand, a knee (Hand, Knee and Foot; most houses deal none) and
 a foot. Every card of the deck is, when a round ends,
 in exactly one place: melded by one team, in one player's hand or foot, in
 the stock or in the discard pile. So whatever teams report together can never
-be more than the deck holds: its points (3s have no card value), its red and
+be more than the deck holds: its points (3s have none, unless they are plain cards as in
+Buraco and Burraco), its red and
 black 3s, its cards for books. Those are the bounds ``checks`` warns past.
 They are not the deal's cards (11 in a hand, 11 in a foot): a player who
 picks up the discard pile holds more than was dealt, so nothing here or in
@@ -54,8 +55,8 @@ class Deck(NamedTuple):
 
     def points(self, rules: RuleSet) -> int:
         """Every card's points under these rules: the most all teams together can
-        meld and hold in a round."""
-        return sum(self.cards_of(rank) * rules.card_values[rank] for rank in RANKS)
+        meld and hold in a round (the 3s too where they are cards: Buraco's two decks, 960)."""
+        return sum(self.cards_of(rank) * rules.card_value(rank) for rank in rules.ranks)
 
     def books(self) -> int:
         """The most books of 7 the deck's cards can make (3s aside)."""

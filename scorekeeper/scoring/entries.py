@@ -48,7 +48,7 @@ class EntryField:
     asked_by: str | None = None
 
     def said(self, words: Words) -> EntryField:
-        """This field with a rule set's words in its texts ("Points left in {piles}"), in the
+        """This field with a rule set's words in its texts ("Points left {piles_in}"), in the
         reader's language."""
         return replace(
             self,
@@ -73,12 +73,13 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
     ),
     EntryField(
         "unplayed_points",
-        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
-        N_("Points left in {piles}"),
-        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
-        N_("Left in {piles}"),
-        # Translators: {piles} is the game’s word for the piles held (“hand and foot”): keep it
-        N_("left in {piles}"),
+        # Translators: {piles_in} is where the cards are left, with its “in” (“in hand and
+        # foot”, “na mão e no pé”): keep it
+        N_("Points left {piles_in}"),
+        # Translators: {piles_in} is where the cards are left, with its “in”: keep it
+        N_("Left {piles_in}"),
+        # Translators: {piles_in} is where the cards are left, with its “in”: keep it
+        N_("left {piles_in}"),
         "points",
         sign=-1,
         maximum=100_000,
@@ -206,15 +207,6 @@ def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
     return _SAID.get(rules, lambda: tuple(_said(f, rules) for f in ENTRY_FIELDS), language())
 
 
-#: the rule values that score 3s apart from the cards (Hand and Foot's, Canasta's)
-_THREES = (
-    "red_three",
-    "black_three",
-    "red_three_melded",
-    "red_three_book",
-    "black_three_book",
-    "black_three_out",
-)
 # Buraco's and Burraco's 3s are cards like any 4 to 7, counted with the points left
 _THREES_AS_CARDS_HELP = N_("3s counted as cards, 5 each.")
 
@@ -223,8 +215,16 @@ def _said(entry: EntryField, rules: RuleSet) -> EntryField:
     said = entry.said(rules.say)
     if entry.name == "packet_not_taken" and rules.packet_unplayed == PACKET_NOT_TAKEN:
         return replace(said, help=rules.say.fill(_(_PACKET_UNPLAYED_HELP)))
-    if entry.name == "unplayed_points" and not any(in_use(getattr(rules, name)) for name in _THREES):
-        return replace(said, help=_(_THREES_AS_CARDS_HELP))
+    if entry.name == "unplayed_points":
+        # Buraco's morto taken but not played counts as never taken: its cards never count,
+        # the points left are the hand's alone ("in hand", "na mão": ``RuleSet.left_in``)
+        if rules.left_in != rules.say.left_in:
+            label, line, log = (
+                _(text).replace("{piles_in}", rules.left_in) for text in (entry.label, entry.line, entry.log)
+            )
+            said = replace(said, label=label, line=line, log=log)
+        if rules.threes_as_cards:
+            said = replace(said, help=_(_THREES_AS_CARDS_HELP))
     return said
 
 

@@ -9,7 +9,7 @@ from .entries import TeamRound
 from .minimums import books_to_go_out, first_meld_books, meld_minimum
 from .rounds import TeamRoundScore, score_round
 from .rules import RuleSet
-from .values import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS
+from .values import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS, TIE_PLAY_ON
 
 __all__ = ["MAX_PLAYERS_PER_TEAM", "MAX_TEAMS", "MIN_TEAMS", "Standings", "Verdict", "standings", "verdict"]
 
@@ -55,6 +55,17 @@ def running_totals(round_totals: Sequence[Sequence[int]]) -> list[list[int]]:
         totals = list(scores) if totals is None else [t + s for t, s in zip(totals, scores)]
         running.append(totals)
     return running
+
+
+def _ends(rules: RuleSet, number: int, totals: Sequence[int]) -> bool:
+    """Whether the game ends after round ``number`` with these totals: a team at the target
+    or the set rounds played, and, where the rules play a tie off, one team alone ahead."""
+    best = max(totals, default=0)
+    reached = (rules.target_score is not None and best >= rules.target_score) or (
+        rules.planned_rounds is not None and number >= rules.planned_rounds
+    )
+    tied = sum(total == best for total in totals) > 1
+    return reached and not (tied and rules.tie == TIE_PLAY_ON)
 
 
 @dataclass(frozen=True)
@@ -122,10 +133,7 @@ def standings(
         totals = [total + score.total for total, score in zip(totals, scores)]
         round_scores.append(scores)
         running.append(list(totals))
-        if ended_after is None and (
-            (rules.target_score is not None and max(totals, default=0) >= rules.target_score)
-            or number == rules.planned_rounds
-        ):
+        if ended_after is None and _ends(rules, number, totals):
             ended_after = number
     next_round = len(rounds) + 1
     finished = ended or ended_after is not None

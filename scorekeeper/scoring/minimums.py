@@ -35,14 +35,25 @@ def first_meld_books(rules: RuleSet, round_number: int) -> dict[str, int] | None
     return needed if needed and any(needed.values()) else None
 
 
+#: kinds of book that hold no wild card, and so are clean where a clean one is asked: an
+#: ace-to-ace canastra is clean for Buraco's batida
+CLEAN_TOO = ("ace_to_ace",)
+
+
 def books_short(books: Mapping[str, int], needed: Mapping[str, int] | None) -> bool:
-    """Whether these books fall short of a requirement (``any`` counts books of every kind)."""
+    """Whether these books fall short of a requirement (``any`` counts books of every kind,
+    ``clean`` the kinds ``CLEAN_TOO`` as well)."""
     if not needed:
         return False
-    return any(
-        (sum(books.values()) if kind == ANY_BOOK else books.get(kind, 0)) < count
-        for kind, count in needed.items()
-    )
+
+    def held(kind: str) -> int:
+        if kind == ANY_BOOK:
+            return sum(books.values())
+        if kind == "clean":
+            return books.get(kind, 0) + sum(books.get(k, 0) for k in CLEAN_TOO)
+        return books.get(kind, 0)
+
+    return any(held(kind) < count for kind, count in needed.items())
 
 
 def meld_minimum(rules: RuleSet, round_number: int, score_before: int) -> int | None:

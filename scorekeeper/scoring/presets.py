@@ -105,6 +105,7 @@ _BURACO = RuleSet(
     meld_minimum=None,
     books_to_go_out={"clean": 1},  # "só pode-se bater com uma canastra limpa"
     end={"score": 3000},
+    tie="play_on",  # both teams past 3,000 alike: another hand is played
     deal={"decks": 2, "hand": 11, "foot": 11},  # two packs and four jokers; the foot is the morto
     packet_not_taken=-100,
     # a morto taken by an indirect batida and not played before the round ends "is punished
@@ -133,6 +134,7 @@ _BURRACO = RuleSet(
     meld_minimum=None,
     books_to_go_out={"any": 1},  # any burraco; Burraco Internazionale asks a clean one
     end={"score": 2005},  # a casual game's target
+    tie="play_on",  # a casual table plays a tie off with another smazzata
     deal={"decks": 2, "hand": 11, "foot": 11},  # the foot is the pozzetto
     packet_not_taken=-100,  # "per un pozzetto non preso"
     packet_unplayed="cards",  # "per un pozzetto preso e non giocato: il valore delle carte"
@@ -266,7 +268,11 @@ RULESETS: dict[str, RuleSet] = {
     "burraco": _BURRACO,
     # a tournament's round (turno) is a fixed number of hands: 3 (or 4, or 2) smazzate
     "burraco-torneo": dataclasses.replace(
-        _BURRACO, name=N_("Burraco (FIBUR), tournament of 3 hands"), end={"rounds": 3}
+        # a tournament turn's tie is a draw (its victory points are shared)
+        _BURRACO,
+        name=N_("Burraco (FIBUR), tournament of 3 hands"),
+        end={"rounds": 3},
+        tie="draw",
     ),
 }
 

@@ -49,7 +49,21 @@ _LATER_FIELDS = {
     # never took it, and how one taken but never played is counted (values.PACKET_UNPLAYED)
     "packet_not_taken": 0,
     "packet_unplayed": values.PACKET_CARDS,
+    # a tie for the lead at the rules' end: "draw" (every rule set before issue 56) or
+    # "play_on" (another round, until the tie is broken)
+    "tie": values.TIE_DRAW,
 }
+#: The values that score 3s apart from the cards (Hand and Foot's, Canasta's); where none is
+#: in use, 3s are cards like any 4 to 7 (Buraco, Burraco), worth ``THREE_VALUE`` each.
+THREES_APART = (
+    "red_three",
+    "black_three",
+    "red_three_melded",
+    "red_three_book",
+    "black_three_book",
+    "black_three_out",
+)
+THREE_VALUE = 5
 #: The values that may depend on how the round ended (see ``by_outcome``).
 OUTCOME_VALUES = ("red_three", "black_three", "red_three_melded", "red_three_book", "black_three_book")
 
@@ -118,6 +132,9 @@ class RuleSet:
     # a packet taken but not played: "cards" (its cards count with the points left) or
     # "not_taken" (counted as never taken)
     packet_unplayed: str = values.PACKET_CARDS
+    # a tie for the lead when the end comes (a target reached, the set rounds played):
+    # "draw" ends the game tied, "play_on" plays another round until the tie is broken
+    tie: str = values.TIE_DRAW
 
     def __post_init__(self) -> None:
         books = values.books(self.books)
@@ -141,6 +158,7 @@ class RuleSet:
             "words": check_words(self.words, tuple(books)),
             "packet_not_taken": whole(self.packet_not_taken, "packet_not_taken"),
             "packet_unplayed": values.packet_unplayed(self.packet_unplayed),
+            "tie": values.tie(self.tie),
         }
         for name, value in normalised.items():
             object.__setattr__(self, name, values.frozen(value))
@@ -222,6 +240,30 @@ class RuleSet:
 
     def book_label(self, kind: str) -> str:
         return self.say.book_label(kind)
+
+    @property
+    def left_in(self) -> str:
+        """Where the points left are counted, in the reader's words: "in hand and foot"; only
+        "in hand" where a packet taken but not played counts as never taken (Buraco's morto:
+        its cards never count)."""
+        say = self.say
+        if self.packet_unplayed == values.PACKET_NOT_TAKEN and len(say.piles) > 1:
+            return say.hand_in
+        return say.left_in
+
+    @property
+    def threes_as_cards(self) -> bool:
+        """Whether 3s are plain cards worth ``THREE_VALUE`` (no value scores them apart)."""
+        return not any(values.in_use(getattr(self, name)) for name in THREES_APART)
+
+    def card_value(self, rank: str) -> int:
+        """A rank's points, the 3s' where they are plain cards."""
+        return THREE_VALUE if rank == "3" else self.card_values[rank]
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The ranks the cards' points count: ``RANKS``, and the 3s where they are cards."""
+        return (*values.RANKS, "3") if self.threes_as_cards else values.RANKS
 
     @property
     def planned_rounds(self) -> int | None:

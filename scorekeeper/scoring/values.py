@@ -58,6 +58,10 @@ ANY_BOOK = "any"
 #: cards, entered with the points left (Burraco), or as a packet never taken (Buraco)
 PACKET_CARDS, PACKET_NOT_TAKEN = "cards", "not_taken"
 PACKET_UNPLAYED = (PACKET_CARDS, PACKET_NOT_TAKEN)
+# a tie for the lead when the rules' end comes: the game ends a draw, or plays another round
+# until the tie is broken (a casual Buraco or Burraco table)
+TIE_DRAW, TIE_PLAY_ON = "draw", "play_on"
+TIES = (TIE_DRAW, TIE_PLAY_ON)
 
 RANK_ALIASES = {r.lower(): r for r in RANKS}
 _BOOK_KIND = re.compile(r"[a-z][a-z0-9_]{0,29}")
@@ -421,6 +425,12 @@ def end(value: Any) -> dict | None:
 def packet_unplayed(value: Any) -> str:
     if value not in PACKET_UNPLAYED:
         raise ValueError(f"packet_unplayed: must be {' or '.join(PACKET_UNPLAYED)}, not {value!r}")
+    return value
+
+
+def tie(value: Any) -> str:
+    if value not in TIES:
+        raise ValueError(f"tie: must be {' or '.join(TIES)}, not {value!r}")
     return value
 
 

@@ -119,6 +119,9 @@ class Words:
     labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     round: str = "round"
     going_out: str = "going out"
+    # each pile with the word for "in" its language puts before it ("na mão", "no morto",
+    # "nel pozzetto"); only in the tables of a language, empty for a family's own piles
+    piles_in: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, words: Mapping[str, Any] | None, language: str = "en") -> Words:
@@ -166,6 +169,21 @@ class Words:
         return join(self.piles)
 
     @property
+    def left_in(self) -> str:
+        """ "in hand and foot" ("na mão e no pé", "in mano e nel pozzetto"): where cards are left."""
+        if self.piles_in:
+            return join(self.piles_in)
+        # Translators: where cards are left, "in hand and foot" (%(piles)s: "hand and foot")
+        return _("in %(piles)s", piles=self.piles_and)
+
+    @property
+    def hand_in(self) -> str:
+        """ "in hand" ("na mão", "en la mano"): the first pile alone."""
+        if self.piles_in:
+            return self.piles_in[0]
+        return _("in %(piles)s", piles=self.piles[0])
+
+    @property
     def piles_or(self) -> str:
         """ "hand or foot", "hand", "hand, knee or foot"."""
         return join(self.piles, "or")
@@ -184,6 +202,7 @@ class Words:
             "Books": capital(self.books),
             "piles": self.piles_and,
             "piles_or": self.piles_or,
+            "piles_in": self.left_in,
             "game": self.game,
             "packet": self.packet,
             "Packet": capital(self.packet),
@@ -199,6 +218,7 @@ class Words:
             Books=capital(self.books),
             piles=self.piles_and,
             piles_or=self.piles_or,
+            piles_in=self.left_in,
             game=self.game,
             packet=self.packet,
             Packet=capital(self.packet),
@@ -225,7 +245,11 @@ def _key(value: Any) -> Any:
 def _words(given: Mapping[str, Any]) -> Words:
     return Words(
         **{
-            key: MappingProxyType(dict(v)) if isinstance(v, Mapping) else tuple(v) if key == "piles" else v
+            key: MappingProxyType(dict(v))
+            if isinstance(v, Mapping)
+            else tuple(v)
+            if key in ("piles", "piles_in")
+            else v
             for key, v in given.items()
         }
     )
@@ -263,4 +287,19 @@ def _own(cls: type[Words], words: Mapping[str, Any] | None, language: str) -> Wo
         **{key: v for key, v in given.items() if key != "kinds"},
         kinds=MappingProxyType(kinds),
         labels=MappingProxyType(labels),
+        piles_in=() if "piles" in given else base.piles_in,  # "in" before the family's own piles
     )
+
+
+def kind_label(kind: str, language: str) -> str:
+    """A kind of book's label where no one rule set is read (a player's books over every game):
+    Hand and Foot's in ``language``, else that of the first written rule set that scores the kind
+    ("ace_to_ace" -> "Canastras de ás a ás"), else the kind's key worded by Hand and Foot's.
+    English keeps the labels its pages have always had ("Clean books")."""
+    if language == "en":
+        return _("%(kind)s books", kind=capital(kind.replace("_", " ")))
+    for english, _languages_words in ((None, None), *LOCAL):
+        words = Words.of(english, language)
+        if kind in words.labels or kind in words.kinds or (words.usual and kind in _BOOK_LABELS):
+            return words.book_label(kind)
+    return Words.of(None, language).book_label(kind)

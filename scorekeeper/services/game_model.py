@@ -177,7 +177,7 @@ _memo_lock = threading.Lock()
 
 
 @functools.lru_cache(maxsize=64)
-def _rules(text):
+def rules_of(text):
     return RuleSet.from_json(text)  # a RuleSet is immutable: one per distinct text
 
 
@@ -232,7 +232,7 @@ def load_game(db, game_id, *, changes=False, remember=False, hidden=False, delet
     game = Game(
         id=gid,
         uid=uid,
-        rules=_rules(rules),
+        rules=rules_of(rules),
         rules_key=rules_key,
         teams=teams,
         rounds=rounds,

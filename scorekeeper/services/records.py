@@ -21,6 +21,7 @@ from ..scoring.language import N_, _
 from ..storage.db import snapshot
 from . import ratings
 from .history import distinct_rules_names
+from .rulesets import rules_words
 
 # (record, column, highest first?) — each column has its team (the team's
 # position) and, for a round, its round number beside it
@@ -28,7 +29,7 @@ GAME_RECORDS = (
     ("high_total", N_("Highest game total"), True),
     ("best_round", N_("Best round"), True),
     ("worst_round", N_("Worst round"), False),
-    ("most_books", N_("Most books in a round"), True),
+    ("most_books", N_("Most %(books)s in a round"), True),  # in the rule set's words
     ("margin", N_("Biggest winning margin"), True),
     ("comeback", N_("Biggest comeback"), True),
 )
@@ -236,7 +237,7 @@ def game_records(db, year=None):
                 [f"{year:04d}", f"{year + 1:04d}"],
             )
         ]
-    for rules_name in names:
+    for rules_name, say in ((name, rules_words(db, name)) for name in names):
         records = []
         within, params = "rules_name = :rules", {"rules": rules_name}
         if year is not None:
@@ -253,12 +254,13 @@ def game_records(db, year=None):
                 params,
             ).fetchone()
             if row:
-                records.append({"key": column, "label": _(label), **_holder(db, row, column)})
+                records.append({"key": column, "label": say.said(label), **_holder(db, row, column)})
         # the games kept as their scores alone, which hold no record of books
         (without_books,) = db.execute(
             f"SELECT COUNT(*) FROM game_records WHERE {within} AND most_books IS NULL", params
         ).fetchone()
-        result.append({"rules_name": rules_name, "records": records, "without_books": without_books})
+        words = {"book": say.book, "books": say.books}  # what these rules call them: "burrachi"
+        result.append({"rules_name": rules_name, "records": records, "without_books": without_books, **words})
     return result
 
 
@@ -382,7 +384,7 @@ def worth_telling(db, game):
                 return {
                     "kind": "record",
                     "record": column,
-                    "label": _(label),
+                    "label": game.rules.say.said(label),
                     "value": values[column],
                     "team": values[team],
                     "round": values[number] if number else None,

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from ..names import name_key
 from ..scoring import RULESETS, RuleSet
 from ..scoring.language import _
+from ..scoring.words import DEFAULT as DEFAULT_WORDS
 from ..storage.db import transaction
 from . import Conflict, NotFound
+from .game_model import rules_of
 
 _HOUSE_KEY = re.compile(r"house-([1-9][0-9]{0,17})")
 
@@ -151,3 +153,21 @@ def delete_house_rules(db, key, revision):
     with transaction(db):
         row_id, _ = _existing(db, key, revision)
         db.execute("DELETE FROM house_rules WHERE id = ?", [row_id])
+
+
+def rules_words(db, rules_name):
+    """The words of the rules named so (its latest game's), in the reader's language."""
+    row = db.execute(
+        "SELECT rules FROM games WHERE rules_name = ? ORDER BY id DESC LIMIT 1", [rules_name]
+    ).fetchone()
+    return rules_of(row[0]).say if row else DEFAULT_WORDS
+
+
+def household_game(db):
+    """The game the household plays, in the reader's words: its latest game's (None before any,
+    and for Hand and Foot's words where the reader's language has none of its own: the catalog's)."""
+    row = db.execute(
+        "SELECT rules FROM games WHERE deleted_at IS NULL AND importing IS NULL ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    game = rules_of(row[0]).say.game if row else None
+    return None if game == DEFAULT_WORDS.game else game

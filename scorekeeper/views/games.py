@@ -28,10 +28,11 @@ from ..forms.rule_values import fields_from_rules, fields_with_errors, rules_fro
 from ..forms.rule_words import speak
 from ..printing import ahead
 from ..scoring.language import _, ngettext
+from ..scoring.words import join
 from ..services import Conflict, NotFound, deleted, game_model, games, players, ratings, rulesets
 from ..storage import photos
 from ..storage.db import get_db
-from ..web import charts, language
+from ..web import charts, formatting, language
 from . import found, posted_or_filled
 from .share import share_url
 
@@ -244,16 +245,26 @@ def _progress_chart(game):
     if not s.running_totals:
         return None
     names = [team.name for team in game.teams]
-    leader = ", ".join(names[w] for w in s.winners) if s.winners else None
-    totals = "; ".join(f"{name}: {total:,}" for name, total in zip(names, s.totals))
+    totals = "; ".join(
+        _("%(team)s: %(total)s", team=name, total=formatting.number(total))
+        for name, total in zip(names, s.totals)
+    )
     # English says "rounds" whatever the number
-    if leader:
+    if len(s.winners) == 1:
         description = ngettext(
             "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
             "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
             len(s.running_totals),
             totals=totals,
-            leader=leader,
+            leader=names[s.winners[0]],
+        )
+    elif s.winners:
+        description = ngettext(
+            "Running totals after each of %(num)s rounds. %(totals)s. A tie between %(teams)s.",
+            "Running totals after each of %(num)s rounds. %(totals)s. A tie between %(teams)s.",
+            len(s.running_totals),
+            totals=totals,
+            teams=join([names[w] for w in s.winners]),
         )
     else:
         description = ngettext(

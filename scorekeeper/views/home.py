@@ -8,7 +8,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..scoring.language import N_, _
-from ..services import game_model
+from ..services import game_model, rulesets
 from ..storage import faults
 from ..storage.db import forget_connection, get_db
 
@@ -22,6 +22,17 @@ def index():
     """Recent games in progress first (one tap to resume), then recent finished games."""
     playing, playing_count, finished = game_model.list_games(get_db())
     return render_template("home/index.html", playing=playing, playing_count=playing_count, finished=finished)
+
+
+@bp.app_template_global()
+def household_game():
+    """What a page that is no one game's names in its title: the household's game (its latest
+    game's: "Buraco"), Hand and Foot before any."""
+    try:
+        name = rulesets.household_game(get_db())
+    except (sqlite3.Error, faults.Fault):
+        name = None  # a page telling of a broken scores file still has a title
+    return name or _("Hand and Foot")
 
 
 @bp.app_errorhandler(CSRFError)

@@ -5,7 +5,7 @@ from flask import Blueprint, abort, jsonify, render_template
 from ..scoring.language import _
 from ..services import catch_up, records, years
 from ..storage.db import get_db, snapshot
-from ..web import charts, language
+from ..web import charts, formatting, language
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
 bp = Blueprint("records", __name__)
@@ -73,9 +73,9 @@ def months_chart(data):
         year=data["year"],
         first=labels[0],
         last=labels[-1],
-        games=format(data["games"], ","),
+        games=formatting.number(data["games"]),
         busiest=labels[busiest],
-        most=format(counts[busiest], ","),
+        most=formatting.number(counts[busiest]),
     )
     return charts.line_chart(
         _("Games per month, %(year)s", year=data["year"]), description, labels, [(_("Games"), counts)]

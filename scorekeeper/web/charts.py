@@ -9,6 +9,8 @@ import itertools
 import math
 from dataclasses import dataclass
 
+from .formatting import figure
+
 # Colours that stay apart for the common kinds of colour blindness (Okabe–Ito),
 # each with its own marker shape, so the lines differ by more than colour.
 COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -100,7 +102,7 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
     """A chart of one line per series (label, values); values line up with x_labels."""
     values = [v for _, vs in series for v in vs]
     ticks = nice_ticks(min(values, default=0), max(values, default=0))
-    y_labels = [f"{t:,}".replace("-", "\u2212") for t in ticks]
+    y_labels = [figure(t) for t in ticks]  # "4.195" on a Portuguese page
     # room for the longest value label at the left, never cut, and a gap
     left = max(30, math.ceil(max(map(label_width, y_labels))) + 8)
     right, top, bottom = width - 8, 10, height - 26

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from ..recent import Recent
 from ..scoring import language as engine_language
+from ..scoring import words as engine_words
 from ..scoring.deal import dealt
 from ..scoring.language import N_, _
 from ..scoring.presets import title
@@ -55,6 +56,13 @@ def number(value):
     return MINUS + text if value < 0 else text
 
 
+def figure(value):
+    """A chart's number, whole or not, grouped as the language writes it: 4195 -> "4,195"
+    ("4.195"), 2.5 -> "2.5" ("2,5"), -40 -> "−40"."""
+    text = f"{abs(value):,}".translate(_separators(code()))
+    return MINUS + text if value < 0 else text
+
+
 def rating(value):
     """A fair rating, one decimal: 23.456 -> "23.5" ("23,5"); -1.04 -> "−1.0"."""
     text = f"{abs(value):,.1f}".translate(_separators(code()))
@@ -76,6 +84,11 @@ def percent(value):
 def points(value):
     """Points with their sign: "+500", "−500", "0"."""
     return number(value) if value <= 0 else "+" + number(value)
+
+
+def kind_label(kind):
+    """A kind of book's label on a page that reads no one rule set (a player's books)."""
+    return engine_words.kind_label(kind, code())
 
 
 def books(counts, words=DEFAULT):
@@ -248,6 +261,12 @@ MONTH_NAMES = (
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
+def evening_day(key):
+    """An evening's key as a short day: "2026-11-22" in English (as ``day``), "22 de nov. de
+    2026" in Portuguese; a link to the evening, a record's night."""
+    return key if _english() else date_words(datetime.date.fromisoformat(key))
+
+
 def night(key):
     """ "2026-11-26" -> "Thursday 26 November 2026" (an evening as the pages name it;
     "quinta-feira, 26 de novembro de 2026" in Portuguese)."""
@@ -299,6 +318,7 @@ def init_app(app):
         number=number,
         points=points,
         books=books,
+        kind_label=kind_label,
         by_outcome=by_outcome,
         not_melded_words=not_melded_words,
         deal_words=deal_words,
@@ -307,6 +327,7 @@ def init_app(app):
         numeric_day=numeric_day,
         month=month,
         night=night,
+        evening_day=evening_day,
         address=address,
         nowrap=nowrap,
         when=when,

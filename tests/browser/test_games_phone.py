@@ -443,14 +443,14 @@ def books_text(needed, words):
 
 
 def meld_texts(s, words):
-    """What each team must meld first next round: points, or else books, or nothing."""
+    """What each team must meld first next round: points, or else books; a game that asks
+    neither says nothing of it (issue 56: no "Meld minimum: none")."""
     return [
         f"Meld minimum: {number(m)}"
         if m is not None
         else f"First meld: {books_text(s.next_first_meld_books, words)}"
-        if s.next_first_meld_books
-        else "Meld minimum: none"
         for m in s.next_meld_minimums
+        if m is not None or s.next_first_meld_books
     ]
 
 

@@ -46,7 +46,7 @@ def test_a_round_of_buraco_in_portuguese(live_server, new_page, db, screenshot):
                 chips.get_by_role("radio", name=str(entry.books[kind]), exact=True).check()
         team.get_by_label("Pontos baixados", exact=True).fill(str(entry.melded_points))
         if entry.unplayed_points:
-            team.get_by_label("Pontos na mão e morto", exact=True).fill(str(entry.unplayed_points))
+            team.get_by_label("Pontos na mão", exact=True).fill(str(entry.unplayed_points))
         if entry.packet_not_taken:
             team.get_by_label("Nunca pegou o morto", exact=True).check()
     with page.expect_navigation():

@@ -41,8 +41,8 @@ def test_entry_fields_are_worded_again_for_each_language(marked):
     rules = RULESETS["roth"]
     said = {f.name: f for f in entry_fields(rules)}
     assert said["melded_points"].label == "«Points melded»"
-    # the piles joined in the reader's language too ("mão e pé")
-    assert said["unplayed_points"].label == "«Points left in «hand and foot»»"
+    # the piles joined in the reader's language too ("mão e pé"), with its "in" ("na mão e no pé")
+    assert said["unplayed_points"].label == "«Points left «in «hand and foot»»»"
     with language.english():
         assert language.language() == "en"
         english = {f.name: f for f in entry_fields(rules)}
