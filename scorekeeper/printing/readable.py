@@ -3,14 +3,19 @@ drawn as one SVG whose user unit is the paper's millimetre, so that every box, m
 and the QR code land at the geometry's millimetres in the PDF (WeasyPrint) and scale as
 one picture on a phone's screen (``templates/sheets/readable.html``).
 
-This module works out what each page says and where (the head, the columns' heads, the
-rows' labels), its texts broken into lines by the sheet font's own widths
-(``blank_sheets._text_mm``); the template only writes it out. Nothing here is a score.
+Over 400 lines: one page's drawing, whose parts (the head, the columns' heads, the rows'
+labels, the table of meld minimums) are fitted by the same measures of text; apart, each
+would import them back from the other.
+
+This module works out what each page says and where, its texts broken into lines by the
+sheet font's own widths (``blank_sheets._text_mm``); the template only writes it out.
+Nothing here is a score.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from urllib.parse import urlencode
 
 import segno
@@ -24,6 +29,7 @@ from .blank_sheets import _text_mm
 PT_MM = 25.4 / 72  # a point, in millimetres (the SVG's unit)
 LEADING = 1.18  # a line of text, in its size
 ASCENT = 0.74  # a capital's height, in the text's size (DejaVu: 0.73)
+GLYPHS_UP, GLYPHS = 0.93, 1.17  # DejaVu's glyphs above the baseline, and in all (with below)
 MIN_PT = 7.0  # no text under 7 pt
 BOX_LINE_MM = 0.3  # the boxes' lines (at least 0.25 mm: a printer keeps them)
 HEAD_GAP_MM = 3.0  # between the head's text and the QR code
@@ -179,10 +185,12 @@ def _head(game, geom, page):
     for smaller in range(5):
         texts = []
         size = (14, 13, 12, 11, 10)[smaller]
-        texts.append(Text(right, top + size * PT_MM * ASCENT, (count,), min(size, 11), True, anchor="end"))
+        texts.append(
+            Text(right, top + 1.0 + size * PT_MM * 0.93, (count,), min(size, 11), True, anchor="end")
+        )
         room = width - _text_mm(count, min(size, 11), True) - 4
         lines, size = fit(title, room, (size, 10), 1, bold=True)
-        y = top + size * PT_MM * ASCENT
+        y = top + 1.0 + size * PT_MM * 0.93  # its accents a millimetre clear of the corner marker's ring
         texts.append(Text(left, round(y, 3), tuple(lines), size, bold=True))
         y += size * PT_MM * 0.45
         for text, sizes, most in items:
@@ -286,15 +294,17 @@ def _column_heads(page):
         label = f"{line.label} {per}" if per else line.label
         bold = line.kind == "sum"
         if head.turned:
-            across = head.width - 0.4  # its lines side by side
-            length = head.height - 2.0  # up the page
-            most = max(1, int((across - MIN_PT * PT_MM * ASCENT) / (MIN_PT * PT_MM * LEADING)) + 1)
+            across, length = head.width - 0.4, head.height - 2.0  # its lines side by side, up the page
             # a yes-or-no line's tick where it fits beside its label
-            lines, size = fits(label, length, (8, 7.5, 7), most, bold) or fit(
-                line.label, length, (8, 7.5, 7), most, bold
+            lines, size = (
+                _turned(label, across, length, bold)
+                or _turned(line.label, across, length, bold)
+                or fit(line.label, length, (MIN_PT,), 1, bold)
             )
-            block = (len(lines) - 1) * size * PT_MM * LEADING + size * PT_MM * ASCENT
-            x = head.x + comb_w / 2 - block / 2 + size * PT_MM * ASCENT
+            em = size * PT_MM
+            block = (len(lines) - 1) * em * LEADING + GLYPHS * em
+            # over the comb's middle, and never left of its head
+            x = max(head.x + 0.1, head.x + comb_w / 2 - block / 2) + GLYPHS_UP * em
             texts.append(Text(round(x, 3), round(bottom - 1.0, 3), tuple(lines), size, bold, turned=True))
             continue
         # a sum's label over its digits, the minus box's guide over the minus box
@@ -307,6 +317,17 @@ def _column_heads(page):
             x, y = round(head.x + cell_w / 2, 3), round(bottom - 1.4, 3)
             texts.append(Text(x, y, ("\u2212",), 9, anchor="middle", grey=True))
     return texts
+
+
+def _turned(text, across, length, bold):
+    """A turned head's lines and size: the largest size whose lines fit ``length`` and lie
+    side by side within ``across``; None where none does."""
+    for size in (8, 7.5, 7):
+        em = size * PT_MM
+        found = fits(text, length, (size,), max(1, int((across - GLYPHS * em) / (em * LEADING)) + 1), bold)
+        if found:
+            return found
+    return None
 
 
 def _row_labels(game, page):
@@ -368,17 +389,12 @@ def _box_lines(page):
 
 def _round_rules(geom, page):
     """A thin rule between one round and the next, across the page, midway in the gap."""
-    width = geom.size[0]
-    firsts = {}
-    lasts = {}
+    first, last = {}, {}
     for row in page.rows:
-        firsts.setdefault(row.round, row.y)
-        lasts[row.round] = row.y + row.height
-    parts = []
-    for before, after in zip(page.rounds, page.rounds[1:]):
-        y = (lasts[before] + firsts[after]) / 2
-        parts.append(f"M{layout.EDGE_MM:.3f} {y:.3f}H{width - layout.EDGE_MM:.3f}")
-    return "".join(parts)
+        first.setdefault(row.round, row.y)
+        last[row.round] = row.y + row.height
+    middles = ((last[before] + first[after]) / 2 for before, after in zip(page.rounds, page.rounds[1:]))
+    return "".join(f"M{layout.EDGE_MM:.3f} {y:.3f}H{geom.size[0] - layout.EDGE_MM:.3f}" for y in middles)
 
 
 def _qr_path(text):
@@ -389,12 +405,9 @@ def _qr_path(text):
     parts = []
     for y, row in enumerate(code.matrix_iter(border=QR_BORDER)):
         x = 0
-        while x < size:
-            if row[x]:
-                start = x
-                while x < size and row[x]:
-                    x += 1
-                parts.append(f"M{start} {y}h{x - start}v1h{start - x}z")
-            else:
-                x += 1
+        for dark, run in groupby(row):
+            n = len(list(run))
+            if dark:
+                parts.append(f"M{x} {y}h{n}v1h{-n}z")
+            x += n
     return "".join(parts), layout.QR_SIZE_MM / size
