@@ -148,10 +148,11 @@ def pages(game, geom, typing_url):
     :param typing_url: the typing page's address as a phone reaches it; each page's QR
         code adds the page's query (``layout.code_query``)
     """
-    return [_page(game, geom, page, typing_url) for page in geom.pages]
+    return [draw(game, geom, page, typing_url) for page in geom.pages]
 
 
-def _page(game, geom, page, typing_url):
+def draw(game, geom, page, typing_url):
+    """One page of the game's readable sheet (``pages``)."""
     code = f"{typing_url}?{urlencode(layout.code_query(geom, page.number))}"
     qr, scale = _qr_path(code)
     texts = [*_head(game, geom, page), *_column_heads(page), *_row_labels(game, page)]

@@ -134,6 +134,24 @@ def game_blank_pdf(game_id):
     return _pdf_response(game_blank_html(game, paper, pdf=True), f"hand-and-foot-sheet-{game.id}-{paper}.pdf")
 
 
+@bp.get("/games/<id:game_id>/blank.svg")
+def game_blank_svg(game_id):
+    """A page of the game's sheet to play on as a picture (?paper=, ?page=): its screen page shows each."""
+    game, paper = _game(game_id), _paper()
+    text = request.args.get("page", "1")
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else 0
+    geom = game_geometry(game, paper)
+    page = found(next((p for p in geom.pages if p.number == number), None), _("There is no such page."))
+    sheet = readable.draw(game, geom, page, share_url(game.id, "paper.sheet", "game_id"))
+    svg = render_template("sheets/readable_page.svg", sheet=sheet, **_drawn())
+    return svg, {"Content-Type": "image/svg+xml; charset=utf-8"}
+
+
+def _drawn():
+    """What every page's drawing takes besides the page: the geometry's marks."""
+    return {"marker": layout.MARKER_MM, "line_colour": layout.LINE_COLOUR, "line_mm": readable.BOX_LINE_MM}
+
+
 def game_geometry(game, paper):
     """Where every box of the game's sheet to play on is (``layout.geometry``): its rules'
     planned rounds (``blank_sheets.BLANK_ROUNDS`` for an open-ended game), its teams; a game
@@ -151,9 +169,7 @@ def game_blank_html(game, paper, *, pdf):
         game=game,
         paper=paper,
         pages=readable.pages(game, geom, share_url(game.id, "paper.sheet", "game_id")),
-        marker=layout.MARKER_MM,
-        line_colour=layout.LINE_COLOUR,
-        line_mm=readable.BOX_LINE_MM,
+        **_drawn(),
         pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
         back_url=url_for("games.show", game_id=game.id),
         back_label=_("Back to the game"),

@@ -361,11 +361,29 @@ def test_every_word_fits_its_place_inside_the_page_in_each_language(
 # --- on a screen ------------------------------------------------------------------------------
 
 
-def test_the_sheet_on_a_screen_is_the_same_drawing_with_its_links(client, make_game):
-    new_game(make_game, "friends-family", TWO)
-    page = client.get("/games/1/blank", base_url="http://localhost:5000").get_data(as_text=True)
-    assert page.count('<svg class="readable-page"') == 1
+def test_the_sheet_on_a_screen_shows_each_page_as_a_picture_of_the_same_drawing(client, make_game):
+    new_game(make_game, "tablet", SIX)  # two pages
+    page = client.get("/games/1/blank?paper=a4", base_url="http://localhost:5000").get_data(as_text=True)
+    assert (
+        "<h1>Score sheet · Linda &amp; Mark vs Sharks vs Cy &amp; Di vs Ed &amp; Flo vs Gus &amp; Hal "
+        "vs Ivy &amp; Jo</h1>" in page
+    )
     assert 'href="/games/1"' in page and "Back to the game" in page
     assert 'href="/games/1/blank.pdf?paper=letter"' in page and 'href="/games/1/blank.pdf?paper=a4"' in page
-    assert " style=" not in page  # the pages' CSP allows no inline style
+    for n in (1, 2):
+        assert f'src="/games/1/blank.svg?paper=a4&amp;page={n}"' in page and f'alt="page {n} of 2"' in page
+    assert " style=" not in page and "<svg" not in page  # the pages' CSP allows no inline style
+    # each picture: the page as the PDF draws it, its names escaped
+    response = client.get("/games/1/blank.svg?paper=a4&page=2", base_url="http://localhost:5000")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    svg = response.get_data(as_text=True)
+    assert svg.startswith(
+        '<svg class="readable-page" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 210.0 297.0"'
+    )
+    assert "page 2 of 2" in svg and "Round 4" in svg and "Round 1<" not in svg
+    assert "Linda &amp; Mark" in svg and "Linda & Mark" not in svg
+    assert "/games/1/paper?rounds=5&amp;paper=a4&amp;sheet=" in svg  # the QR code's title
+    for bad in ("page=3", "page=0", "page=x", "page=%F0%9F%83%8F", "page=1" + "0" * 40):
+        assert client.get(f"/games/1/blank.svg?{bad}").status_code == 404, bad
     assert client.get("/games/99/blank").status_code == 404
+    assert client.get("/games/99/blank.svg").status_code == 404
