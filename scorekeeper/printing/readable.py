@@ -347,12 +347,12 @@ def _row_labels(game, page):
             room -= size * PT_MM * LEADING
         else:
             blocks = []
-        name = game.teams[row.team].name
-        while queue and room >= 2 * MIN_PT * PT_MM * LEADING:  # a line of it, and one of the name
+        name, info = game.teams[row.team].name, 7.5 * PT_MM * LEADING
+        # a line of the round's words where the name still fits whole under it
+        while queue and _fits_in(name, width, room - info):
             blocks.append(((fit(queue.pop(0), width, (7.5, 7), 1)[0][0],), 7.5, False, True))
-            room -= 7.5 * PT_MM * LEADING
-        most = max(1, int((room - MIN_PT * PT_MM * ASCENT) / (MIN_PT * PT_MM * LEADING)) + 1)
-        lines, size = fit(name, width, (8, 7.5, 7), most)
+            room -= info
+        lines, size = _fits_in(name, width, room) or fit(name, width, (MIN_PT,), _lines_in(room))
         blocks.append((tuple(lines), size, False, row.part > 0))
         # the block's height: the first line's capitals, then a line's leading each
         tall = sum(len(lines) * size * PT_MM * LEADING for lines, size, _b, _g in blocks)
@@ -364,6 +364,19 @@ def _row_labels(game, page):
             texts.append(Text(row.x, round(y, 3), lines, size, bold, grey=grey))
             y += size * PT_MM * LEADING * (len(lines) - 1)
     return texts
+
+
+def _lines_in(room, size=MIN_PT):
+    """How many lines of ``size`` pt fit ``room`` mm tall (at least one)."""
+    return max(1, int((room - size * PT_MM * ASCENT) / (size * PT_MM * LEADING)) + 1)
+
+
+def _fits_in(text, width, room, sizes=(8, 7.5, 7)):
+    """(lines, size) of ``text`` at the largest of ``sizes`` whose lines fit ``width`` and
+    ``room`` mm tall, or None."""
+    return next(
+        (found for size in sizes if (found := fits(text, width, (size,), _lines_in(room, size)))), None
+    )
 
 
 def _round_words(rules, numbers):

@@ -20,6 +20,14 @@ from scorekeeper.storage.db import transaction
 
 TWO = [("", ["Linda", "Mark"]), ("Sharks", ["Ann", "Bo"])]
 SIX = [*TWO, ("", ["Cy", "Di"]), ("", ["Ed", "Flo"]), ("", ["Gus", "Hal"]), ("", ["Ivy", "Jo"])]
+LONG = [  # names that take two lines of a row's label, or more than it has
+    ("", ["Grandma", "Bartholomew"]),
+    ("", ["Maximiliana", "Cy"]),
+    ("The Unbeatable Card Sharks of Elm Street", ["Flo", "Gus"]),
+    ("Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", ["Hal", "Ivy"]),
+    ("", ["Christopher", "Di"]),
+    ("", ["Josephine", "Ed"]),
+]
 DPI = 150
 MM = DPI / 25.4  # pixels a millimetre
 PT = 25.4 / 72  # millimetres a point
@@ -325,6 +333,7 @@ FITS = [
     ("partnership", SIX, "letter", 6),  # the longest labels, six teams on two pages
     ("canasta", SIX, "a4", 6),  # the meld minimum's table
     ("friends-family", TWO, "letter", 4),
+    ("friends-family", LONG, "letter", 4),  # long names, beside the round's meld minimum
 ]
 
 
