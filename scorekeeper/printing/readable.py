@@ -141,21 +141,24 @@ def per_text(line):
     return f"×\u00a0{number(line.per)}" if line.per is not None else ""
 
 
-def pages(game, geom, typing_url):
+def pages(game, geom, typing_url, cheat=""):
     """Every page of the game's readable sheet (a ``SheetPage`` each).
 
     :param geom: ``layout.geometry`` of the game's rules and teams
     :param typing_url: the typing page's address as a phone reaches it; each page's QR
         code adds the page's query (``layout.code_query``)
+    :param cheat: the rules in short (the blank sheet's cheat sheet, as text), printed
+        under the rows where a page has room for it
     """
-    return [draw(game, geom, page, typing_url) for page in geom.pages]
+    return [draw(game, geom, page, typing_url, cheat) for page in geom.pages]
 
 
-def draw(game, geom, page, typing_url):
+def draw(game, geom, page, typing_url, cheat=""):
     """One page of the game's readable sheet (``pages``)."""
     code = f"{typing_url}?{urlencode(layout.code_query(geom, page.number))}"
     qr, scale = _qr_path(code)
     texts = [*_head(game, geom, page), *_column_heads(page), *_row_labels(game, page)]
+    texts += _foot(cheat, geom, page)
     rules = _round_rules(geom, page)
     return SheetPage(page, geom.size, _box_lines(page), rules, tuple(texts), code, qr, scale)
 
@@ -244,6 +247,26 @@ def _meld_table(game, page):
         texts.append(Text(left, round(y, 3), (when,), size))
         texts.append(Text(round(left + width, 3), round(y, 3), (number(minimum),), size, True, anchor="end"))
     return texts
+
+
+def _foot(cheat, geom, page):
+    """The rules in short under the last row, where the page has room for all of it (clear
+    of the bottom corner markers), else nothing."""
+    top = max(row.y + row.height for row in page.rows) + 4.0
+    bottom = geom.size[1] - layout.EDGE_MM - layout.MARKER_MM - 2.0
+    width = geom.size[0] - 2 * layout.EDGE_MM
+    for size in (8, 7.5, 7):
+        lines = wrap(" ".join(cheat.split()), width, size)
+        if cheat.strip() and top + _height(len(lines), size) <= bottom:
+            return [
+                Text(layout.EDGE_MM, round(top + size * PT_MM * GLYPHS_UP, 3), tuple(lines), size, grey=True)
+            ]
+    return []
+
+
+def _height(lines, size):
+    """How tall ``lines`` lines of ``size`` pt are, their glyphs whole."""
+    return (lines - 1) * size * PT_MM * LEADING + GLYPHS * size * PT_MM
 
 
 def _team_words(team):

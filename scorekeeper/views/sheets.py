@@ -1,5 +1,6 @@
 """Printed score sheets: a game's, and blank ones for playing on paper."""
 
+import html
 import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
@@ -142,9 +143,17 @@ def game_blank_svg(game_id):
     number = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else 0
     geom = game_geometry(game, paper)
     page = found(next((p for p in geom.pages if p.number == number), None), _("There is no such page."))
-    sheet = readable.draw(game, geom, page, share_url(game.id, "paper.sheet", "game_id"))
+    sheet = readable.draw(
+        game, geom, page, share_url(game.id, "paper.sheet", "game_id"), _cheat_text(game.rules)
+    )
     svg = render_template("sheets/readable_page.svg", sheet=sheet, **_drawn())
     return svg, {"Content-Type": "image/svg+xml; charset=utf-8"}
+
+
+def _cheat_text(rules):
+    """The rules in short, as the blank sheet's cheat sheet says them, as plain text."""
+    cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, scoring.value_tiers(rules))
+    return html.unescape(" ".join(re.sub(r"<[^<>]*>", " ", cheat).split()))
 
 
 def _drawn():
@@ -168,7 +177,9 @@ def game_blank_html(game, paper, *, pdf):
         pdf=pdf,
         game=game,
         paper=paper,
-        pages=readable.pages(game, geom, share_url(game.id, "paper.sheet", "game_id")),
+        pages=readable.pages(
+            game, geom, share_url(game.id, "paper.sheet", "game_id"), _cheat_text(game.rules)
+        ),
         **_drawn(),
         pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
         back_url=url_for("games.show", game_id=game.id),

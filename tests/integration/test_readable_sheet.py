@@ -139,6 +139,9 @@ def test_a_two_team_sheet_says_its_game_the_day_in_words_and_what_to_write(clien
         # a round's rows: the round, its meld minimum (by round in these rules), each team
         "Round 1 meld 50 Linda & Mark Sharks Round 2 meld 90 Linda & Mark Sharks Round 3 meld 120 "
         "Linda & Mark Sharks Round 4 meld 150 Linda & Mark Sharks",
+        # under the rows, where the page has room: the rules in short, as the blank sheet has them
+        "Friends & Family online edition. Cards: Jokers 50 · 2s and Aces 20 · 8–K 10 · 4–7 5.",
+        "Meld minimum: 50, 90, 120, 150 by round.",
     ):
         assert said in words, said
     assert "Round 5" not in words  # the rules' four rounds
@@ -313,10 +316,12 @@ def allowed(geom, page):
     rects = [(layout.EDGE_MM, top, width - layout.EDGE_MM, top + layout.HEAD_MM)]
     rects += [(h.x, h.y, h.x + h.width, h.y + h.height) for h in page.heads]
     rects += [(r.x, r.y, r.x + r.width, r.y + r.height) for r in page.rows]
-    first_row = min(r.y for r in page.rows)
+    first_row, last_row = min(r.y for r in page.rows), max(r.y + r.height for r in page.rows)
     rects.append(
         (layout.EDGE_MM, top + layout.HEAD_MM, layout.EDGE_MM + layout.ROW_LABEL_MM - 1.5, first_row)
     )
+    # the rules in short under the last row, two millimetres clear of the bottom markers
+    rects.append((layout.EDGE_MM, last_row, width - layout.EDGE_MM, geom.size[1] - layout.EDGE_MM - 10))
     return rects
 
 
