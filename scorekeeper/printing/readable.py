@@ -141,6 +141,14 @@ def per_text(line):
     return f"×\u00a0{number(line.per)}" if line.per is not None else ""
 
 
+def game_geometry(game, paper):
+    """Where every box of the game's sheet to play on is (``layout.geometry``): its rules'
+    planned rounds (``blank_sheets.BLANK_ROUNDS`` for an open-ended game, as its blank
+    sheet had), its teams; a game kept as its scores alone, the round score and the total."""
+    rounds = len(blank_sheets.blank_rounds(game.rules))
+    return layout.geometry(game.rules, len(game.teams), rounds, paper, scores_only=game.scores_only)
+
+
 def pages(game, geom, typing_url, cheat=""):
     """Every page of the game's readable sheet (a ``SheetPage`` each).
 

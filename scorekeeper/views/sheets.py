@@ -141,12 +141,12 @@ def game_blank_svg(game_id):
     game, paper = _game(game_id), _paper()
     text = request.args.get("page", "1")
     number = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else 0
-    geom = game_geometry(game, paper)
+    geom = readable.game_geometry(game, paper)
     page = found(next((p for p in geom.pages if p.number == number), None), _("There is no such page."))
     sheet = readable.draw(
         game, geom, page, share_url(game.id, "paper.sheet", "game_id"), _cheat_text(game.rules)
     )
-    svg = render_template("sheets/readable_page.svg", sheet=sheet, **_drawn())
+    svg = get_template_attribute("sheets/_readable.html", "drawing")(sheet, **_drawn())
     return svg, {"Content-Type": "image/svg+xml; charset=utf-8"}
 
 
@@ -161,17 +161,9 @@ def _drawn():
     return {"marker": layout.MARKER_MM, "line_colour": layout.LINE_COLOUR, "line_mm": readable.BOX_LINE_MM}
 
 
-def game_geometry(game, paper):
-    """Where every box of the game's sheet to play on is (``layout.geometry``): its rules'
-    planned rounds (``blank_sheets.BLANK_ROUNDS`` for an open-ended game), its teams; a game
-    kept as its scores alone, the round score and the total."""
-    rounds = len(blank_sheets.blank_rounds(game.rules))
-    return layout.geometry(game.rules, len(game.teams), rounds, paper, scores_only=game.scores_only)
-
-
 def game_blank_html(game, paper, *, pdf):
     """A game's sheet to play on (printed to be read back: ``printing/readable.py``) as HTML."""
-    geom = game_geometry(game, paper)
+    geom = readable.game_geometry(game, paper)
     return render_template(
         "sheets/readable.html",
         pdf=pdf,
