@@ -73,8 +73,6 @@ LABEL_LINE_MM = (
 #: what its padding and border add to it on paper
 LABEL_MIN_MM, LABEL_MAX_MM, LABEL_PAD_MM = 24, 36, 2.3
 SHEET_HEAD_MM = 8.5  # the title and the date, on one line (8.3 measured)
-QR_MM = 18.0  # a game's sheet: the QR code that opens its typing page (sheet.css .qr)
-QR_HEAD_MM = QR_MM + 1.5  # ... beside the title, the date and the typing page's address
 CHEAT_LINE_MM = 3.3  # a line of the cheat sheet's 8 pt text
 ROUND_SPACING_MM = 3.0  # between one band of rounds and the next
 
@@ -175,7 +173,7 @@ def round_head(rules, r):
     return parts
 
 
-def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900, qr=False):
+def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900):
     """Lay a blank sheet out: as many rounds side by side as boxes a pen can use allow, as
     many such bands as fit a page, portrait or landscape, whichever needs fewer pages.
 
@@ -187,7 +185,6 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900, qr=False):
     :param rounds: the rounds asked for (0: the game's; for an open-ended game, as many
         as fit one page, at least ``BLANK_ROUNDS``)
     :param cheat_chars: about how long the cheat-sheet strip is
-    :param qr: the head holds a game's QR code (taller)
     """
     lines = blank_lines(rules)
     longest = max(_text_mm(f"{label} × {v:,}" if v is not None else label) for label, v in lines)
@@ -208,7 +205,6 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900, qr=False):
                     label,
                     cell,
                     cheat_chars,
-                    QR_HEAD_MM if qr else SHEET_HEAD_MM,
                 ),
             )
             for landscape in (False, True)
@@ -225,10 +221,10 @@ def blank_layout(rules, teams, rounds, paper, *, cheat_chars=900, qr=False):
         )  # portrait on a tie
         if best.printed == 1 and _shown(best) >= BLANK_ROUNDS:
             return best
-    return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars, qr=qr)
+    return blank_layout(rules, teams, BLANK_ROUNDS, paper, cheat_chars=cheat_chars)
 
 
-def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars, head_mm=SHEET_HEAD_MM):
+def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars):
     """Pages of bands of rounds (``count`` rounds, or (None) as many as fit one page), the
     narrowest box, and the sheets of paper they take."""
     w, h = PAPER_MM[paper]
@@ -254,7 +250,7 @@ def _pack(rules, teams, count, paper, landscape, label_mm, cell_mm, cheat_chars,
         # the note and the sums (meld minimum, round score, total): a row each
         + sum(1 for line in sheet_lines(rules) if not line.scored) * ROW_MM
     )
-    room = height - head_mm - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
+    room = height - SHEET_HEAD_MM - (_cheat_lines(cheat_chars, width) * CHEAT_LINE_MM + 4.8)
     room -= (LINE_MM + 2) if by_score else 0  # the meld minimums by score, a line of 8.5 pt
 
     def band_height(band):

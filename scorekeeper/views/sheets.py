@@ -1,20 +1,20 @@
 """Printed score sheets: a game's, and blank ones for playing on paper."""
 
+import html
 import re
 
 from flask import Blueprint, current_app, get_template_attribute, render_template, request, url_for
-from markupsafe import Markup
 
 from .. import scoring
 from ..names import MAX_NAME, clean_name, name_problem
-from ..printing import ahead, blank_sheets, sheets
+from ..printing import ahead, blank_sheets, layout, readable, sheets
 from ..printing.layout import sheet_lines
 from ..scoring import MAX_TEAMS, MIN_TEAMS
 from ..scoring.language import _
 from ..services import game_model, rulesets
 from ..storage.db import get_db
 from . import found
-from .share import qr_svg, share_url
+from .share import share_url
 
 bp = Blueprint("sheets", __name__)
 # WeasyPrint warmed up, and sheets rendered after each change, in the background
@@ -88,10 +88,9 @@ def _blank_sheet(key, pdf=False):
     return paper, blank_html(entry.rules, teams, rounds, paper, pdf=pdf, pdf_links=links, back=back)
 
 
-def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""), game=None):
-    """A blank sheet's HTML: the rule set's lines, a box per team and round. For a
-    ``game`` (played on paper), its teams' names and its date are filled in, and a QR
-    code opens the page that types the sheet in (``paper.sheet``)."""
+def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, "")):
+    """A blank sheet's HTML: the rule set's lines, a box per team and round (a game's own
+    sheet to play on is ``game_blank_html``)."""
     tiers = scoring.value_tiers(rules)
     # how long the cheat-sheet strip is, so that the layout leaves it room (its tags taken out:
     # [^<>], so that a "<" never closed is not read again to the end from each "<")
@@ -102,9 +101,7 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
         rounds,
         paper,
         cheat_chars=len(" ".join(re.sub(r"<[^<>]*>", " ", cheat).split())),
-        qr=game is not None,
     )
-    typing = share_url(game.id, "paper.sheet", "game_id") if game is not None else None
     return render_template(
         "sheets/blank.html",
         pdf=pdf,
@@ -120,38 +117,65 @@ def blank_html(rules, teams, rounds, paper, *, pdf, pdf_links=(), back=(None, ""
         pdf_links=pdf_links,
         back_url=back[0],
         back_label=back[1],
-        game=game,
-        qr=Markup(qr_svg(typing).decode()) if typing else None,
-        typing_url=typing,
     )
 
 
 @bp.get("/games/<id:game_id>/blank")
 def game_blank(game_id):
-    """The game's blank sheet, to play it on paper: its teams and date filled in, and a
-    QR code that opens the page where the sheet is typed in once played."""
+    """The game's sheet to play it on paper, printed to be read back: its teams and day
+    filled in, and on each page a QR code that opens the page where the sheet is typed in."""
     game = _game(game_id)
     return game_blank_html(game, _paper(), pdf=False)
 
 
 @bp.get("/games/<id:game_id>/blank.pdf")
 def game_blank_pdf(game_id):
-    """The game's blank sheet as a PDF."""
+    """The game's sheet to play on, as a PDF."""
     game, paper = _game(game_id), _paper()
     return _pdf_response(game_blank_html(game, paper, pdf=True), f"hand-and-foot-sheet-{game.id}-{paper}.pdf")
 
 
+@bp.get("/games/<id:game_id>/blank.svg")
+def game_blank_svg(game_id):
+    """A page of the game's sheet to play on as a picture (?paper=, ?page=): its screen page shows each."""
+    game, paper = _game(game_id), _paper()
+    text = request.args.get("page", "1")
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else 0
+    geom = readable.game_geometry(game, paper)
+    page = found(next((p for p in geom.pages if p.number == number), None), _("There is no such page."))
+    sheet = readable.draw(
+        game, geom, page, share_url(game.id, "paper.sheet", "game_id"), _cheat_text(game.rules)
+    )
+    svg = get_template_attribute("sheets/_readable.html", "drawing")(sheet, **_drawn())
+    return svg, {"Content-Type": "image/svg+xml; charset=utf-8"}
+
+
+def _cheat_text(rules):
+    """The rules in short, as the blank sheet's cheat sheet says them, as plain text."""
+    cheat = get_template_attribute("sheets/_sheet.html", "cheat_sheet")(rules, scoring.value_tiers(rules))
+    return html.unescape(" ".join(re.sub(r"<[^<>]*>", " ", cheat).split()))
+
+
+def _drawn():
+    """What every page's drawing takes besides the page: the geometry's marks."""
+    return {"marker": layout.MARKER_MM, "line_colour": layout.LINE_COLOUR, "line_mm": readable.BOX_LINE_MM}
+
+
 def game_blank_html(game, paper, *, pdf):
-    """A game's blank sheet (its names, date and typing page's QR code) as HTML."""
-    return blank_html(
-        game.rules,
-        [team.name for team in game.teams],
-        0,
-        paper,
+    """A game's sheet to play on (printed to be read back: ``printing/readable.py``) as HTML."""
+    geom = readable.game_geometry(game, paper)
+    return render_template(
+        "sheets/readable.html",
         pdf=pdf,
-        pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
-        back=(url_for("games.show", game_id=game.id), _("Back to the game")),
         game=game,
+        paper=paper,
+        pages=readable.pages(
+            game, geom, share_url(game.id, "paper.sheet", "game_id"), _cheat_text(game.rules)
+        ),
+        **_drawn(),
+        pdf_links=_pdf_links("sheets.game_blank_pdf", game_id=game.id),
+        back_url=url_for("games.show", game_id=game.id),
+        back_label=_("Back to the game"),
     )
 
 

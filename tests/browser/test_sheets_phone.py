@@ -77,12 +77,23 @@ def test_a_games_score_sheet_reads_whole(live_server, new_page, make_game, teams
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_games_blank_sheet_reads_whole(live_server, new_page, make_game, language):
+def test_a_games_sheet_to_play_on_shows_its_pages_whole(live_server, new_page, make_game, language):
+    """The sheet printed to be read back (issue 55): on a phone, each page a picture of the
+    paper as wide as the screen, drawn (loaded, the game's names in it), nothing sideways."""
     game = make_game("friends-family", teams=NAMES[:2], day="2026-11-21")
     page = new_page(locale=language)
     read_at_every_width(page, f"{live_server}/games/{game.id}/blank")
+    pictures = page.locator("img.readable-preview")
+    expect(pictures).to_have_count(1)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 740})
+        drawn = pictures.first.evaluate(
+            "(img) => [img.complete, img.naturalWidth, img.getBoundingClientRect().right]"
+        )
+        assert drawn[0] and drawn[1] > 0 and drawn[2] <= width, drawn
+    svg = page.request.get(live_server + pictures.first.get_attribute("src")).text()
     for name, _players in NAMES[:2]:
-        expect(page.locator("thead").first).to_contain_text(name)
+        assert name.replace("&", "&amp;") in svg
 
 
 @pytest.mark.timeout(60)

@@ -1179,6 +1179,7 @@ def all_targets():
             "sheets.blank_pdf",
             "sheets.game_blank",
             "sheets.game_blank_pdf",
+            "sheets.game_blank_svg",
             "history.index",
             "exchange.export_json",
             "exchange.export_csv",

@@ -542,15 +542,18 @@ def test_a_printed_sheets_qr_code_opens_its_games_typing_page(app, client, db):
     response = client.get("/games/1/blank.pdf?paper=a4", base_url="http://localhost:5000")
     assert response.status_code == 200 and response.data.startswith(b"%PDF")
     (code,) = qr_codes(response.data)
-    assert code == "http://192.168.1.20:5000/games/1/paper"
+    # the typing page, and the sheet it is (issue 55: its rounds, paper, layout and page)
+    assert re.fullmatch(
+        r"http://192\.168\.1\.20:5000/games/1/paper\?rounds=4&paper=a4&sheet=[0-9a-f]{8}&page=1", code
+    ), code
     # the page it opens is that game's sheet, typed in as it reads
     opened = client.get(code.removeprefix("http://192.168.1.20:5000"))
     assert opened.status_code == 200 and "Type in the sheet" in text(opened)
-    # the names and the day are filled in on the paper
+    # the names and the day (in words) are filled in on the paper
     words = subprocess.run(
         ["pdftotext", "-", "-"], input=response.data, capture_output=True, check=True
     ).stdout
-    assert b"Ann & Bo" in words and b"Cy & Di" in words and b"2025-12-30" in words
+    assert b"Ann & Bo" in words and b"Cy & Di" in words and b"Tuesday 30 December 2025" in words
     # a rule set's blank sheet has no game: no code, a line for the date
     blank = client.get("/rules/friends-family/blank.pdf").data
     assert qr_codes(blank) == []
@@ -569,7 +572,8 @@ def test_an_evenings_tables_print_their_sheets_each_with_its_games_code(app, cli
     pdf = client.get(f"/evenings/{night}/blank.pdf", base_url="http://localhost:5000").data
     words = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout
     assert b"Ann & Bo" in words and b"Gus & Hal" in words and b"game 1" in words and b"game 2" in words
-    assert qr_codes(pdf) == ["http://192.168.1.20:5000/games/1/paper"]  # the first table's, on page 1
+    # the first table's, on page 1
+    assert [code.split("?")[0] for code in qr_codes(pdf)] == ["http://192.168.1.20:5000/games/1/paper"]
 
 
 def test_a_paper_sheet_typed_in_twice_is_caught_on_its_typing_page(client, db):
