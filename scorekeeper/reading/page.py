@@ -80,6 +80,22 @@ class Found:
         return mm * DPI / 25.4
 
 
+class _Watched(io.BytesIO):
+    """The photo's bytes, noting when decoding runs out of them. WeasyPrint sets Pillow's
+    ``ImageFile.LOAD_TRUNCATED_IMAGES`` for the whole process when it is imported (the app
+    prints sheets), and then a picture cut short loads padded with grey instead of failing:
+    a read that finds no more bytes while the image loads is how one is told apart."""
+
+    watching = False
+    ended = False
+
+    def read(self, size=-1):
+        data = super().read(size)
+        if self.watching and size != 0 and not data:
+            self.ended = True
+        return data
+
+
 def open_photo(data):
     """The photo as an RGB Pillow image, turned as its EXIF orientation says."""
     if not isinstance(data, bytes | bytearray | memoryview) or len(data) == 0:
@@ -89,15 +105,18 @@ def open_photo(data):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+            file = _Watched(data)
+            image = Image.open(file)
             width, height = image.size
             if width * height > MAX_PIXELS:
                 raise NotAnImage(
                     _("This picture has too many pixels to read: send the camera's photo as it is.")
                 )
-            image = ImageOps.exif_transpose(image)
+            file.watching = True
             image.load()
-            return image.convert("RGB")
+            if file.ended:  # cut short: Pillow pads it where WeasyPrint told it to (see _Watched)
+                raise NotAnImage(_("This file is not a picture."))
+            return ImageOps.exif_transpose(image).convert("RGB")
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as bomb:
         raise NotAnImage(
             _("This picture has too many pixels to read: send the camera's photo as it is.")
