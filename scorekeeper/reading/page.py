@@ -13,6 +13,9 @@ layout prints it are the page's corners, in the page's own order whatever way up
 photo was taken; with three, the QR code's own corners stand in for the fourth
 (``with_code``). A perspective transform (Pillow) flattens the page to ``DPI`` dots per
 inch, in the layout's millimetres.
+
+Over 400 lines: decoding, the QR code, the markers, matching them to the page and
+flattening are one path through the photo, each step reading what the one before found.
 """
 
 from __future__ import annotations
