@@ -1,5 +1,8 @@
 """A photo of a readable sheet found and flattened (issue 55): NumPy, Pillow and zxing-cpp.
 
+Over 400 lines: decoding, the QR code, the markers, matching them to the page and
+flattening are one path through the photo, each step reading what the one before found.
+
 The photo is decoded by Pillow (any format it reads, its EXIF orientation applied, a
 picture of too many pixels refused before its pixels are read). zxing-cpp reads the QR
 code from the whole photo, scaled down: the code names the game, the layout and the page
@@ -13,9 +16,6 @@ layout prints it are the page's corners, in the page's own order whatever way up
 photo was taken; with three, the QR code's own corners stand in for the fourth
 (``with_code``). A perspective transform (Pillow) flattens the page to ``DPI`` dots per
 inch, in the layout's millimetres.
-
-Over 400 lines: decoding, the QR code, the markers, matching them to the page and
-flattening are one path through the photo, each step reading what the one before found.
 """
 
 from __future__ import annotations
