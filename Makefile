@@ -78,9 +78,11 @@ pictures: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	PICTURES=1 $(PYTEST) tests/browser tests/integration/test_sheets.py $(PYTEST_ARGS)
 
 # the properties and the fuzz much longer, on fresh examples (tests/conftest.py's
-# "deep" profile, FUZZ_RANDOM=1): before resolving work on forms, imports or the engine
+# "deep" profile, FUZZ_RANDOM=1), and whole what make test samples (the tests marked deep:
+# every page in every language at every width, every field of the paper sheet...): before
+# resolving work on forms, imports, languages or the engine
 test-deep: $(VENV)/.installed-test $(COMPILED)
-	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m hypothesis $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m "hypothesis or deep" $(PYTEST_ARGS)
 
 # the browser tests RUNS times (10), every other run with every core busy, each run on
 # every core like make test: each test that failed or hung in any run (scripts/flake-hunt)
