@@ -1,5 +1,6 @@
 import datetime
 import importlib.metadata
+import os
 import time
 
 import flask
@@ -186,6 +187,22 @@ def family_history(tmp_path_factory):
     from . import family
 
     return family.history(tmp_path_factory.mktemp("family") / "history.db")
+
+
+@pytest.fixture(autouse=True)
+def _the_zone_is_put_back():
+    """A test that sets the computer's zone (TZ) puts it back: the next test in the same
+    process runs in the run's zone (one left on UTC hid a date bug from every later test)."""
+    before = os.environ.get("TZ")
+    yield
+    after = os.environ.get("TZ")
+    if after != before:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+        pytest.fail(f"the test left TZ={after!r} (the run's: {before!r}): the zone fixture puts it back")
 
 
 @pytest.fixture
