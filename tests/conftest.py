@@ -2,6 +2,7 @@ import datetime
 import importlib.metadata
 import os
 import time
+from pathlib import Path
 
 import flask
 import pytest
@@ -15,7 +16,7 @@ from scorekeeper.services import evenings, game_model, games
 from scorekeeper.storage.db import connect, transaction
 
 from . import fuzzstats
-from .helpers import CHECK, DEEP, at_home
+from .helpers import CHECK, DEEP, at_home, built_once
 from .httpkit import migrated
 
 # Hypothesis, sized on purpose (docs/testing.md): `make test` runs the "quick" profile,
@@ -181,12 +182,18 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def family_history(tmp_path_factory):
     """A family's history (tests/family.py: 300 games in 2026 and one game of each size
-    being played), built once per test process for every test that reads every page (in
-    a browser and in the pseudo-language): its path, the games being played, the players,
-    the nights. A test copies the file before it serves it."""
+    being played), built once for the whole run (``built_once``: the test processes share
+    it) for every test that reads every page (in a browser and in the pseudo-language): its
+    path, the games being played, the players, the nights. A test copies the file before
+    it serves it."""
     from . import family
 
-    return family.history(tmp_path_factory.mktemp("family") / "history.db")
+    def build(folder):
+        path, playing, players, nights = family.history(folder / "history.db")
+        return str(path), list(playing.items()), players, nights
+
+    path, playing, players, nights = built_once(tmp_path_factory, "family", build)
+    return Path(path), dict(playing), players, nights
 
 
 @pytest.fixture(autouse=True)

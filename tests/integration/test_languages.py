@@ -27,7 +27,7 @@ from scorekeeper.storage.db import connect
 from scorekeeper.web.language import LANGUAGES
 
 from .. import family
-from ..helpers import at_home
+from ..helpers import at_home, built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 PSEUDO = "en_001"
@@ -58,8 +58,12 @@ def marked(message):
 
 @pytest.fixture(scope="module")
 def pseudo_translations(tmp_path_factory):
-    """A folder with the pseudo-language's catalog: every string the code marks, marked."""
-    folder = tmp_path_factory.mktemp("pseudo")
+    """A folder with the pseudo-language's catalog: every string the code marks, marked
+    (made once for the whole run: ``built_once``)."""
+    return Path(built_once(tmp_path_factory, "pseudo", make_pseudo_catalog))
+
+
+def make_pseudo_catalog(folder):
     pot = folder / "messages.pot"
     subprocess.run([sys.executable, "scripts/catalogs", "pot", str(pot)], cwd=ROOT, check=True)
     with open(pot, "rb") as file:
@@ -75,7 +79,7 @@ def pseudo_translations(tmp_path_factory):
     out.mkdir(parents=True)
     with open(out / "messages.mo", "wb") as file:
         write_mo(file, catalog)
-    return folder
+    return str(folder)
 
 
 @pytest.fixture
