@@ -4,8 +4,12 @@ as the family walked it, through real requests on a real database."""
 import html
 import json
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +34,8 @@ from ..httpkit import (
 )
 from .test_evenings import evening_games, propose, shown_tables, start
 from .test_exchange import synthetic_export
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -225,34 +231,44 @@ def test_an_import_is_unseen_until_published_and_a_save_between_its_steps_is_sav
     assert client.get("/history").get_data(as_text=True).count('class="card-link"') == 20  # a page
 
 
-class Stopped(Exception):
-    """The app stopped here (a power cut), as far as the import can tell."""
+# An import in a process of its own that loses its power half way: SIGKILL at the second of
+# its turns (between two of its transactions) in the state asked, as test_restore_checks.py
+# kills a backup half way and test_one_import.py a waiting import.
+IMPORT_KILLED = r"""
+import os, signal, sys
+from scorekeeper.exchange import importer
+from scorekeeper.storage.db import connect
+
+database, path, stop_at = sys.argv[1:]
+db, seen = connect(database), []
+
+def turns():
+    (state,) = db.execute("SELECT state FROM imports").fetchone() or (None,)
+    seen.append(state)
+    if seen.count(stop_at) == 2:  # the power goes
+        os.kill(os.getpid(), signal.SIGKILL)
+
+with open(path, "rb") as file:
+    importer.import_file(db, file.read(), turns=turns)
+"""
 
 
+@pytest.mark.long  # a Python process of its own, 80 games written: about 2 s
 @pytest.mark.parametrize("stop_at", ["writing", "publishing"])
-def test_an_import_cut_off_is_undone_or_finished_at_the_next_start(app, runner, db, stop_at):
+def test_an_import_cut_off_is_undone_or_finished_at_the_next_start(app, runner, db, tmp_path, stop_at):
     """The app stops in the middle of an import: one still writing is taken away again at
     the next start (its players with it), one publishing is finished; either way the
     summaries are what a rebuild makes of what is there."""
-    export = synthetic_export(80)
-    turns = []
-
-    def stop():
-        state = db.execute("SELECT state FROM imports").fetchone()
-        turns.append(state[0] if state else None)
-        if state and state[0] == stop_at and turns.count(stop_at) == 2:
-            raise Stopped
-
-    # a stop while writing is also what the import undoes by itself at once (the power
-    # cut is the case where it cannot): here the undo is left to the next start
-    from scorekeeper.exchange import importer as module
-
-    undo, module._undo = module._undo, lambda *args: None
-    try:
-        with pytest.raises(Stopped):
-            importer.import_history(db, export, turns=stop)
-    finally:
-        module._undo = undo
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(synthetic_export(80)))
+    killed = subprocess.run(
+        [sys.executable, "-c", IMPORT_KILLED, app.config["DATABASE"], str(path), stop_at],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-1500:]
     hidden = db.execute("SELECT COUNT(*) FROM games WHERE importing IS NOT NULL").fetchone()[0]
     assert hidden > 0 and db.execute("SELECT state FROM imports").fetchone() == (stop_at,)
     # meanwhile: the scores recomputed at the computer, the history downloaded as CSV (the
