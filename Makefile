@@ -50,8 +50,14 @@ run: init-db
 	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT) --https-port $(HTTPS_PORT)
 
 # The tests run on every core (pytest-xdist, one worker a core, each test on its own
-# database, port and browser context); the ten slowest are listed at the end.
-PYTEST := $(PY) -m pytest -n auto --durations=10
+# database, port and browser context); the ten slowest are listed at the end. They run
+# in another order each time (pytest-randomly: its seed is said at the top, and
+# PYTEST_ARGS="-p randomly --randomly-seed=N" runs that order again) and in a time zone
+# far from UTC chosen for the run and said too (TEST_TZ=UTC make test chooses one): a
+# test must pass in any order and any zone.
+TEST_ZONES := Asia/Tokyo America/Los_Angeles Pacific/Kiritimati Pacific/Pago_Pago Asia/Kolkata America/St_Johns
+TEST_TZ ?= $(word $(shell shuf -i 1-$(words $(TEST_ZONES)) -n 1),$(TEST_ZONES))
+PYTEST := TZ=$(TEST_TZ) $(PY) -m pytest -n auto --durations=10
 
 # lint and format first (seconds), then the whole suite: what CI runs (.ci/run)
 test: system-packages-test $(VENV)/.installed-test $(COMPILED)

@@ -88,7 +88,9 @@ def pytest_report_header(config):
             versions.append(f"{name} {importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} missing")
-    return "scorekeeper stack: " + ", ".join(versions)
+    offset = datetime.datetime.now().astimezone().strftime("%z")
+    zone = f"time zone: TZ={os.environ.get('TZ', '(unset)')} (UTC{offset[:3]}:{offset[3:]} now)"
+    return ["scorekeeper stack: " + ", ".join(versions), zone]
 
 
 @pytest.hookimpl(optionalhook=True)
