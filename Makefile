@@ -50,8 +50,14 @@ run: init-db
 	$(PY) -m scorekeeper.serve --host $(HOST) --port $(PORT) --https-port $(HTTPS_PORT)
 
 # The tests run on every core (pytest-xdist, one worker a core, each test on its own
-# database, port and browser context); the ten slowest are listed at the end.
-PYTEST := $(PY) -m pytest -n auto --durations=10
+# database, port and browser context); the ten slowest are listed at the end. They run
+# in another order each time (pytest-randomly: its seed is said at the top, and
+# PYTEST_ARGS="-p randomly --randomly-seed=N" runs that order again) and in a time zone
+# far from UTC chosen for the run and said too (TEST_TZ=UTC make test chooses one): a
+# test must pass in any order and any zone.
+TEST_ZONES := Asia/Tokyo America/Los_Angeles Pacific/Kiritimati Pacific/Pago_Pago Asia/Kolkata America/St_Johns
+TEST_TZ ?= $(word $(shell shuf -i 1-$(words $(TEST_ZONES)) -n 1),$(TEST_ZONES))
+PYTEST := TZ=$(TEST_TZ) $(PY) -m pytest -n auto --durations=10
 
 # lint and format first (seconds), then the whole suite: what CI runs (.ci/run)
 test: system-packages-test $(VENV)/.installed-test $(COMPILED)
@@ -78,9 +84,11 @@ pictures: system-packages-test $(VENV)/.installed-test $(COMPILED)
 	PICTURES=1 $(PYTEST) tests/browser tests/integration/test_sheets.py $(PYTEST_ARGS)
 
 # the properties and the fuzz much longer, on fresh examples (tests/conftest.py's
-# "deep" profile, FUZZ_RANDOM=1): before resolving work on forms, imports or the engine
+# "deep" profile, FUZZ_RANDOM=1), and whole what make test samples (the tests marked deep:
+# every page in every language at every width, every field of the paper sheet...): before
+# resolving work on forms, imports, languages or the engine
 test-deep: $(VENV)/.installed-test $(COMPILED)
-	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m hypothesis $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=deep FUZZ_RANDOM=1 $(PYTEST) -m "hypothesis or deep" $(PYTEST_ARGS)
 
 # the browser tests RUNS times (10), every other run with every core busy, each run on
 # every core like make test: each test that failed or hung in any run (scripts/flake-hunt)

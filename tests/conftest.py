@@ -1,6 +1,8 @@
 import datetime
 import importlib.metadata
+import os
 import time
+from pathlib import Path
 
 import flask
 import pytest
@@ -14,7 +16,7 @@ from scorekeeper.services import evenings, game_model, games
 from scorekeeper.storage.db import connect, transaction
 
 from . import fuzzstats
-from .helpers import CHECK, DEEP, at_home
+from .helpers import CHECK, DEEP, at_home, built_once
 from .httpkit import migrated
 
 # Hypothesis, sized on purpose (docs/testing.md): `make test` runs the "quick" profile,
@@ -86,7 +88,9 @@ def pytest_report_header(config):
             versions.append(f"{name} {importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} missing")
-    return "scorekeeper stack: " + ", ".join(versions)
+    offset = datetime.datetime.now().astimezone().strftime("%z")
+    zone = f"time zone: TZ={os.environ.get('TZ', '(unset)')} (UTC{offset[:3]}:{offset[3:]} now)"
+    return ["scorekeeper stack: " + ", ".join(versions), zone]
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -180,12 +184,34 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def family_history(tmp_path_factory):
     """A family's history (tests/family.py: 300 games in 2026 and one game of each size
-    being played), built once per test process for every test that reads every page (in
-    a browser and in the pseudo-language): its path, the games being played, the players,
-    the nights. A test copies the file before it serves it."""
+    being played), built once for the whole run (``built_once``: the test processes share
+    it) for every test that reads every page (in a browser and in the pseudo-language): its
+    path, the games being played, the players, the nights. A test copies the file before
+    it serves it."""
     from . import family
 
-    return family.history(tmp_path_factory.mktemp("family") / "history.db")
+    def build(folder):
+        path, playing, players, nights = family.history(folder / "history.db")
+        return str(path), list(playing.items()), players, nights
+
+    path, playing, players, nights = built_once(tmp_path_factory, "family", build)
+    return Path(path), dict(playing), players, nights
+
+
+@pytest.fixture(autouse=True)
+def _the_zone_is_put_back():
+    """A test that sets the computer's zone (TZ) puts it back: the next test in the same
+    process runs in the run's zone (one left on UTC hid a date bug from every later test)."""
+    before = os.environ.get("TZ")
+    yield
+    after = os.environ.get("TZ")
+    if after != before:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+        pytest.fail(f"the test left TZ={after!r} (the run's: {before!r}): the zone fixture puts it back")
 
 
 @pytest.fixture

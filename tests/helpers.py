@@ -1,8 +1,10 @@
 """What several test modules share: reading a page as a person (or a browser) would."""
 
 import contextlib
+import fcntl
 import html
 import io
+import json
 import os
 import re
 import subprocess
@@ -31,6 +33,24 @@ def examples(quick, deep=None):
     if CHECK:
         return max(3, quick // 5)
     return quick
+
+
+def built_once(tmp_path_factory, name, build):
+    """What ``build(folder)`` makes (files in ``folder``, and what it returns, as JSON), made
+    once for the whole run: the first test process to ask builds it, under a lock, in the
+    folder the run's processes share (xdist's workers each have a base folder inside it);
+    the others wait for it and read it. Only for what the tests read and never change."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # let go when the file closes, however this ends
+        made = folder / "made.json"
+        if not made.exists():
+            folder.mkdir(exist_ok=True)
+            made.with_suffix(".part").write_text(json.dumps(build(folder)))
+            made.with_suffix(".part").rename(made)
+        return json.loads(made.read_text())
 
 
 def text(response):

@@ -45,12 +45,15 @@ def use(
     translations: Callable[[], Translations],
     language: Callable[[], str],
     number: Callable[[int], str] = _english_number,
-) -> None:
+) -> tuple[Callable[[], Translations], Callable[[], str], Callable[[int], str]]:
     """Where the words come from: ``translations()`` the catalog being read now,
     ``language()`` its language's code ("en", "pt_BR"), ``number(n)`` a number as it
-    writes them ("1,234", "1.234")."""
+    writes them ("1,234", "1.234"). Returns what was used before (``use(*before)`` puts
+    it back)."""
     global _source, _language, _number
+    before = _source, _language, _number
     _source, _language, _number = translations, language, number
+    return before
 
 
 def _(message: str, **values: Any) -> str:

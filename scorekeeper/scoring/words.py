@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -260,6 +260,15 @@ _LOCAL = {
     for english, languages in LOCAL
     for language, words in languages.items()
 }
+
+
+def add_language(language: str, tables: Iterable[tuple[Mapping[str, Any] | None, Mapping[str, Any]]]) -> None:
+    """Another language's words for the written rule sets, as ``LOCAL`` gives them: (a
+    preset's words, None for Hand and Foot's; the words in ``language``) for each. For a
+    language made at run time: the tests' pseudo-language marks every word, so that a word
+    a page shows outside them is found."""
+    for english, words in tables:
+        _LOCAL[_key(english), language] = _words(words)
 
 
 def _languages(language: str) -> tuple[str, ...]:

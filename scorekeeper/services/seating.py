@@ -14,6 +14,7 @@ game's page shows them).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from dataclasses import dataclass
@@ -164,12 +165,37 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
         repeats = sum(1 for t in tables for team in t for pair in pairs_of(team) if pair in avoid)
         return spread + REPEAT_COST * repeats, tables
 
+    def table_cost(t, members):
+        """(spread, repeats) of table ``t`` as ``members`` seat it: a swap changes two
+        tables, and only they are weighed again (the search weighs thousands of swaps)."""
+        if t in kept:
+            table = tuple(tuple(sorted(team)) for team in kept[t])
+        else:
+            table = tuple(tuple(sorted(members[t, i])) for i in range(len(layout[t])))
+        if table not in memo:
+            memo[table] = tuple(chances([list(team) for team in table]))
+        c = memo[table]
+        repeats = sum(repeats_in(team) for team in table) if avoid else 0
+        return max(c) - min(c), repeats
+
+    @functools.cache
+    def repeats_in(team):
+        return sum(1 for pair in pairs_of(team) if pair in avoid)
+
+    def total(parts):
+        # as cost() adds it up: the spreads in table order, then the repeats
+        return sum(spread for spread, _ in parts) + REPEAT_COST * sum(r for _, r in parts)
+
     best = None
     for _ in range(RESTARTS):
         seats = _random_seats(units, slots, rng)
         if seats is None:
             raise SeatingError(gettext("The locked pairs do not fit these teams."))
-        score, _ = cost(seats)
+        members = {(t, i): [] for t, sizes in enumerate(layout) for i in range(len(sizes))}
+        for key, unit in seats:
+            members[key].extend(unit)
+        parts = [table_cost(t, members) for t in range(len(layout))]
+        score = total(parts)
         improved = True
         while improved:
             improved = False
@@ -177,12 +203,21 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
                 if seats[a][0] == seats[b][0] or len(units[a]) != len(units[b]):
                     continue
                 (key_a, unit_a), (key_b, unit_b) = seats[a], seats[b]
-                seats[a], seats[b] = (key_b, unit_a), (key_a, unit_b)
-                trial, _ = cost(seats)
+                _move(members, unit_a, key_a, key_b)
+                _move(members, unit_b, key_b, key_a)
+                changed = {key_a[0], key_b[0]}
+                before = [(t, parts[t]) for t in changed]
+                for t in changed:
+                    parts[t] = table_cost(t, members)
+                trial = total(parts)
                 if trial < score - 1e-12:
                     score, improved = trial, True
+                    seats[a], seats[b] = (key_b, unit_a), (key_a, unit_b)
                 else:
-                    seats[a], seats[b] = (key_a, unit_a), (key_b, unit_b)
+                    _move(members, unit_a, key_b, key_a)
+                    _move(members, unit_b, key_a, key_b)
+                    for t, part in before:
+                        parts[t] = part
         if best is None or score < best[0] - 1e-12:
             best = (score, list(seats))
     _, tables = cost(best[1])
@@ -226,6 +261,13 @@ def _random_seats(units, slots, rng):
         room[k] -= len(units[u])
         seats[u] = (k, units[u])
     return seats
+
+
+def _move(members, unit, key, to):
+    """``unit``'s players from team ``key`` to team ``to``."""
+    for p in unit:
+        members[key].remove(p)
+    members[to].extend(unit)
 
 
 def _tables(seats, layout, kept):

@@ -1,7 +1,7 @@
 """Every kind of page, with a family's history behind it, read as a person reads it
 on a phone (issue 30), in each of its languages (issue 47: a phone set to Portuguese,
-Spanish or Italian reads longer words): at 320, 360 and 412 px, with and without
-JavaScript, every word
+Spanish or Italian reads longer words; in `make test` each of their pages in one of them,
+at 320 px: ``sampled``): at 320, 360 and 412 px, with and without JavaScript, every word
 whole on one line, nothing cut off or off the screen, no text under 12 px, and every
 chart's labels at 10 px or more and apart (looks.readable), with no table that needs
 scrolling sideways (issue 54); every date and time field's value whole, none of it under
@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from .. import family
 from ..family import YEAR
+from ..helpers import DEEP
 from .conftest import LiveServer
 from .looks import fields_whole, fits_the_phone, readable
 
@@ -46,8 +47,21 @@ GROUPS = family.page_groups()
 # with it, one after another on the same server (a server for each would cost 4 s more
 # a group): the layout is the same without JavaScript, and those runs cost as much again
 SPOKEN = [(("en",), True), (("en",), False), (("pt-BR", "es", "it"), True)]
+OTHER = SPOKEN[-1][0]
 
 
+def sampled(paths, language, group):
+    """The paths read in ``language`` at the narrowest width alone (`make test`): each of
+    the group's pages in one of the three languages, taken in turn (a different one first
+    in each group), so that every page is read in a language of longer words and each
+    language reads a third of them. The pseudo-language test (test_languages.py) already
+    proves every string is translated; the full sweep, every page in every language at
+    every width, is `make test-deep`'s."""
+    start = (OTHER.index(language) + list(GROUPS).index(group)) % len(OTHER)
+    return paths[start :: len(OTHER)]
+
+
+@pytest.mark.deep  # `make test-deep` reads every page in every language at every width
 @pytest.mark.parametrize(
     ("languages", "javascript"),
     SPOKEN,
@@ -66,11 +80,15 @@ def test_every_word_whole_and_readable_at_every_width(
             java_script_enabled=javascript,
             locale=language,
         )
-        for path in GROUPS[group](playing, players, nights):
-            read_at_every_width(page, base, path, language, javascript, screenshot)
+        paths = GROUPS[group](playing, players, nights)
+        widths = WIDTHS
+        if language != "en" and not DEEP:
+            paths, widths = sampled(paths, language, group), WIDTHS[:1]
+        for path in paths:
+            read_at_every_width(page, base, path, language, javascript, screenshot, widths)
 
 
-def read_at_every_width(page, base, path, language, javascript, screenshot):
+def read_at_every_width(page, base, path, language, javascript, screenshot, widths=WIDTHS):
     response = page.goto(base + path)
     assert response.status == 200, path
     expect(page.locator("html")).to_have_attribute("lang", language)
@@ -81,7 +99,7 @@ def read_at_every_width(page, base, path, language, javascript, screenshot):
     # every fold open: what a fold hides is laid out as it will be when opened, and
     # opening one moves nothing sideways
     page.locator("details").evaluate_all("(folds) => folds.forEach((d) => { d.open = true })")
-    for width in WIDTHS:
+    for width in widths:
         page.set_viewport_size({"width": width, "height": PHONE_HEIGHT})
         assert readable(page.locator("body")) > 10, f"{path} ({language}): hardly a word"
         fits_the_phone(page)

@@ -7,9 +7,10 @@ import re
 import pytest
 
 from scorekeeper.scoring import TeamRound
+from scorekeeper.services import ratings
 from scorekeeper.web import formatting, language
 
-from ..helpers import csrf_token
+from ..helpers import DEEP, csrf_token
 
 ASKED = {
     "pt-BR,pt;q=0.9,en;q=0.5": "pt-BR",
@@ -58,7 +59,13 @@ def test_a_language_we_do_not_speak_is_no_page(client):
     assert lang_of(client.get("/", headers={"Accept-Language": "pt"})) == "pt-BR"
 
 
-@pytest.mark.parametrize("asked", ASKED)
+# a phone asking for each language the app speaks but English proves the household's choice
+# wins (make test-deep asks with every value of ASKED)
+HOUSEHOLD_ASKED = list(ASKED) if DEEP else ["pt-BR,pt;q=0.9,en;q=0.5", "es-AR,es;q=0.8", "it-IT"]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("asked", HOUSEHOLD_ASKED)
 def test_with_the_household_on_english_every_phone_reads_english(app, client, asked):
     token = csrf_token(client, "/settings")
     response = client.post("/settings/language", data={"csrf_token": token, "language": "en"})
@@ -131,3 +138,29 @@ def test_a_phone_that_switches_language_is_not_told_its_page_is_unchanged(client
     client.get("/language/pt_BR")
     again = client.get(f"/s/{token}", headers={"If-None-Match": etag})
     assert again.status_code == 200 and lang_of(again) == "pt-BR"
+
+
+# (rating, skill ± uncertainty, win rate) on Ann's page: Ann and Bo won two of three games
+# against Cy and Di. Portuguese, Spanish and Italian write a decimal comma; Spanish spaces
+# its percent sign (a no-break space): a rating or a percent written in English fails.
+RATED = {
+    "en": ("2.9", "26.6", "7.9", "67%"),
+    "pt-BR": ("2,9", "26,6", "7,9", "67%"),
+    "es": ("2,9", "26,6", "7,9", "67\u00a0%"),
+    "it": ("2,9", "26,6", "7,9", "67%"),
+}
+
+
+def test_a_rating_and_a_win_rate_as_each_language_writes_them(client, db, make_game):
+    won = [TeamRound(melded_points=500), TeamRound(melded_points=100)]
+    lost = [TeamRound(melded_points=100), TeamRound(melded_points=500)]
+    for day, rounds in (("2026-03-01", won), ("2026-03-02", lost), ("2026-03-03", won)):
+        make_game("roth", [rounds], day=day, end=True)
+    ratings.catch_up(db)
+    (ann,) = db.execute("SELECT id FROM players WHERE name = 'Ann'").fetchone()
+    for asked, (rating, mu, sigma, rate) in RATED.items():
+        page = client.get(f"/players/{ann}", headers={"Accept-Language": asked}).get_data(as_text=True)
+        grid = page.split('class="stat-grid"', 1)[1].split("</dl>", 1)[0]
+        shown = re.findall(r"<dd>([^<]*)</dd>", grid)
+        assert (shown[0], shown[3]) == (rating, rate), asked
+        assert f"{mu} ± {sigma}" in page, asked

@@ -1,8 +1,9 @@
 """Every page in a language that marks each translated string (issue 47): a pseudo-language
 made at test time from the strings the code marks (``scripts/catalogs pot``), each one
-``⟦as in English⟧``. Whatever a page shows outside the marks was never marked: the test
-finds none but the family's own words (players', teams' and rule sets' names) and values
-(numbers, and dates as the language's calendar writes them).
+``⟦as in English⟧``, and the written rule sets' words (a book, each kind, the piles) marked
+alike. Whatever a page shows outside the marks was never marked: the test finds none but
+the family's own words (players', teams' and house rules' names) and values (numbers, and
+dates as the language's calendar writes them).
 
 The pseudo-language is ``en_001`` (Babel knows it, with English month names; we ship no
 catalog for it), offered beside the real ones in this test's app alone.
@@ -22,12 +23,13 @@ from babel.messages.pofile import read_po
 
 from scorekeeper import create_app
 from scorekeeper.scoring import RULESETS
-from scorekeeper.scoring.words import capital
+from scorekeeper.scoring.local_words import LOCAL
+from scorekeeper.scoring.words import Words, add_language
 from scorekeeper.storage.db import connect
 from scorekeeper.web.language import LANGUAGES
 
 from .. import family
-from ..helpers import at_home
+from ..helpers import at_home, built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 PSEUDO = "en_001"
@@ -58,8 +60,18 @@ def marked(message):
 
 @pytest.fixture(scope="module")
 def pseudo_translations(tmp_path_factory):
-    """A folder with the pseudo-language's catalog: every string the code marks, marked."""
-    folder = tmp_path_factory.mktemp("pseudo")
+    """A folder with the pseudo-language's catalog: every string the code marks, marked
+    (made once for the whole run: ``built_once``)."""
+    return Path(built_once(tmp_path_factory, "pseudo", make_pseudo_catalog))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pseudo_rule_set_words_spoken():
+    """The written rule sets' words in the pseudo-language, each one marked."""
+    add_language(PSEUDO, pseudo_rule_set_words())
+
+
+def make_pseudo_catalog(folder):
     pot = folder / "messages.pot"
     subprocess.run([sys.executable, "scripts/catalogs", "pot", str(pot)], cwd=ROOT, check=True)
     with open(pot, "rb") as file:
@@ -75,7 +87,7 @@ def pseudo_translations(tmp_path_factory):
     out.mkdir(parents=True)
     with open(out / "messages.mo", "wb") as file:
         write_mo(file, catalog)
-    return folder
+    return str(folder)
 
 
 @pytest.fixture
@@ -140,17 +152,31 @@ def family_words(database):
     return [w for w in words if w]
 
 
-def rule_set_words():
-    """The written rule sets' own words (a game's name, a book, each kind, the piles): the
-    pseudo-language has no table of them (scoring/local_words.py), so they are English."""
-    words = set()
-    for rules in RULESETS.values():
-        say = rules.say
-        kinds = list(rules.books)
-        words |= {say.game, say.book, say.books, capital(say.book), capital(say.books), *say.piles}
-        words |= {say.kind(kind) for kind in kinds} | {say.book_label(kind) for kind in kinds}
-        words |= {say.piles_and, say.piles_or, say.packet}
-    return [w for w in words if w]
+def pseudo_rule_set_words():
+    """The written rule sets' own words in the pseudo-language (scoring/local_words.py has a
+    table for each language): their English words, each marked as a message is, so that a
+    page's word outside them is found, a rule set's word too ("Books" written in a
+    template)."""
+    kinds = {kind for rules in RULESETS.values() for kind in rules.books}
+    tables = []
+    for english, _languages in LOCAL:
+        say = Words.of(english)
+        tables.append(
+            (
+                english,
+                {
+                    "game": marked(say.game),
+                    "book": marked(say.book),
+                    "books": marked(say.books),
+                    "kinds": {kind: marked(say.kind(kind)) for kind in kinds},
+                    "labels": {kind: marked(say.book_label(kind)) for kind in kinds},
+                    "piles": tuple(marked(pile) for pile in say.piles),
+                    "round": marked(say.round),
+                    "going_out": marked(say.going_out),
+                },
+            )
+        )
+    return tables
 
 
 def calendar_words():
@@ -190,7 +216,7 @@ def unmarked(html, own):
 @pytest.mark.parametrize("group", family.page_groups())
 def test_every_page_says_only_what_is_marked(pseudo_phone, group):
     client, database, ids = pseudo_phone
-    words = family_words(database) + rule_set_words() + calendar_words() + [*NAMES, "Pseudo"]
+    words = family_words(database) + calendar_words() + [*NAMES, "Pseudo"]
     # each a whole word or words ("Fri" a player, not the start of "Friends"), the longest first
     own = re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in sorted(words, key=len, reverse=True)))
     problems = {}
@@ -225,7 +251,7 @@ def test_a_deleted_games_page_says_only_what_is_marked(pseudo_phone):
         db.close()
     response = client.get(f"/games/{game_id}")
     assert response.status_code == 404
-    words = family_words(database) + rule_set_words() + calendar_words() + [*NAMES, "Pseudo"]
+    words = family_words(database) + calendar_words() + [*NAMES, "Pseudo"]
     own = re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in sorted(words, key=len, reverse=True)))
     html = response.get_data(as_text=True)
     assert "/restore" in html and not unmarked(html, own)

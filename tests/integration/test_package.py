@@ -128,6 +128,7 @@ NOT_IMPORTED = {
     "pytest-timeout": ("pyproject.toml", "timeout = 60"),
     "pytest-xdist": ("Makefile", "-m pytest -n auto"),
     "pytest-cov": ("Makefile", "--cov"),
+    "pytest-randomly": ("Makefile", "--randomly-seed"),  # a plugin: loaded, never imported
 }
 
 

@@ -12,25 +12,37 @@ from scorekeeper.printing import pictures
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import games
 
+from ..helpers import DEEP
 from .test_pictures import laid_out_whole
 from .test_sheets import pages_of, pdf, read
 
 LANGUAGES = {"pt-BR": ("Rodada", "Pontos"), "es": ("Mano", "Puntos"), "it": ("Smazzata", "Punti")}
 
 
-@pytest.mark.long  # a dozen sheets laid out by WeasyPrint, half a second each
+# the presets with the most rows, on each paper
+SHEETS = [(key, paper) for key in ("roth", "samba", "buraco", "burraco") for paper in ("letter", "a4")]
+
+
+def sheets_in(language):
+    """`make test`: each of ``SHEETS`` in one language, taken in turn (every sheet is laid
+    out in a language of longer words, and each language lays out a third); make test-deep:
+    every sheet in every language."""
+    return SHEETS if DEEP else SHEETS[list(LANGUAGES).index(language) :: len(LANGUAGES)]
+
+
+@pytest.mark.long  # three or four sheets laid out by WeasyPrint, half a second each
+@pytest.mark.deep  # every sheet in every language in make test-deep
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_blank_sheet_in_each_language_fits_its_page(client, language):
     """The presets with the most rows, four teams, on Letter and A4: one page, in the words
     of the phone that asked (longer than English's)."""
     round_word, _ = LANGUAGES[language]
-    for key in ("roth", "samba", "buraco", "burraco"):
-        for paper in ("letter", "a4"):
-            response = client.get(
-                f"/rules/{key}/blank.pdf?paper={paper}&teams=4", headers={"Accept-Language": language}
-            )
-            assert response.status_code == 200 and response.mimetype == "application/pdf"
-            assert len(pages_of(response.data)) == 1, (key, paper)
+    for key, paper in sheets_in(language):
+        response = client.get(
+            f"/rules/{key}/blank.pdf?paper={paper}&teams=4", headers={"Accept-Language": language}
+        )
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+        assert len(pages_of(response.data)) == 1, (key, paper)
     _, text = read(pdf(client, "/rules/buraco/blank.pdf?teams=2"))  # and English as it was
     assert "Round 1" in text
     response = client.get("/rules/buraco/blank.pdf?teams=2", headers={"Accept-Language": language})

@@ -4,8 +4,12 @@ as the family walked it, through real requests on a real database."""
 import html
 import json
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +34,8 @@ from ..httpkit import (
 )
 from .test_evenings import evening_games, propose, shown_tables, start
 from .test_exchange import synthetic_export
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -225,34 +231,44 @@ def test_an_import_is_unseen_until_published_and_a_save_between_its_steps_is_sav
     assert client.get("/history").get_data(as_text=True).count('class="card-link"') == 20  # a page
 
 
-class Stopped(Exception):
-    """The app stopped here (a power cut), as far as the import can tell."""
+# An import in a process of its own that loses its power half way: SIGKILL at the second of
+# its turns (between two of its transactions) in the state asked, as test_restore_checks.py
+# kills a backup half way and test_one_import.py a waiting import.
+IMPORT_KILLED = r"""
+import os, signal, sys
+from scorekeeper.exchange import importer
+from scorekeeper.storage.db import connect
+
+database, path, stop_at = sys.argv[1:]
+db, seen = connect(database), []
+
+def turns():
+    (state,) = db.execute("SELECT state FROM imports").fetchone() or (None,)
+    seen.append(state)
+    if seen.count(stop_at) == 2:  # the power goes
+        os.kill(os.getpid(), signal.SIGKILL)
+
+with open(path, "rb") as file:
+    importer.import_file(db, file.read(), turns=turns)
+"""
 
 
+@pytest.mark.long  # a Python process of its own, 80 games written: about 2 s
 @pytest.mark.parametrize("stop_at", ["writing", "publishing"])
-def test_an_import_cut_off_is_undone_or_finished_at_the_next_start(app, runner, db, stop_at):
+def test_an_import_cut_off_is_undone_or_finished_at_the_next_start(app, runner, db, tmp_path, stop_at):
     """The app stops in the middle of an import: one still writing is taken away again at
     the next start (its players with it), one publishing is finished; either way the
     summaries are what a rebuild makes of what is there."""
-    export = synthetic_export(80)
-    turns = []
-
-    def stop():
-        state = db.execute("SELECT state FROM imports").fetchone()
-        turns.append(state[0] if state else None)
-        if state and state[0] == stop_at and turns.count(stop_at) == 2:
-            raise Stopped
-
-    # a stop while writing is also what the import undoes by itself at once (the power
-    # cut is the case where it cannot): here the undo is left to the next start
-    from scorekeeper.exchange import importer as module
-
-    undo, module._undo = module._undo, lambda *args: None
-    try:
-        with pytest.raises(Stopped):
-            importer.import_history(db, export, turns=stop)
-    finally:
-        module._undo = undo
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(synthetic_export(80)))
+    killed = subprocess.run(
+        [sys.executable, "-c", IMPORT_KILLED, app.config["DATABASE"], str(path), stop_at],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-1500:]
     hidden = db.execute("SELECT COUNT(*) FROM games WHERE importing IS NOT NULL").fetchone()[0]
     assert hidden > 0 and db.execute("SELECT state FROM imports").fetchone() == (stop_at,)
     # meanwhile: the scores recomputed at the computer, the history downloaded as CSV (the
@@ -301,13 +317,21 @@ def test_a_save_that_waits_past_the_busy_timeout_is_told_and_keeps_what_was_type
     assert len(game_model.load_game(db, game.id).rounds) == 1
 
 
+def import_under_way(database):
+    """The import's mark, as the app keeps it ("writing", "publishing"), or None."""
+    found = query_db(database, "SELECT state FROM imports")
+    return found[0][0] if found else None
+
+
 @pytest.mark.long
 @pytest.mark.timeout(120)
 def test_rounds_saved_on_the_served_app_while_another_phone_imports_are_all_saved(tmp_path):
     """Issue 42's fourth sequence, on `make run`'s own server: phone A imports 300 games
     through /import while phone B saves round after round. Every Save is saved (no 500,
-    no refusal), and B saved some while the import was under way. (About two seconds: the
-    import must last long enough for Saves to meet it.)"""
+    no refusal), and some met the import: the app's own mark said it was under way before
+    the Save was sent and still after its answer, so the Save was written between two of
+    the import's 26 transactions (each lets a waiting phone go first). B starts once the
+    app says the import is writing, not after a while. (About two seconds.)"""
     database = migrated(tmp_path / "scorekeeper.db")
     instance = tmp_path / "instance"
     instance.mkdir()
@@ -324,14 +348,17 @@ def test_rounds_saved_on_the_served_app_while_another_phone_imports_are_all_save
 
         importing = threading.Thread(target=import_it)
         importing.start()
+        looked = threading.Event()
+        while importing.is_alive() and import_under_way(database) is None:
+            looked.wait(0.01)  # a look every 10 ms at what the app says, not a wait for it
         saved, during = [], 0
         while importing.is_alive() or not saved:
-            under_way = bool(query_db(database, "SELECT 1 FROM imports"))
+            before = import_under_way(database)
             values = {"went_out": "nobody", 0: {"melded_points": 50}, 1: {"melded_points": 50}}
             saved.append(save_round(b, game, values).status)
-            during += under_way
+            during += before is not None and import_under_way(database) is not None
         importing.join(60)
     assert answer["import"].status == 303, answer["import"].text[:300]
     assert set(saved) == {303}, saved
-    assert during > 0, f"no Save met the import ({len(saved)} saved): make it longer"
+    assert during > 0, f"no Save met the import ({len(saved)} saved)"
     assert query_db(database, "SELECT COUNT(*) FROM games")[0][0] == 301

@@ -100,55 +100,69 @@ def https_get(port, root, path="/rules", timeout=5):
     return int(head.split(b" ", 2)[1]), body
 
 
+@pytest.fixture(scope="module")
+def make_run(tmp_path_factory):
+    """`make run`'s server on a family's database with one game, started once for the
+    module's tests that only talk to it (a start is a Python process and its certificates):
+    (process, http port, instance folder, the game's id). What it printed is left unread
+    for the test that reads it."""
+    folder = tmp_path_factory.mktemp("served")
+    migrate(folder / "family.db")
+    db = connect(folder / "family.db")
+    with transaction(db):
+        game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+    db.close()
+    with served(folder / "instance", folder / "family.db") as (server, port):
+        yield server, port, folder / "instance", game_id
+
+
 @pytest.mark.long
-def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest_sends(tmp_path):
+def test_the_server_serves_https_with_the_household_certificate_whatever_a_guest_sends(make_run):
     """`make run` makes the household certificates and serves the app over https beside
     http. A connection that never shakes hands (a guest's port scan) holds up no one, and
     is closed at the handshake's deadline; plain http sent to the https port is dropped,
     and https goes on."""
-    instance = tmp_path / "instance"
-    migrate(tmp_path / "family.db")
-    with served(instance, tmp_path / "family.db") as (server, _):
-        root = instance / certificates.FOLDER / certificates.ROOT_CERT
-        assert server.https_port and root.exists()
-        status, body = https_get(server.https_port, root)
-        assert status == 200 and b"Rules" in body
+    server, _, instance, _ = make_run
+    root = instance / certificates.FOLDER / certificates.ROOT_CERT
+    assert server.https_port and root.exists()
+    status, body = https_get(server.https_port, root)
+    assert status == 200 and b"Rules" in body
 
-        with socket.create_connection(("127.0.0.1", server.https_port), timeout=30) as idle:
-            status, _ = https_get(server.https_port, root, timeout=5)
-            assert status == 200
-            assert idle.recv(1) == b""  # closed by the server: no handshake within 3 s
+    with socket.create_connection(("127.0.0.1", server.https_port), timeout=30) as idle:
+        status, _ = https_get(server.https_port, root, timeout=5)
+        assert status == 200
+        assert idle.recv(1) == b""  # closed by the server: no handshake within 3 s
 
-        with socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as plain:
-            plain.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert b" 200 " not in plain.recv(4096)
-        assert https_get(server.https_port, root)[0] == 200
+    with socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as plain:
+        plain.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert b" 200 " not in plain.recv(4096)
+    assert https_get(server.https_port, root)[0] == 200
 
-        # headers past the server's bound (64 KB) are refused, not read into memory
-        context = ssl.create_default_context(cafile=str(root))
-        with (
-            socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as raw,
-            context.wrap_socket(raw, server_hostname=NAME) as tls,
-        ):
-            big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 400_000 + b"\r\n\r\n"
-            try:
-                tls.sendall(big)
-                sent_whole = True
-            except (ssl.SSLError, ConnectionError):
-                # the server answered and closed at 64 KB while the rest was still on its way
-                # (found by CI: a busy machine sends slower than the server refuses)
-                sent_whole = False
-            try:
-                answer = tls.recv(4096)
-            except (ssl.SSLError, ConnectionError):
-                answer = b""
-        assert b" 200 " not in answer, answer[:80]
-        assert answer.startswith(b"HTTP/1.1 4") or not sent_whole, answer[:80]
-        assert https_get(server.https_port, root)[0] == 200
+    # headers past the server's bound (64 KB) are refused, not read into memory
+    context = ssl.create_default_context(cafile=str(root))
+    with (
+        socket.create_connection(("127.0.0.1", server.https_port), timeout=5) as raw,
+        context.wrap_socket(raw, server_hostname=NAME) as tls,
+    ):
+        big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 400_000 + b"\r\n\r\n"
+        try:
+            tls.sendall(big)
+            sent_whole = True
+        except (ssl.SSLError, ConnectionError):
+            # the server answered and closed at 64 KB while the rest was still on its way
+            # (found by CI: a busy machine sends slower than the server refuses)
+            sent_whole = False
+        try:
+            answer = tls.recv(4096)
+        except (ssl.SSLError, ConnectionError):
+            answer = b""
+    assert b" 200 " not in answer, answer[:80]
+    assert answer.startswith(b"HTTP/1.1 4") or not sent_whole, answer[:80]
+    assert https_get(server.https_port, root)[0] == 200
 
-        # a phone that trusts no household root refuses the certificate
-        with pytest.raises(ssl.SSLCertVerificationError):
-            https_get(server.https_port, None)
+    # a phone that trusts no household root refuses the certificate
+    with pytest.raises(ssl.SSLCertVerificationError):
+        https_get(server.https_port, None)
 
 
 def test_share_links_name_the_address_phones_reach_the_server_at():
@@ -159,32 +173,26 @@ def test_share_links_name_the_address_phones_reach_the_server_at():
         assert share_address(loopback, ["192.168.1.20"]) is None, loopback
 
 
-def test_the_server_serves_the_rules_and_says_where(tmp_path):
-    instance = tmp_path / "instance"
-    migrate(tmp_path / "family.db")
-    db = connect(tmp_path / "family.db")
-    with transaction(db):
-        game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
-    db.close()
-    with served(instance, tmp_path / "family.db") as (server, port):
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=30) as response:
-            page = response.read().decode()
-        assert "Roth family house rules" in page
-        assert (instance / "secret_key").exists()
-        # no passcode yet: where to read the household code a phone asks for, but not the
-        # code itself, which a terminal alone is shown (issue 53: not into a service's log)
-        said = [server.stdout.readline()]
-        while said[-1] and not said[-1].startswith("Household code"):  # "": the output ended
-            said.append(server.stdout.readline())
-        assert said[-1].startswith("Household code: run `.venv/bin/flask --app scorekeeper household`"), said
-        assert passcode.household_code(instance) not in "".join(said)
-        # the household root's fingerprint, 128 bits of it (issue 53), as a phone shows it
-        pairs = fingerprint_pairs(os.path.join(certificates.folder_of(str(instance)), certificates.ROOT_CERT))
-        assert f"    {' '.join(pairs[:16])}\n" in said
-        # served on loopback only: a game's share link stays at the address it was opened at
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
-            page = response.read().decode()
-        assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
+def test_the_server_serves_the_rules_and_says_where(make_run):
+    server, port, instance, game_id = make_run
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=30) as response:
+        page = response.read().decode()
+    assert "Roth family house rules" in page
+    assert (instance / "secret_key").exists()
+    # no passcode yet: where to read the household code a phone asks for, but not the
+    # code itself, which a terminal alone is shown (issue 53: not into a service's log)
+    said = [server.stdout.readline()]
+    while said[-1] and not said[-1].startswith("Household code"):  # "": the output ended
+        said.append(server.stdout.readline())
+    assert said[-1].startswith("Household code: run `.venv/bin/flask --app scorekeeper household`"), said
+    assert passcode.household_code(instance) not in "".join(said)
+    # the household root's fingerprint, 128 bits of it (issue 53), as a phone shows it
+    pairs = fingerprint_pairs(os.path.join(certificates.folder_of(str(instance)), certificates.ROOT_CERT))
+    assert f"    {' '.join(pairs[:16])}\n" in said
+    # served on loopback only: a game's share link stays at the address it was opened at
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as response:
+        page = response.read().decode()
+    assert f'<p class="share-link"><a href="http://127.0.0.1:{port}/s/' in page, page
 
 
 def handshake(port, status):

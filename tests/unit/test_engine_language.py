@@ -20,11 +20,12 @@ class Marked(gettext.NullTranslations):
 
 
 @pytest.fixture
-def marked(monkeypatch):
-    """The engine's hook as the app sets it, to a pseudo-language (put back after)."""
-    monkeypatch.setattr(language, "_source", Marked)
-    monkeypatch.setattr(language, "_language", lambda: "xx")
-    monkeypatch.setattr(language, "_number", lambda n: f"<{n}>")
+def marked():
+    """The engine's hook set as the app sets it (``language.use``), to a pseudo-language;
+    put back after."""
+    before = language.use(Marked, lambda: "xx", lambda n: f"<{n}>")
+    yield
+    language.use(*before)
 
 
 def test_a_checks_message_is_said_in_the_readers_language(marked):
@@ -43,6 +44,7 @@ def test_entry_fields_are_worded_again_for_each_language(marked):
     assert said["melded_points"].label == "«Points melded»"
     # the piles joined in the reader's language too ("mão e pé"), with its "in" ("na mão e no pé")
     assert said["unplayed_points"].label == "«Points left «in «hand and foot»»»"
+    assert (language.language(), language.number(1234)) == ("xx", "<1234>")
     with language.english():
         assert language.language() == "en"
         english = {f.name: f for f in entry_fields(rules)}
@@ -62,3 +64,13 @@ def test_a_refused_house_rules_value_keeps_its_path_first(marked):
     with pytest.raises(ValueError) as refused:
         type(RULESETS["roth"]).from_dict(data)
     assert str(refused.value).startswith("«going_out: must be a whole number or a list of them")
+
+
+def test_the_hook_gives_back_what_it_replaced():
+    before = language.use(Marked, lambda: "xx")
+    try:
+        assert (language.language(), language.number(-1234)) == ("xx", "\u22121,234")
+    finally:
+        replaced = language.use(*before)
+    assert replaced[0] is Marked and replaced[1]() == "xx"
+    assert language.language() == before[1]()
