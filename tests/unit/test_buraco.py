@@ -186,13 +186,15 @@ def test_the_presets_round_trip_through_the_file_format(key):
 
 
 def test_card_values_as_the_sources_give_them():
-    """The sources give 7–3 5 (module docstring); the engine's table today stops at the 4s:
-    a 3 is no rank of ``card_values`` (the card-count helper has none), and the red and
-    black 3s' own values are 0, so the family counts its 3s at 5 in the points melded and
-    left (docs/house-rules.md). Branch i56 is adding 3s worth 5 to these tables: this test
-    then names them too."""
+    """The sources give 7–3 at 5 (module docstring). The rule set's table of ``card_values``
+    stops at the 4s, and its red and black 3s' own values are 0: where no value scores the 3s
+    apart, they are plain cards worth 5 (``card_value``, ``ranks``), as the sources say."""
     assert "3" not in BURACO.card_values and "3" not in BURRACO.card_values
     assert (BURACO.red_three, BURACO.black_three, BURRACO.red_three, BURRACO.black_three) == (0, 0, 0, 0)
+    assert BURACO.threes_as_cards and BURRACO.threes_as_cards
+    assert [BURACO.card_value(rank) for rank in ("7", "6", "5", "4", "3")] == [5, 5, 5, 5, 5]
+    assert [BURRACO.card_value(rank) for rank in ("7", "6", "5", "4", "3")] == [5, 5, 5, 5, 5]
+    assert "3" in BURACO.ranks and "3" in BURRACO.ranks
     assert dict(BURACO.card_values) == {
         "joker": 20, "2": 10, "A": 15, **dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10),
         **dict.fromkeys(("7", "6", "5", "4"), 5),
