@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..recent import PerObject
-from .language import N_, _, language, number
+from .language import N_, _, number, words_key
 from .rules import RuleSet
 from .values import PACKET_NOT_TAKEN, in_use
 from .words import Words
@@ -204,7 +204,7 @@ def entry_fields(rules: RuleSet) -> tuple[EntryField, ...]:
     Worded once per rule set object: every team of every round asks, and wording
     them was a tenth of a sheet's and of a save's time.
     """
-    return _SAID.get(rules, lambda: tuple(_said(f, rules) for f in ENTRY_FIELDS), language())
+    return _SAID.get(rules, lambda: tuple(_said(f, rules) for f in ENTRY_FIELDS), words_key())
 
 
 # Buraco's and Burraco's 3s are cards like any 4 to 7, counted with the points left

@@ -39,6 +39,7 @@ def _english_number(value: int) -> str:
 
 
 _number: Callable[[int], str] = _english_number
+_hooks = 0  # how many times ``use`` has set the hooks: what ``words_key`` tells them apart by
 
 
 def use(
@@ -50,9 +51,10 @@ def use(
     ``language()`` its language's code ("en", "pt_BR"), ``number(n)`` a number as it
     writes them ("1,234", "1.234"). Returns what was used before (``use(*before)`` puts
     it back)."""
-    global _source, _language, _number
+    global _source, _language, _number, _hooks
     before = _source, _language, _number
     _source, _language, _number = translations, language, number
+    _hooks += 1
     return before
 
 
@@ -76,6 +78,13 @@ def N_(message: str) -> str:
 def language() -> str:
     """The language being read: "en", "pt_BR", "es", "it"."""
     return "en" if _english.get() else _language()
+
+
+def words_key() -> tuple:
+    """What the words are read from now: the language, and the hook that gives its catalog
+    (``use``). A cache of worded things keys on it, so that words made under one hook are
+    never handed out under another (the app sets its hook once; a test may set its own)."""
+    return (language(), 0 if _english.get() else _hooks)
 
 
 def number(value: int) -> str:

@@ -330,3 +330,28 @@ def test_buracos_3s_are_cards_counted_with_the_points_left():
         left = {f.name: f for f in entry_fields(RULESETS[key])}["unplayed_points"]
         assert left.help == "3s counted as cards, 5 each."
     assert {f.name: f for f in entry_fields(RULESETS["roth"])}["unplayed_points"].help == "Not counting 3s."
+
+
+def test_words_made_under_one_catalog_are_never_handed_out_under_another(speaking):
+    """The entries' words are kept per language and per catalog hook: a test (or anything)
+    that reads Portuguese from the real catalog first, then through another hook, gets the
+    other hook's words. Found by the suite in a random order (the test above failed after
+    a page in Portuguese)."""
+    from pathlib import Path
+
+    from babel.support import Translations
+
+    import scorekeeper
+
+    folder = Path(scorekeeper.__file__).parent / "translations"
+    catalog = Translations.load(str(folder), ["pt_BR"])
+    before = engine_language.use(lambda: catalog, lambda: "pt_BR")
+    try:
+        label = next(f for f in entry_fields(BURACO) if f.name == "packet_not_taken").label
+        assert label == "Nunca pegou o morto"
+    finally:
+        engine_language.use(*before)
+    speaking("pt_BR")  # no catalog: the English words, the game's own ("morto")
+    assert (
+        next(f for f in entry_fields(BURACO) if f.name == "packet_not_taken").label == "Never took the morto"
+    )
