@@ -17,13 +17,15 @@ inch, in the layout's millimetres.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
+import threading
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from ..printing import layout
 from ..scoring.language import _
@@ -80,6 +82,26 @@ class Found:
         return mm * DPI / 25.4
 
 
+_whole_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _whole_files_only():
+    """Pillow refusing a file cut short while the photo is decoded: WeasyPrint, which the
+    app imports to print its sheets, turns Pillow's ``LOAD_TRUNCATED_IMAGES`` on for the
+    whole process at import, and a photo cut short would be read as a page half grey.
+    The sheets WeasyPrint prints hold no raster image (it fetches nothing), so the switch
+    off a moment changes nothing of theirs; the lock keeps two photos from restoring it
+    out of turn."""
+    with _whole_lock:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
+
+
 def open_photo(data):
     """The photo as an RGB Pillow image, turned as its EXIF orientation says."""
     if not isinstance(data, bytes | bytearray | memoryview) or len(data) == 0:
@@ -87,7 +109,7 @@ def open_photo(data):
     if len(data) > MAX_BYTES:
         raise NotAnImage(_("This picture is too big to read: send the camera's photo as it is."))
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _whole_files_only():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             width, height = image.size

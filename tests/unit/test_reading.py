@@ -11,7 +11,7 @@ import io
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFile
 
 from scorekeeper import reading
 from scorekeeper.printing import layout
@@ -120,9 +120,12 @@ def test_a_file_that_is_not_a_picture(data):
         reading.find(data)
 
 
-def test_a_picture_cut_short_is_not_a_picture(upright):
-    with pytest.raises(reading.NotAnImage):
+def test_a_picture_cut_short_is_not_a_picture(upright, monkeypatch):
+    # as in the app, where WeasyPrint (printing the sheets) turned Pillow's switch on at import
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)
+    with pytest.raises(reading.NotAnImage, match="not a picture"):
         reading.find(upright[0].data[:5000])
+    assert ImageFile.LOAD_TRUNCATED_IMAGES  # as it was
 
 
 def test_a_picture_of_too_many_pixels_is_refused_before_it_is_decoded():
