@@ -34,6 +34,11 @@ DOMINANCE = 10.0
 #: ... and at least this likely (bench/reader.py, 30 pages: 66 repairs right and 1 wrong
 #: with no floor, 66 and none with this one)
 LEAST_LIKELIHOOD = 1e-3
+#: a count the round scores at nothing either way (the red 3s of a team when no other team
+#: went out), which no sum can vouch for, is "unsure" when read with less confidence than
+#: this (bench/reader.py on the printed sheet: a 2 read as a 1 at 0.92, in a column whose
+#: sums agreed, was the one wrong box left unflagged)
+UNVOUCHED = 0.99
 
 
 @dataclass(frozen=True)
@@ -266,6 +271,10 @@ def check(rules, geom, readings, before=None):
                         readings[(number, team, name)] = replace(reading, mark=DISAGREES)
                 if written[0] is None:
                     totals_known.discard(team)  # the totals after it carry what is not known
+        for team in range(geom.teams):
+            if columns[(number, team)].agrees:
+                for key in _unvouched(rules, geom, readings, number, team, earlier, known, current):
+                    readings[key] = replace(readings[key], mark=boxes_read.UNSURE_MARK)
         rounds[number] = current.entries
         if current.scores is None:
             totals_known = set()  # the rounds after one the engine cannot score
@@ -291,6 +300,20 @@ def check(rules, geom, readings, before=None):
             known = current.standings
         earlier = [*earlier, anchored]
     return Checked(readings, columns, rounds)
+
+
+def _unvouched(rules, geom, readings, number, team, earlier, known, current):
+    """The keys of a team's counts read with less confidence than ``UNVOUCHED`` whose value
+    the engine's score of the round does not depend on (one more leaves it as it is)."""
+    for key, reading in readings.items():
+        if key[:2] != (number, team) or reading.box.line.kind != "count" or reading.mark is not None:
+            continue
+        if reading.value is None or reading.confidence >= UNVOUCHED:
+            continue
+        trial = {**readings, key: replace(reading, value=reading.value + 1)}
+        changed = _Round(rules, geom, trial, number, earlier, known)
+        if changed.scores is not None and changed.scores[team] == current.scores[team]:
+            yield key
 
 
 def _repair(rules, geom, readings, number, team, earlier, known, totals_known, current):

@@ -179,3 +179,17 @@ def test_a_round_score_misread_with_confidence_is_repaired_when_the_total_vouche
         580,
         "repaired",
     )
+
+
+def test_a_count_no_sum_checks_is_unsure_unless_read_surely(geom):
+    # team 1 went out in round 1: its red 3s count for nothing, so its sums agree whatever
+    # the box says; 2 read with a confidence of 0.92 (a 2 for a 1 at 0.92, on the bench)
+    key, vouched = (1, 0, "red_threes"), (2, 0, "red_threes")  # round 2: -500 each
+    page = readings(geom)
+    page[key] = box_reading(page[key].box, 2, confidence=0.92)
+    page[vouched] = box_reading(page[vouched].box, 1, confidence=0.92)
+    checked = reading.check(RULES, geom, page, before=[])
+    assert checked.readings[key].mark == "unsure" and checked.columns[(1, 0)].agrees is True
+    assert checked.readings[vouched].mark is None  # one more would make the sums disagree
+    page[key] = box_reading(page[key].box, 2, confidence=0.995)
+    assert reading.check(RULES, geom, page, before=[]).readings[key].mark is None
