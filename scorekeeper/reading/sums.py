@@ -7,7 +7,8 @@ ones the family wrote. Where a team's column disagrees, or holds a forbidden val
 box changed by one digit is looked for that explains it: its digits' likely alternatives
 (the model's second choices), any digit of an unsure box, any digit of any other box
 but a sum read with confidence (a family's slip in a total stays shown; a round score
-whose total is the engine's is misread, not slipped), a tick box
+whose total is the engine's is misread, not slipped, and so is a total the next round
+carries on as the engine's: its total less its round score), a tick box
 ticked or not, an unsure minus taken away. Where one of these changes makes the column
 agree, is at least ``LEAST_LIKELIHOOD`` and ``DOMINANCE`` times as likely as any other
 that does (the model's chance of the new digit over the one read), that box is repaired
@@ -110,8 +111,9 @@ def _alternatives(reading, tier, vouched=False):
     0 (likely alternatives of its digits), 1 (any digit of an unsure box, an unsure minus),
     2 (any digit of another box, a tick); the likelihood is the model's chance of the new
     digit over its chance of the one read. ``vouched``: a round score whose total the
-    engine makes as written (the entries right, the family's path the engine's): any digit
-    of it, as likely as the digit read."""
+    engine makes as written (the entries right, the family's path the engine's), or a
+    total the next round carries on as the engine's: any digit of it, as likely as the
+    digit read."""
     box = reading.box
     if reading.mark == boxes_read.UNREAD:
         return
@@ -341,6 +343,16 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
         and written_total.value == current.totals[team]
     ):
         vouched = (number, team, layout.ROUND_SCORE)
+    # the total misread where the next round's total, less its round score, is the
+    # engine's: the family carried the right total on (a slip would be carried on instead)
+    after = [readings.get((number + 1, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
+    if (
+        team in totals_known
+        and current.totals is not None
+        and all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after)
+        and after[1].value - after[0].value == current.totals[team]
+    ):
+        vouched = vouched or (number, team, layout.TOTAL)
     explaining = []
     for tier in (0, 1, 2):
         for key in candidates:
