@@ -1,5 +1,9 @@
 """A photo of a readable sheet found and flattened (issue 55): NumPy, Pillow and zxing-cpp.
 
+Over 400 lines: one way from a photo's bytes to its page, each step (decoding, the QR
+code, the markers, placing the page by them and the code, flattening) working in the
+frames of the one before; apart, they would pass those frames back and forth.
+
 The photo is decoded by Pillow (any format it reads, its EXIF orientation applied, a
 picture of too many pixels refused before its pixels are read). zxing-cpp reads the QR
 code from the whole photo, scaled down: the code names the game, the layout and the page
@@ -9,10 +13,10 @@ square's corners, in a wider ring almost all light (integral images, no labellin
 library; ``scripts/measure_reader_libraries.py`` measured the way); each is then placed
 to a fraction of a pixel by the centre of its dark pixels in the full photo. Of the
 markers found, the four (or, a corner cut off, three) that put the QR code where the
-layout prints it are the page's corners, in the page's own order whatever way up the
-photo was taken; with three, the QR code's own corners stand in for the fourth
-(``with_code``). A perspective transform (Pillow) flattens the page to ``DPI`` dots per
-inch, in the layout's millimetres.
+layout prints it, its corners on an upright square (``code_fit``), are the page's
+corners, in the page's own order whatever way up the photo was taken; with three, the QR
+code's own corners stand in for the fourth (``with_code``). A perspective transform
+(Pillow) flattens the page to ``DPI`` dots per inch, in the layout's millimetres.
 """
 
 from __future__ import annotations
