@@ -1,12 +1,13 @@
 """make bench: the photo reader (issue 55) over generated photos of filled-in sheets.
 
-Games of 2-4 teams and 3-6 rounds (Friends & Family) are played at random and scored by
-the engine; their readable sheets are drawn, written in with handwritten digits the
-model never saw, and photographed in simulation (``tests/photos.py``: 12 MP, turned
-upside down or sideways one time in two, tilted, a light gradient and a shadow, blurred,
-JPEG 60-85), seeded. One game in five has a slip of the family's in a running total,
-carried on to the rounds after it. Each page is found, read and checked
-(``reading.find``, ``read``, ``check``) as the app will.
+Games of 2-4 teams and 3-6 rounds (Friends & Family, its number of rounds set as a house
+rule set would) are played at random and scored by the engine; their readable sheets are
+printed as the app prints them (the PDF of ``/games/<id>/blank.pdf``, rasterised), written
+in with handwritten digits the model never saw, and photographed in simulation
+(``tests/photos.py``: 12 MP, turned upside down or sideways one time in two, tilted, a
+light gradient and a shadow, blurred, JPEG 60-85), seeded. One game in five has a slip of
+the family's in a running total, carried on to the rounds after it. Each page is found,
+read and checked (``reading.find``, ``read``, ``check``) as the app will.
 
 Printed: pages found; boxes read right by the model alone and after the checks' repairs
 (what the family sees before review; goal >= 98 %); wrong boxes left unflagged (goal 0:

@@ -3,10 +3,10 @@ reader's tests and its benchmark (``bench/reader.py``).
 
 - ``play``: a game's entries, drawn at random and scored by the engine (``scoring``): the
   round scores and running totals written on the sheet are the engine's;
-- ``printed``: the blank page of the game's readable sheet as printed, drawn from the
-  layout (``printing.layout``) with Pillow: corner markers, the QR code (segno), every
-  comb's boxes in the layout's light red. The one function to change when the sheet's
-  PDF is rasterised instead;
+- ``printed``: the blank page of the game's readable sheet as the family prints it: the
+  PDF the app serves at ``/games/<id>/blank.pdf`` (a test with an app passes it in; else
+  ``blank_pdf`` renders it with the view's own functions for a ``game`` not stored),
+  rasterised by poppler's ``pdftoppm``;
 - ``fill``: the numbers written in the boxes with handwritten digits the model never saw
   (``tests/unit/digits_heldout.npz``, MNIST's: docs/READER.md), one per box, in a pen's
   colour; ``family_style`` draws them another way (a family's continental 1s and 7s);
@@ -16,7 +16,12 @@ reader's tests and its benchmark (``bench/reader.py``).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import io
+import os
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,13 +30,15 @@ import segno
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from scorekeeper import scoring
-from scorekeeper.printing import layout
+from scorekeeper.printing import layout, readable
 
 HELD_OUT = Path(__file__).parent / "unit" / "digits_heldout.npz"
-DRAWN_DPI = 200  # the printed page, drawn
+DRAWN_DPI = 200  # the printed page, rasterised
 PHOTO = (3000, 4000)  # 12 MP, portrait
 RULES = "friends-family"
 INK = ((28, 32, 95), (35, 35, 40), (20, 45, 120))  # blue and black pens
+TEAMS = (("Ann", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal"))
+SHARE_ADDRESS = "192.168.1.20"  # the address phones reach the computer at, in the QR code
 
 
 def held_out():
@@ -42,7 +49,7 @@ def held_out():
 
 @dataclass
 class Sheet:
-    """A game written on its readable sheet: the page drawn and what each box says."""
+    """A game written on its readable sheet: where its boxes are and what each says."""
 
     rules: object
     geom: object
@@ -84,11 +91,44 @@ def play(rules, teams, rounds, rng):
     return played
 
 
+def game(rules, teams, rounds, game_id=7):
+    """The game as the app holds it (``game_model.Game``, not stored): ``teams`` teams of
+    two (``TEAMS``), kept on a paper sheet, played on Saturday 28 November 2026, its rules
+    played in ``rounds`` rounds (a house rule set's number of rounds, where the rule set
+    plans another): its sheet has those rounds."""
+    from scorekeeper.services.game_model import PAPER_SHEET, Game, Team
+    from scorekeeper.services.players import Player
+
+    if rules.planned_rounds != rounds:
+        rules = dataclasses.replace(rules, end={**(rules.end or {}), "rounds": rounds})
+    sides = tuple(
+        Team(t + 1, t, " & ".join(names), tuple(Player(2 * t + p + 1, name) for p, name in enumerate(names)))
+        for t, names in enumerate(TEAMS[:teams])
+    )
+    return Game(
+        id=game_id,
+        uid=f"photos-{game_id}",
+        rules=rules,
+        rules_key=None,
+        teams=sides,
+        rounds=(),
+        first_dealer=None,
+        ended_by_hand=False,
+        finished_at=None,
+        created_at="",
+        updated_at="",
+        revision=1,
+        paper=PAPER_SHEET,
+        night="2026-11-28",
+    )
+
+
 def sheet(rules, teams, rounds, rng, paper="letter", slip=None):
-    """A ``Sheet``: a game played and its numbers as written (the engine's sums). ``slip``
-    (round, team, by): the family's running total off by ``by`` in that round, and every
-    total after it added on from the slip, as a family carries a slip on."""
-    geom = layout.geometry(rules, teams, rounds, paper)
+    """A ``Sheet``: a game played and its numbers as written (the engine's sums), on the
+    sheet the app prints for it (``printing.readable.game_geometry``). ``slip`` (round,
+    team, by): the family's running total off by ``by`` in that round, and every total
+    after it added on from the slip, as a family carries a slip on."""
+    geom = readable.game_geometry(game(rules, teams, rounds), paper)
     played = play(rules, teams, rounds, rng)
     s = scoring.standings(rules, played, teams=teams)
     values = {}
@@ -114,49 +154,102 @@ def sheet(rules, teams, rounds, rng, paper="letter", slip=None):
 
 
 def code_text(sheet, page):
+    """What a QR code naming the sheet's page would say, written by another app (the
+    printed one is the app's own: ``blank_pdf``)."""
     query = "&".join(f"{k}={v}" for k, v in layout.code_query(sheet.geom, page).items())
-    return f"http://scorekeeper.local:5000/games/{sheet.game_id}/paper?{query}"
+    return f"http://{SHARE_ADDRESS}:5000/games/{sheet.game_id}/paper?{query}"
 
 
 def mm(value, dpi=DRAWN_DPI):
     return value * dpi / 25.4
 
 
-def printed(geom, page_number, text, dpi=DRAWN_DPI):
-    """The blank page as printed (RGB, ``dpi``): drawn from the layout with Pillow. The one
-    function to change for the sheet's rasterised PDF."""
-    width, height = geom.size
-    image = Image.new("RGB", (round(mm(width, dpi)), round(mm(height, dpi))), "white")
-    draw = ImageDraw.Draw(image)
-    page = geom.pages[page_number - 1]
-    for x, y in page.markers:
-        draw.rectangle(
-            (mm(x, dpi), mm(y, dpi), mm(x + layout.MARKER_MM, dpi) - 1, mm(y + layout.MARKER_MM, dpi) - 1),
-            fill="black",
+@functools.cache
+def _printer():
+    """An app to print sheets with, on a folder of its own (no database: printing a
+    game's sheet reads none), the address phones reach it at set as a family's is."""
+    from scorekeeper import create_app
+
+    folder = tempfile.TemporaryDirectory(prefix="photos-printer-")
+    before = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = folder.name
+    try:
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "photos",
+                "DATABASE": os.path.join(folder.name, "unused.db"),
+                "SHARE_ADDRESS": SHARE_ADDRESS,
+                "TRUSTED_HOSTS": ["localhost", SHARE_ADDRESS],
+            }
         )
-    qr = segno.make(text, error="m")
+    finally:
+        if before is None:
+            del os.environ["SCOREKEEPER_INSTANCE_PATH"]
+        else:
+            os.environ["SCOREKEEPER_INSTANCE_PATH"] = before
+    app.extensions["photos-printer-folder"] = folder  # kept as long as the app
+    return app
+
+
+@functools.cache
+def blank_pdf(rules, teams, rounds, paper="letter", game_id=7):
+    """The PDF of the game's sheet to play on, as ``/games/<id>/blank.pdf`` serves it
+    (``views.sheets.game_blank_html``, ``printing.sheets.pdf_from_html``), for a game
+    that is not stored (``game``); cached: WeasyPrint takes seconds a sheet."""
+    from scorekeeper.printing import sheets as printing
+    from scorekeeper.views import sheets as views
+
+    with _printer().test_request_context("/", base_url="http://localhost:5000"):
+        html = views.game_blank_html(game(rules, teams, rounds, game_id), paper, pdf=True)
+        return printing.pdf_from_html(html)
+
+
+@functools.cache
+def rasterized(pdf, page_number, dpi=DRAWN_DPI):
+    """Page ``page_number`` of a PDF as printed (RGB PNG bytes at ``dpi``: poppler's
+    pdftoppm)."""
+    return subprocess.run(
+        [
+            "pdftoppm",
+            "-r",
+            str(dpi),
+            "-png",
+            "-f",
+            str(page_number),
+            "-l",
+            str(page_number),
+            "-singlefile",
+            "-",
+        ],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+def printed(sheet, page_number, pdf=None, dpi=DRAWN_DPI):
+    """The blank page as printed (RGB, ``dpi``): the sheet's PDF rasterised, ``pdf`` as the
+    app served it for a stored game, else the app's own sheet of the game (``blank_pdf``)."""
+    if pdf is None:
+        pdf = blank_pdf(sheet.rules, sheet.geom.teams, sheet.geom.rounds, sheet.geom.paper, sheet.game_id)
+    image = Image.open(io.BytesIO(rasterized(pdf, page_number, dpi))).convert("RGB")
+    assert image.size == (round(mm(sheet.geom.size[0], dpi)), round(mm(sheet.geom.size[1], dpi))), image.size
+    return image
+
+
+def with_code(image, geom, page_number, text, dpi=DRAWN_DPI):
+    """The page with another QR code pasted over its own (``text``: as another app, or a
+    hand, wrote it), at the printed one's place and size."""
+    code = segno.make(text, error="m")
     buffer = io.BytesIO()
-    qr.save(buffer, kind="png", scale=1, border=2)
+    code.save(buffer, kind="png", scale=1, border=4)
     side = round(mm(layout.QR_SIZE_MM, dpi))
-    code = Image.open(buffer).convert("RGB").resize((side, side), Image.NEAREST)
-    image.paste(code, (round(mm(page.qr[0], dpi)), round(mm(page.qr[1], dpi))))
-    draw.text(
-        (mm(layout.EDGE_MM + 12, dpi), mm(layout.EDGE_MM + 2, dpi)),
-        "Hand and Foot - score sheet",
-        fill="black",
+    x, y = geom.pages[page_number - 1].qr
+    image.paste(
+        Image.open(buffer).convert("RGB").resize((side, side), Image.NEAREST),
+        (round(mm(x, dpi)), round(mm(y, dpi))),
     )
-    line = max(1, round(mm(0.3, dpi)))
-    for row in page.rows:
-        draw.text((mm(row.x, dpi), mm(row.y + 2, dpi)), f"R{row.round} T{row.team + 1}", fill="black")
-    for head in page.heads:
-        draw.text((mm(head.x, dpi), mm(head.y + head.height - 5, dpi)), head.line.label[:8], fill="black")
-    for box in page.boxes:
-        for x, y, w, h in box.cells():
-            draw.rectangle(
-                (mm(x, dpi), mm(y, dpi), mm(x + w, dpi), mm(y + h, dpi)),
-                outline=layout.LINE_COLOUR,
-                width=line,
-            )
     return image
 
 
@@ -345,10 +438,10 @@ def marker_centres(geom, page_number):
 
 
 def pages(sheet, rng, pen, **photo):
-    """A ``Photo`` of each page of the sheet, written in."""
+    """A ``Photo`` of each page of the sheet as the app prints it (``printed``), written in."""
     photos = []
     for page in sheet.geom.pages:
-        image = printed(sheet.geom, page.number, code_text(sheet, page.number))
+        image = printed(sheet, page.number)
         fill(image, sheet.geom, page.number, sheet.values, pen, rng)
         photos.append(photograph(image, rng, markers_mm=marker_centres(sheet.geom, page.number), **photo))
     return photos

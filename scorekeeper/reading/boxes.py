@@ -19,14 +19,16 @@ import numpy as np
 
 from . import digits
 
-INSET_MM = 0.65  # a box is cut this far inside its printed lines
+INSET_MM = 0.65  # a box is cut this far inside its edges (the PDF's 0.3 mm lines reach 0.15 mm in)
 MARGIN_MM = 1.2  # a comb's cut-out shows this much around it
 #: a digit read with less confidence makes its box "unsure"
 UNSURE = 0.9
 UNREAD, UNSURE_MARK = "unread", "unsure"
 #: a comb whose printed lines are fainter than this against the paper (``line_depth``) is
-#: out of focus: not read (0.3 mm lines in the layout's light red: 0.15-0.27 in focus,
-#: under 0.06 blurred by 0.7 mm; measured on generated photos, tests/photos.py)
+#: out of focus: not read. Measured on photos of the app's printed sheet (its PDF's 0.3 mm
+#: lines in the layout's light red, rasterised and photographed by tests/photos.py): 0.12-0.27
+#: in focus (blurred up to 1.6 px of the photo), 0.05-0.11 with 4 px more, under 0.03 (a
+#: few to 0.06) with 12 px more
 SHARP = 0.08
 
 

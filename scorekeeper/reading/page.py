@@ -12,10 +12,10 @@ square's corners, in a wider ring almost all light (integral images, no labellin
 library; ``scripts/measure_reader_libraries.py`` measured the way); each is then placed
 to a fraction of a pixel by the centre of its dark pixels in the full photo. Of the
 markers found, the four (or, a corner cut off, three) that put the QR code where the
-layout prints it are the page's corners, in the page's own order whatever way up the
-photo was taken; with three, the QR code's own corners stand in for the fourth
-(``with_code``). A perspective transform (Pillow) flattens the page to ``DPI`` dots per
-inch, in the layout's millimetres.
+layout prints it, its corners on an upright square (``code_fit``), are the page's
+corners, in the page's own order whatever way up the photo was taken; with three, the QR
+code's own corners stand in for the fourth (``with_code``). A perspective transform
+(Pillow) flattens the page to ``DPI`` dots per inch, in the layout's millimetres.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ WORKING = 1000  # the markers are looked for in the photo scaled to this long si
 QR_LONG_SIDE = 2000  # the QR code is looked for in the photo scaled to this long side first
 #: the QR code's centre as the markers put it may be this far from where it was read (mm)
 QR_TOLERANCE_MM = 6.0
+#: ... and its corners, taken back to the page, this far from a square upright there (mm)
+QR_SQUARE_MM = 3.0
 #: a page whose markers' edges are this blurred (mm from light to dark) is not read
 BLURRED_MM = 1.1
 
@@ -265,11 +267,30 @@ def marker_centres_mm(page):
     return np.array([(x + half, y + half) for x, y in (tl, tr, br, bl)])
 
 
-def corners_by_code(candidates, qr_centre, page):
+def code_fit(matrix, qr_points, page):
+    """(how far the QR code's centre lies from where the layout prints it, how far its four
+    corners are from a square upright on the page), both in mm, of the page placed in the
+    photo by ``matrix`` (page mm to photo): the code's corners as read (``qr_points``, its
+    own top left first) taken back to the page. Four markers that are not the page's can
+    put the code's centre in its place by chance, never its corners on a square."""
+    try:
+        back = apply(np.linalg.inv(matrix), qr_points)
+    except np.linalg.LinAlgError:
+        return float("inf"), float("inf")
+    if not np.all(np.isfinite(back)):
+        return float("inf"), float("inf")
+    centre = back.mean(axis=0)
+    printed = np.array([page.qr[0] + layout.QR_SIZE_MM / 2, page.qr[1] + layout.QR_SIZE_MM / 2])
+    side = float(np.mean(np.hypot(*(back - np.roll(back, -1, axis=0)).T)))
+    square = centre + np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) / 2 * side
+    return float(np.hypot(*(centre - printed))), float(np.abs(back - square).max())
+
+
+def corners_by_code(candidates, qr_points, page):
     """(matrix from the page's mm to the photo, the page corner left out or None) of the
-    markers that put the QR code where the layout prints it, or None."""
+    markers that put the QR code (its four corners in the photo, ``qr_points``) where the
+    layout prints it, upright and square (``code_fit``), or None."""
     mm = marker_centres_mm(page)
-    qr_mm = np.array([[page.qr[0] + layout.QR_SIZE_MM / 2, page.qr[1] + layout.QR_SIZE_MM / 2]])
     points = [(x, y) for _, x, y, _ in candidates]
     best = None
     for count in (4, 3):
@@ -287,14 +308,13 @@ def corners_by_code(candidates, qr_centre, page):
                         continue
                     if not np.all(np.isfinite(matrix)):
                         continue
-                    # the photo's pixels a millimetre near the QR code
-                    probe = apply(matrix, np.r_[qr_mm, qr_mm + (1.0, 0.0)])
-                    scale = float(np.hypot(*(probe[1] - probe[0])))
-                    if scale <= 0:
-                        continue
-                    error = float(np.hypot(*(probe[0] - qr_centre))) / scale
-                    if error < QR_TOLERANCE_MM and (best is None or error < best[0]):
-                        best = (error, matrix, missing)
+                    off, shape = code_fit(matrix, qr_points, page)
+                    if (
+                        off < QR_TOLERANCE_MM
+                        and shape < QR_SQUARE_MM
+                        and (best is None or off + shape < best[0])
+                    ):
+                        best = (off + shape, matrix, missing)
         if best is not None:
             return best[1], best[2]
     return None
@@ -376,7 +396,7 @@ def find(data):
         for score, x, y, side in candidates
     ]
     page = _any_page(code.paper)
-    matched = corners_by_code(refined, qr_points.mean(axis=0) / shrink, page)
+    matched = corners_by_code(refined, qr_points / shrink, page)
     if matched is None:
         raise NoSheet(_no_sheet())
     to_photo, missing = matched

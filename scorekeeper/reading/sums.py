@@ -7,7 +7,8 @@ ones the family wrote. Where a team's column disagrees, or holds a forbidden val
 box changed by one digit is looked for that explains it: its digits' likely alternatives
 (the model's second choices), any digit of an unsure box, any digit of any other box
 but a sum read with confidence (a family's slip in a total stays shown; a round score
-whose total is the engine's is misread, not slipped), a tick box
+whose total is the engine's is misread, not slipped, and so is a total the next round
+carries on as the engine's: its total less its round score), a tick box
 ticked or not, an unsure minus taken away. Where one of these changes makes the column
 agree, is at least ``LEAST_LIKELIHOOD`` and ``DOMINANCE`` times as likely as any other
 that does (the model's chance of the new digit over the one read), that box is repaired
@@ -34,6 +35,11 @@ DOMINANCE = 10.0
 #: ... and at least this likely (bench/reader.py, 30 pages: 66 repairs right and 1 wrong
 #: with no floor, 66 and none with this one)
 LEAST_LIKELIHOOD = 1e-3
+#: a count the round scores at nothing either way (the red 3s of a team when no other team
+#: went out), which no sum can vouch for, is "unsure" when read with less confidence than
+#: this (bench/reader.py on the printed sheet: a 2 read as a 1 at 0.92, in a column whose
+#: sums agreed, was the one wrong box left unflagged)
+UNVOUCHED = 0.99
 
 
 @dataclass(frozen=True)
@@ -105,8 +111,9 @@ def _alternatives(reading, tier, vouched=False):
     0 (likely alternatives of its digits), 1 (any digit of an unsure box, an unsure minus),
     2 (any digit of another box, a tick); the likelihood is the model's chance of the new
     digit over its chance of the one read. ``vouched``: a round score whose total the
-    engine makes as written (the entries right, the family's path the engine's): any digit
-    of it, as likely as the digit read."""
+    engine makes as written (the entries right, the family's path the engine's), or a
+    total the next round carries on as the engine's: any digit of it, as likely as the
+    digit read."""
     box = reading.box
     if reading.mark == boxes_read.UNREAD:
         return
@@ -266,6 +273,10 @@ def check(rules, geom, readings, before=None):
                         readings[(number, team, name)] = replace(reading, mark=DISAGREES)
                 if written[0] is None:
                     totals_known.discard(team)  # the totals after it carry what is not known
+        for team in range(geom.teams):
+            if columns[(number, team)].agrees:
+                for key in _unvouched(rules, geom, readings, number, team, earlier, known, current):
+                    readings[key] = replace(readings[key], mark=boxes_read.UNSURE_MARK)
         rounds[number] = current.entries
         if current.scores is None:
             totals_known = set()  # the rounds after one the engine cannot score
@@ -293,6 +304,20 @@ def check(rules, geom, readings, before=None):
     return Checked(readings, columns, rounds)
 
 
+def _unvouched(rules, geom, readings, number, team, earlier, known, current):
+    """The keys of a team's counts read with less confidence than ``UNVOUCHED`` whose value
+    the engine's score of the round does not depend on (one more leaves it as it is)."""
+    for key, reading in readings.items():
+        if key[:2] != (number, team) or reading.box.line.kind != "count" or reading.mark is not None:
+            continue
+        if reading.value is None or reading.confidence >= UNVOUCHED:
+            continue
+        trial = {**readings, key: replace(reading, value=reading.value + 1)}
+        changed = _Round(rules, geom, trial, number, earlier, known)
+        if changed.scores is not None and changed.scores[team] == current.scores[team]:
+            yield key
+
+
 def _repair(rules, geom, readings, number, team, earlier, known, totals_known, current):
     """(key, repaired ``BoxReading``) of the one box of a team's round whose one digit
     changed makes the round pass the checks and its column agree, or None."""
@@ -318,6 +343,16 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
         and written_total.value == current.totals[team]
     ):
         vouched = (number, team, layout.ROUND_SCORE)
+    # the total misread where the next round's total, less its round score, is the
+    # engine's: the family carried the right total on (a slip would be carried on instead)
+    after = [readings.get((number + 1, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
+    if (
+        team in totals_known
+        and current.totals is not None
+        and all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after)
+        and after[1].value - after[0].value == current.totals[team]
+    ):
+        vouched = vouched or (number, team, layout.TOTAL)
     explaining = []
     for tier in (0, 1, 2):
         for key in candidates:

@@ -23,17 +23,20 @@ from .test_tables_phone import tappable
 READING_MS = 60_000
 
 
-def photographed(path, game_id, seed, style=None):
-    """The ``Sheet`` a family wrote for game ``game_id`` (4 rounds, 2 teams), its first page
+def photographed(page, base, path, game_id, seed, style=None):
+    """The ``Sheet`` a family wrote for game ``game_id`` (4 rounds, 2 teams) on the sheet
+    the app serves it (its PDF, fetched as the phone's browser would), its first page
     photographed into ``path``: the same seed, the same digits in the same hand."""
+    response = page.request.get(f"{base}/games/{game_id}/blank.pdf")
+    assert response.ok and response.headers["content-type"] == "application/pdf"
     rng = np.random.default_rng(seed)
     sheet = generator.sheet(RULES, 2, 4, rng)
     sheet.game_id = game_id
     images, labels = generator.held_out()
     pen = generator.Pen(images, labels, rng, generator.family_style if style == "family" else None)
-    page = generator.printed(sheet.geom, 1, generator.code_text(sheet, 1))
-    generator.fill(page, sheet.geom, 1, sheet.values, pen, rng)
-    path.write_bytes(generator.photograph(page, rng, turn=0).data)
+    printed = generator.printed(sheet, 1, response.body())
+    generator.fill(printed, sheet.geom, 1, sheet.values, pen, rng)
+    path.write_bytes(generator.photograph(printed, rng, turn=0).data)
     return sheet
 
 
@@ -91,7 +94,7 @@ def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
 ):
     start_paper_game(page, live_server)
     game_id = game_id_of(page)
-    sheet = photographed(tmp_path / "sheet.jpg", game_id, seed=5)
+    sheet = photographed(page, live_server, tmp_path / "sheet.jpg", game_id, seed=5)
     fits_the_phone(page)
     tappable(page)
     # the game's page offers it too, the camera's file input a thumb's size
@@ -136,7 +139,7 @@ def test_a_sheet_read_from_a_photo_corrected_and_saved_on_a_phone(
 @pytest.mark.timeout(300)  # two photos drawn and read
 def test_a_correction_teaches_the_reader_the_familys_hand(page, live_server, tmp_path):
     start_paper_game(page, live_server)
-    sheet = photographed(tmp_path / "first.jpg", game_id_of(page), seed=11, style="family")
+    sheet = photographed(page, live_server, tmp_path / "first.jpg", game_id_of(page), seed=11, style="family")
     read_photo(page, tmp_path / "first.jpg")
     wrong = differing(page, sheet)
     assert wrong, "the family's hand was read right at once: nothing to learn from"
@@ -144,7 +147,7 @@ def test_a_correction_teaches_the_reader_the_familys_hand(page, live_server, tmp
     check_and_save(page)
 
     start_paper_game(page, live_server)  # the next game, the same hand and digits
-    again = photographed(tmp_path / "second.jpg", game_id_of(page), seed=11, style="family")
+    again = photographed(page, live_server, tmp_path / "second.jpg", game_id_of(page), 11, "family")
     read_photo(page, tmp_path / "second.jpg")
     fits_the_phone(page)
     still = [box_id for box_id in wrong if box_id in differing(page, again)]

@@ -45,16 +45,27 @@ def paper_game(client, teams=TEAMS):
     return int(response.headers["Location"].split("/games/")[1].split("/")[0])
 
 
+def served(client, game_id):
+    """The game's sheet to play on as the app serves it: the PDF the family prints."""
+    response = client.get(f"/games/{game_id}/blank.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    return response.data
+
+
 @functools.cache
-def photographed(game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=False, turn=0, blur=None):
-    """(the ``Sheet`` written, the JPEG of its first page) for game ``game_id``: the same
-    seed writes the same digits in the same hand (``style``: "family", drawn another way)."""
+def photographed(
+    game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=False, turn=0, blur=None, pdf=None
+):
+    """(the ``Sheet`` written, the JPEG of its first page) for game ``game_id``, printed
+    from ``pdf`` (``served``; None: a sheet this app no longer prints, the generator's
+    own print of it): the same seed writes the same digits in the same hand (``style``:
+    "family", drawn another way)."""
     rng = np.random.default_rng(seed)
     sheet = generator.sheet(RULES, teams, rounds, rng)
     sheet.game_id = game_id
     images, labels = generator.held_out()
     pen = generator.Pen(images, labels, rng, generator.family_style if style == "family" else None)
-    page = generator.printed(sheet.geom, 1, generator.code_text(sheet, 1))
+    page = generator.printed(sheet, 1, pdf)
     generator.fill(page, sheet.geom, 1, sheet.values, pen, rng)
     if no_code:  # the QR code torn off: the markers alone
         x, y = sheet.geom.pages[0].qr
@@ -154,14 +165,14 @@ def test_a_photo_of_something_else_says_what_to_try(client, app):
 
 def test_a_sheet_whose_code_cannot_be_read_says_so(client, app):
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id, no_code=True)[1])
+    said = refused(client, app, game_id, photographed(game_id, no_code=True, pdf=served(client, game_id))[1])
     assert "This looks like a score sheet, but its QR code cannot be read" in said
 
 
 def test_another_games_sheet_names_it_with_a_link(client, app, db):
     first = paper_game(client)
     second = paper_game(client, {**TEAMS, "teams-0-players-0": "Eve"})
-    said = refused(client, app, second, photographed(first)[1])
+    said = refused(client, app, second, photographed(first, pdf=served(client, first))[1])
     title = game_model.load_game(db, first).title
     assert f"This is the sheet of another game: {title}." in said
     assert f'href="/games/{first}"' in said and f"Open {title}" in said
@@ -169,13 +180,13 @@ def test_another_games_sheet_names_it_with_a_link(client, app, db):
 
 def test_a_sheet_of_a_game_not_in_the_history_is_said(client, app):
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id + 40)[1])
+    said = refused(client, app, game_id, photographed(game_id + 40)[1])  # another computer's game
     assert f"This is the sheet of game {game_id + 40}, which is not in this history." in said
 
 
 def test_a_sheet_printed_for_other_teams_is_said(client, app):
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id, teams=3)[1])
+    said = refused(client, app, game_id, photographed(game_id, teams=3)[1])  # printed for 3 teams
     assert "This sheet was printed before the game’s rules or teams changed" in said
 
 
@@ -187,14 +198,14 @@ def test_a_code_naming_a_million_rounds_is_no_sheet_of_this_game(client, app):
     sheet = generator.sheet(RULES, 2, 4, rng)
     sheet.game_id = game_id
     text_code = generator.code_text(sheet, 1).replace("rounds=4", "rounds=1000000")
-    page = generator.printed(sheet.geom, 1, text_code)
+    page = generator.with_code(generator.printed(sheet, 1, served(client, game_id)), sheet.geom, 1, text_code)
     said = refused(client, app, game_id, generator.photograph(page, rng, turn=0).data)
     assert "This sheet was printed before the game’s rules or teams changed" in said
 
 
 def test_a_page_typed_in_already_is_said(client, app, db, make_game):
     game_id = paper_game(client)
-    sheet, data = photographed(game_id)
+    sheet, data = photographed(game_id, pdf=served(client, game_id))
     # the four rounds typed in by hand first, the game going on
     from scorekeeper.services import rounds as round_changes
 
@@ -206,7 +217,7 @@ def test_a_page_typed_in_already_is_said(client, app, db, make_game):
 
 def test_a_photo_upside_down_is_read_anyway(client, app):
     game_id = paper_game(client)
-    sheet, data = photographed(game_id, turn=180)
+    sheet, data = photographed(game_id, turn=180, pdf=served(client, game_id))
     response = send(client, game_id, data)
     assert response.status_code == 303, text(response)[:3000]
     page = text(client.get(response.headers["Location"]))
@@ -219,7 +230,7 @@ def test_a_blurred_photo_is_said_with_what_to_try(client, app):
     (a box blurred or cut off on a page found is left empty and marked "Could not be read":
     test_photos.py)."""
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id, blur=5)[1])
+    said = refused(client, app, game_id, photographed(game_id, blur=5, pdf=served(client, game_id))[1])
     assert "its QR code cannot be read: take the photo again, closer, in good light" in said
 
 
@@ -228,7 +239,7 @@ def test_a_blurred_photo_is_said_with_what_to_try(client, app):
 
 def test_a_photo_fills_the_typing_page_and_saves_as_the_sheet_says(client, app, db):
     game_id = paper_game(client)
-    sheet, data = photographed(game_id)
+    sheet, data = photographed(game_id, pdf=served(client, game_id))
     response = send(client, game_id, data)
     assert response.status_code == 303, text(response)[:3000]
     location = response.headers["Location"]
@@ -252,14 +263,14 @@ def test_a_correction_teaches_the_next_read_of_that_hand(client, app, db):
     """A family's own hand (digits drawn another way) misread at first; once corrected and
     saved, the same hand on the next game's sheet is read right where it was wrong."""
     first = paper_game(client)
-    sheet, data = photographed(first, seed=11, style="family")
+    sheet, data = photographed(first, seed=11, style="family", pdf=served(client, first))
     response = send(client, first, data)
     page, corrected = confirm(client, first, response.headers["Location"], sheet)
     assert corrected, "the family's hand was read right at once: nothing to learn from"
     learnt = len(hand.samples(db))
     assert learnt > 0
     second = paper_game(client, {**TEAMS, "teams-0-players-0": "Eve"})
-    again, data = photographed(second, seed=11, style="family")  # the same hand, the same digits
+    again, data = photographed(second, seed=11, style="family", pdf=served(client, second))  # the same hand
     response = send(client, second, data)
     assert response.status_code == 303
     page = text(client.get(response.headers["Location"]))

@@ -179,3 +179,39 @@ def test_a_round_score_misread_with_confidence_is_repaired_when_the_total_vouche
         580,
         "repaired",
     )
+
+
+def test_a_count_no_sum_checks_is_unsure_unless_read_surely(geom):
+    # team 1 went out in round 1: its red 3s count for nothing, so its sums agree whatever
+    # the box says; 2 read with a confidence of 0.92 (a 2 for a 1 at 0.92, on the bench)
+    key, vouched = (1, 0, "red_threes"), (2, 0, "red_threes")  # round 2: -500 each
+    page = readings(geom)
+    page[key] = box_reading(page[key].box, 2, confidence=0.92)
+    page[vouched] = box_reading(page[vouched].box, 1, confidence=0.92)
+    checked = reading.check(RULES, geom, page, before=[])
+    assert checked.readings[key].mark == "unsure" and checked.columns[(1, 0)].agrees is True
+    assert checked.readings[vouched].mark is None  # one more would make the sums disagree
+    page[key] = box_reading(page[key].box, 2, confidence=0.995)
+    assert reading.check(RULES, geom, page, before=[]).readings[key].mark is None
+
+
+def test_a_total_misread_with_confidence_is_repaired_when_the_next_round_carries_it_right(geom):
+    # round 1's 2,935 read as 2,985, the model sure of its 8: round 2's total less its
+    # score (3,465 - 530) is 2,935, the engine's, so the family carried 2,935 on
+    key = (1, 0, "sheet_total")
+    checked = reading.check(RULES, geom, readings(geom, {key: (2985, None)}), before=[])
+    assert (checked.readings[key].value, checked.readings[key].was, checked.readings[key].mark) == (
+        2935,
+        2985,
+        "repaired",
+    )
+    assert checked.columns[(1, 0)].agrees is True
+
+
+def test_a_slip_carried_on_to_the_next_round_is_shown_not_repaired(geom):
+    # the family wrote 2,835 for 2,935 and carried it on: 2,835 + 530 = 3,365
+    changed = {(1, 0, "sheet_total"): (2835, None), (2, 0, "sheet_total"): (3365, None)}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert checked.readings[(1, 0, "sheet_total")].mark == "disagrees"
+    assert checked.readings[(1, 0, "sheet_total")].value == 2835
+    assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
