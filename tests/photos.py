@@ -354,6 +354,8 @@ class Photo:
 
 
 def _homography(source, target):
+    # The simulated camera's own solve, not the reader's ``reading.page.homography``: the
+    # photo is made apart from the code that undoes it, so a fault there cannot cancel out.
     rows = []
     for (x, y), (u, v) in zip(source, target):
         rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
