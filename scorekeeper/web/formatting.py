@@ -3,6 +3,7 @@ and ``remembered``, the parts of pages that a change leaves as they were."""
 
 import datetime
 import functools
+import re
 import threading
 from collections import Counter
 from collections.abc import Mapping
@@ -311,9 +312,26 @@ def remembered(key, render, *args):
     return html
 
 
+def page_numbers_css():
+    """The CSS ``content`` of a printed sheet's page numbers in the reader's language,
+    ``"Página " counter(page) " de " counter(pages)``: sheet.css says them in English, and a
+    PDF's own <style> says them again in its language (``templates/sheets/_sheet.html``)."""
+    words = _("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
+    counters = {"\x01": "counter(page)", "\x02": "counter(pages)"}  # in the language's order
+    parts = []
+    for text in re.split("([\x01\x02])", words):
+        if text in counters:
+            parts.append(counters[text])
+        elif text:
+            quoted = "".join(f"\\{ord(c):x} " if c in '"\\<>' else c for c in text)
+            parts.append(f'"{quoted}"')
+    return Markup(" ".join(parts))
+
+
 def init_app(app):
     engine_language.use(translations, code, number)  # the engine's words and numbers
     app.jinja_env.globals["remembered"] = remembered
+    app.jinja_env.globals["page_numbers_css"] = page_numbers_css
     app.jinja_env.filters.update(
         number=number,
         points=points,

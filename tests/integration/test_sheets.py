@@ -559,3 +559,23 @@ def test_six_teams_fit_a_page_with_every_count(make_game, client, db):
     printed = re.findall(r"Round ([+−]?[\d,]+)\s+Total\s+(−?[\d,]+)", text)
     assert len(printed) == 36
     keep_png(pdf(client, f"/games/{game.id}/sheet.pdf"), "game-six-teams")
+
+
+@pytest.mark.parametrize(
+    ("accept", "said", "wrong"),
+    [
+        ("pt-BR", "Página 1 de 1", "Page 1 of 1"),
+        ("es", "Página 1 de 1", "Page 1 of 1"),
+        ("it", "Pagina 1 di 1", "Page 1 of 1"),
+        ("en", "Page 1 of 1", "Página"),
+    ],
+)
+def test_a_printed_sheets_page_numbers_in_the_readers_language(make_game, client, accept, said, wrong):
+    """The foot of a played game's sheet numbers its pages in the reader's language (it said
+    "Page 1 of 1" on every sheet: a reading of the Portuguese, Spanish and Italian sheets
+    found it, issue 56)."""
+    game = make_game("friends-family", [_busy_round(n, teams=2) for n in range(2)])
+    response = client.get(f"/games/{game.id}/sheet.pdf", headers={"Accept-Language": accept})
+    assert response.status_code == 200
+    _reader, text = read(response.data)
+    assert said in text and wrong not in text
