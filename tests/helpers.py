@@ -236,3 +236,12 @@ def fingerprint_pairs(root_pem):
     with open(root_pem, encoding="ascii") as file:
         der = ssl.PEM_cert_to_DER_cert(file.read())
     return [f"{byte:02X}" for byte in hashlib.sha256(der).digest()]
+
+
+#: the new-game form's two teams of two, as most tests start a game
+TEAMS = {
+    "teams-0-players-0": "Ann",
+    "teams-0-players-1": "Bo",
+    "teams-1-players-0": "Cy",
+    "teams-1-players-1": "Di",
+}

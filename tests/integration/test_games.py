@@ -9,14 +9,7 @@ from scorekeeper import create_app
 from scorekeeper.scoring import RULESETS, VARIANTS, RuleSet, TeamRound, standings, variant_of
 from scorekeeper.services import game_model, players, rulesets
 
-from ..helpers import posted, text
-
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
+from ..helpers import TEAMS, posted, text
 
 
 @pytest.fixture

@@ -10,14 +10,7 @@ import pytest
 from scorekeeper.printing import layout
 from scorekeeper.scoring import RULESETS
 
-from ..helpers import posted, text
-
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
+from ..helpers import TEAMS, posted, text
 
 # Each rule set's sheet, line by line as printed (a label and its points each, as the
 # paper has them), and the name of what the typing page types there (None: not typed).

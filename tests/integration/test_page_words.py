@@ -7,15 +7,8 @@ import json
 
 from scorekeeper.services import evening_tables
 
-from ..helpers import posted, text
+from ..helpers import TEAMS, posted, text
 from .test_sheets import pdf, read
-
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
 
 
 def start(client, **extra):

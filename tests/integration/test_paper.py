@@ -16,14 +16,7 @@ from scorekeeper.services import game_model, summaries
 from scorekeeper.services.evenings import evening
 from scorekeeper.services.schema import migrate
 
-from ..helpers import paper_rounds, posted, text
-
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
+from ..helpers import TEAMS, paper_rounds, posted, text
 
 # A four-round game of Friends & Family as a paper sheet has it, team by team:
 # (books clean, dirty, melded, left, red 3s, black 3s, went out). The round scores,

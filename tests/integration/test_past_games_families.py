@@ -12,15 +12,8 @@ from scorekeeper.exchange import pastgames
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import deleted, game_model, games
 
+from ..helpers import TEAMS, posted, text
 from ..helpers import past_games_preview as preview
-from ..helpers import posted, text
-
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
 
 
 @pytest.fixture

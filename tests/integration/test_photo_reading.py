@@ -18,15 +18,9 @@ from scorekeeper.scoring import RULESETS, standings
 from scorekeeper.services import game_model, hand
 
 from .. import photos as generator
-from ..helpers import posted, text
+from ..helpers import TEAMS, posted, text
 
 RULES = RULESETS["friends-family"]
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
 SEED = 5
 # each test draws a photo (3 s) and has it read (3 s) on an idle machine: far more on a busy one
 pytestmark = pytest.mark.timeout(240)

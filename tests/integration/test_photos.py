@@ -23,14 +23,8 @@ from scorekeeper.storage import photos as kept
 from scorekeeper.web import passcode
 from scorekeeper.web.bodies import Limits
 
-from ..helpers import posted, text
+from ..helpers import TEAMS, posted, text
 
-TEAMS = {
-    "teams-0-players-0": "Ann",
-    "teams-0-players-1": "Bo",
-    "teams-1-players-0": "Cy",
-    "teams-1-players-1": "Di",
-}
 # Friends & Family's sheet, a team a tuple: books clean, dirty, melded, left, red 3s, black
 # 3s, went out, round score, total (the same game as test_paper's first two rounds)
 SHEET = [
