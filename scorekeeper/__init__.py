@@ -80,7 +80,7 @@ def create_app(test_config=None):
     from .views import (
         language as language_views,
     )
-    from .web import assets, bodies, formatting, language, security
+    from .web import assets, bodies, charts, formatting, language, security
 
     security.init_app(app)  # first: an unknown Host is refused before anything else runs
     bodies.init_app(app)  # each request's body bounded by what its view takes (web/bodies.py)
@@ -93,6 +93,7 @@ def create_app(test_config=None):
     assets.init_app(app)
     language.init_app(app)  # Flask-Babel: the page's language (the phone's, the household's)
     formatting.init_app(app)
+    charts.init_app(app)  # the marker shapes the charts and the players' colours draw
     attributes.install()  # WTForms' fields written at a third of the cost, the same text
     markup.init_app(app)  # field, stepper, book_chips, choice_list, messages
     cli.init_app(app)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring.language import _
 from ..storage.db import transaction
-from . import Conflict, NotFound
+from . import Conflict, NotFound, colours
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,8 @@ def player_id(db, name, stamp=None):
     if existing:
         return existing[0]
     return db.execute(
-        "INSERT INTO players (name, key, created_at, revision) VALUES (?, ?, ?, 0)",
-        [name, name_key(name), stamp or _now()],
+        "INSERT INTO players (name, key, created_at, revision, colour) VALUES (?, ?, ?, 0, ?)",
+        [name, name_key(name), stamp or _now(), colours.least_used(db).key],
     ).lastrowid
 
 

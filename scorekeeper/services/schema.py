@@ -8,7 +8,7 @@ services' work: ``db.py`` sits below the services and imports none of them.
 
 from ..storage.db import connect, transaction
 from ..storage.migrations import REBUILDS_SUMMARIES, migrations
-from . import summaries
+from . import colours, summaries
 from .evenings import evening
 
 
@@ -22,6 +22,7 @@ def migrate(path):
             with transaction(db):
                 _keep_nights(db)
                 summaries.rebuild(db)
+        colours.assign_missing(db)  # m021's: players made before colours were kept
         return pending
     finally:
         db.close()

@@ -615,3 +615,12 @@ def m020_hand_samples(db):
         pk="id",
         not_null={"digit", "image", "created_at"},
     )
+
+
+@migrations()
+def m021_player_colours(db):
+    # A colour for each player (issue 58): the key of a colour of services/colours.py's
+    # palette, drawn wherever players are drawn together. Players there are get theirs in
+    # the order they were made, each the least used then (services.schema.migrate: the
+    # palette is the services'); a new player gets the least used when made.
+    db["players"].add_column("colour", str)

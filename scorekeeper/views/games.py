@@ -29,7 +29,7 @@ from ..forms.rule_words import speak
 from ..printing import ahead
 from ..scoring.language import _, ngettext
 from ..scoring.words import join
-from ..services import Conflict, NotFound, deleted, game_model, games, players, ratings, rulesets
+from ..services import Conflict, NotFound, colours, deleted, game_model, games, players, ratings, rulesets
 from ..storage import photos
 from ..storage.db import get_db
 from ..web import charts, formatting, language
@@ -277,7 +277,10 @@ def _progress_chart(game):
         _("Score by round"),
         description,
         [str(r.number) for r in game.rounds],
-        [(name, [totals[i] for totals in s.running_totals]) for i, name in enumerate(names)],
+        [
+            (name, [totals[i] for totals in s.running_totals], colour)
+            for i, (name, colour) in enumerate(zip(names, colours.of_teams(get_db(), game)))
+        ],
     )
 
 

@@ -1,11 +1,11 @@
-"""The family's players: the leaderboard, everyone, one player's record, renaming."""
+"""The family's players: the leaderboard, everyone, one player's record, renaming, their colour."""
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
-from ..forms.players import RenameForm
+from ..forms.players import ColourForm, RenameForm
 from ..printing import pictures
 from ..scoring.language import _, ngettext
-from ..services import Conflict, NotFound, catch_up, evening_tables, players, ratings, stats, years
+from ..services import Conflict, NotFound, catch_up, colours, evening_tables, players, ratings, stats, years
 from ..storage.db import get_db, snapshot
 from ..web import charts, formatting, language
 from . import found, page_number, posted_or_filled
@@ -54,8 +54,9 @@ def _show(player_id):
 def _read_player(db, player_id):
     player, _revision = _player_or_404(db, player_id)
     record = stats.player_record(db, player_id)
+    colour = colours.player_colours(db, [player_id])[player_id]
     return {
-        "player": {"id": player.id, "name": player.name},
+        "player": {"id": player.id, "name": player.name, "colour": colour.key},
         "stats": record.stats,
         "rating": ratings.current(db, [player_id])[player_id],
         "rating_history": ratings.history(db, player_id, limit=RATING_GAMES),
@@ -76,11 +77,20 @@ RATING_GAMES = 50  # the rating chart: their latest fifty games
 @bp.get("/players/<id:player_id>")
 def show(player_id):
     """Show one player's record: rating, stats, best partner, head to head, results, recent games."""
+    return _show_page(player_id)
+
+
+def _show_page(player_id, colour_form=None, status=200):
     data = _show(player_id)
     name, timeline = data["player"]["name"], data["timeline"]
+    colour = colours.colour(data["player"]["colour"])
+    colour_form = colour_form or ColourForm(formdata=None, colour=colour.key)
     return render_template(
         "players/show.html",
         player=data["player"],
+        colour=colour,
+        colour_form=colour_form,
+        palette=colours.PALETTE,
         stats=data["stats"],
         rating=data["rating"],
         partner=data["best_partner"],
@@ -89,14 +99,31 @@ def show(player_id):
         share_rule=_(ratings.SHARE_RULE),
         rivals=data["head_to_head"],
         timeline=timeline,
-        chart=results_chart(name, timeline) if timeline else None,
+        chart=results_chart(name, timeline, colour) if timeline else None,
         rating_history=data["rating_history"],
-        rating_chart=rating_chart(name, data["rating_history"]) if data["rating_history"] else None,
+        rating_chart=rating_chart(name, data["rating_history"], colour) if data["rating_history"] else None,
         recent=data["recent"],
         evenings=data["evenings"],
         ratings_behind=data["ratings_behind"],
         latest_year=years.latest_year_of(get_db(), player_id),
-    )
+    ), status
+
+
+@bp.post("/players/<id:player_id>/colour")
+def colour(player_id):
+    """Change a player's colour: every chart, picture and table that draws them follows."""
+    db = get_db()
+    player, _revision = _player_or_404(db, player_id)
+    form = ColourForm()
+    if not form.validate_on_submit():
+        return _show_page(player_id, form, 422)
+    try:
+        chosen = colours.set_colour(db, player_id, form.colour.data)
+    except NotFound as gone:
+        flash(str(gone), "error")
+        return redirect(url_for("players.index"), 303)
+    flash(_("%(name)s’s colour: %(colour)s.", name=player.name, colour=chosen.label), "success")
+    return redirect(url_for("players.show", player_id=player_id, _anchor="colour"), 303)
 
 
 @bp.get("/years/<int:year>/players/<id:player_id>/picture.png")
@@ -155,7 +182,7 @@ def _month(stamp):
     return formatting.short_month(stamp)
 
 
-def results_chart(name, timeline):
+def results_chart(name, timeline, colour=None):
     """The player's team's final totals beside the winning totals, oldest game first."""
     wins = sum(game["won"] for game in timeline)
     totals = [game["total"] for game in timeline]
@@ -184,13 +211,13 @@ def results_chart(name, timeline):
         description,
         [_month(g["played_at"]) for g in timeline],
         [
-            (_("%(name)s’s team", name=name), totals),
+            (_("%(name)s’s team", name=name), totals, colour),
             (_("Winning total"), [game["best"] for game in timeline]),
         ],
     )
 
 
-def rating_chart(name, history):
+def rating_chart(name, history, colour=None):
     """The player's fair rating after each of their latest games, oldest first."""
     values = [round(h["ordinal"], 1) for h in history]
     first, last = formatting.day(history[0]["played_at"]), formatting.day(history[-1]["played_at"])
@@ -215,5 +242,5 @@ def rating_chart(name, history):
         _("%(name)s’s rating, game by game", name=name),
         description,
         [_month(h["played_at"]) for h in history],
-        [(_("Rating"), values)],
+        [(_("Rating"), values, colour)],
     )

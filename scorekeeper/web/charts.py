@@ -9,12 +9,12 @@ import itertools
 import math
 from dataclasses import dataclass
 
+from ..services.colours import PALETTE
 from .formatting import figure
 
-# Colours that stay apart for the common kinds of colour blindness (Okabe–Ito),
-# each with its own marker shape, so the lines differ by more than colour.
-COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
-MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square")
+# The chart's own colours are the players' palette (services/colours.py: colours that
+# stay apart for the common kinds of colour blindness, each with its own marker shape,
+# so the lines differ by more than colour); a series may bring its own (a player's).
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Series:
     colour: str
     marker: str
     points: tuple  # (x, y, value) in SVG units
+    key: str = ""  # the palette's key of its colour
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,26 @@ def x_ticks(xs, labels, width):
     return ()
 
 
+def series_colours(wanted):
+    """Each series' colour (a ``services.colours.Colour``): its own where it brings one no
+    earlier series has, else the palette's first that no series of the chart has, so that
+    no two series share a colour (up to the palette's length)."""
+    taken, chosen = set(), []
+    for colour in wanted:
+        keep = colour is not None and colour.key not in taken
+        chosen.append(colour if keep else None)
+        if keep:
+            taken.add(colour.key)
+    spare = iter([c for c in PALETTE if c.key not in taken] or PALETTE)
+    return [c if c is not None else next(spare, PALETTE[i % len(PALETTE)]) for i, c in enumerate(chosen)]
+
+
 def line_chart(title, description, x_labels, series, *, width=340, height=210):
-    """A chart of one line per series (label, values); values line up with x_labels."""
-    values = [v for _, vs in series for v in vs]
+    """A chart of one line per series, (label, values) or (label, values, colour): values
+    line up with x_labels; colour (a player's ``Colour``, or None) as ``series_colours``."""
+    series = [(s[0], s[1], s[2] if len(s) > 2 else None) for s in series]
+    colours = series_colours([colour for _, _, colour in series])
+    values = [v for _, vs, _ in series for v in vs]
     ticks = nice_ticks(min(values, default=0), max(values, default=0))
     y_labels = [figure(t) for t in ticks]  # "4.195" on a Portuguese page
     # room for the longest value label at the left, never cut, and a gap
@@ -129,10 +147,40 @@ def line_chart(title, description, x_labels, series, *, width=340, height=210):
         series=tuple(
             Series(
                 label,
-                COLOURS[i % len(COLOURS)],
-                MARKERS[i % len(MARKERS)],
+                colour.hex,
+                colour.marker,
                 tuple((x(j), y(v), v) for j, v in enumerate(vs)),
+                colour.key,
             )
-            for i, (label, vs) in enumerate(series)
+            for (label, vs, _), colour in zip(series, colours)
         ),
     )
+
+
+# Each marker shape as a path around (0, 0), about 9 units across: a circle, a square,
+# a diamond, a triangle up, a wedge (a triangle down), a cross and a star, the palette's
+# seven (services/colours.py), told apart in grey print where two colours are not.
+_POINTS = [
+    (r * math.sin(i * math.pi / 5), -r * math.cos(i * math.pi / 5)) for i, r in enumerate([5.2, 2.3] * 5)
+]
+_STAR = f"M{_POINTS[0][0]:.2f} {_POINTS[0][1]:.2f}l" + " ".join(
+    f"{b[0] - a[0]:.2f} {b[1] - a[1]:.2f}" for a, b in itertools.pairwise(_POINTS)
+)
+SHAPES = {
+    "circle": "M-3.8 0a3.8 3.8 0 1 0 7.6 0a3.8 3.8 0 1 0 -7.6 0z",
+    "square": "M-3.5 -3.5h7v7h-7z",
+    "diamond": "M0 -4.5l4.5 4.5 -4.5 4.5 -4.5 -4.5z",
+    "triangle": "M0 -4.5l4.5 8h-9z",
+    "wedge": "M-4.5 -3.5h9l-4.5 8z",
+    "cross": "M-1.6 -4.5h3.2v2.9h2.9v3.2h-2.9v2.9h-3.2v-2.9h-2.9v-3.2h2.9z",
+    "star": _STAR + "z",
+}
+
+
+def marker_path(shape, x=0, y=0):
+    """The SVG path of a marker of ``shape`` centred on (x, y)."""
+    return f"M{x:.1f} {y:.1f}m" + SHAPES.get(shape, SHAPES["circle"])[1:]
+
+
+def init_app(app):
+    app.jinja_env.globals["marker_path"] = marker_path

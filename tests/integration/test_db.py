@@ -21,7 +21,7 @@ SCHEMA = {
         "key": str,
         "revision": int,
     },
-    "players": {"id": int, "name": str, "created_at": str, "key": str, "revision": int},
+    "players": {"id": int, "name": str, "created_at": str, "key": str, "revision": int, "colour": str},
     "games": {
         "id": int,
         "rules": str,
@@ -202,6 +202,7 @@ MIGRATIONS = [
     "m018_change_log_said",
     "m019_games_deleted",
     "m020_hand_samples",
+    "m021_player_colours",
 ]
 
 
