@@ -23,7 +23,7 @@ import threading
 
 from ..recent import Recent
 from ..scoring.language import language
-from ..services import records
+from ..services import colours, records
 from ..web.resources import resource_folder
 
 log = logging.getLogger(__name__)
@@ -50,14 +50,26 @@ def best_round(game):
     return None if row is None else (row["best_round_number"], row["best_round_team"], row["best_round"])
 
 
-def game_picture_html(game, told=None):
+def team_colours(game):
+    """Each team's colour as the game page's chart draws its line (``charts.series_colours``
+    of ``colours.of_teams``: a player's where a team takes it, else the chart's own)."""
+    from ..storage.db import get_db
+    from ..web.charts import series_colours
+
+    return series_colours(colours.of_teams(get_db(), game))
+
+
+def game_picture_html(game, told=None, drawn=None):
     """The HTML of a finished game's picture (inside an app context); ``told``: the line
     worth telling beyond its result (``services.records.worth_telling``), else its best
-    round is told."""
+    round is told; ``drawn``: each team's colour (``team_colours``)."""
     from flask import render_template
 
     s = game.standings
-    return render_template("pictures/game.html", game=game, s=s, best=best_round(game), told=told)
+    drawn = drawn if drawn is not None else team_colours(game)
+    return render_template(
+        "pictures/game.html", game=game, s=s, best=best_round(game), told=told, drawn=drawn
+    )
 
 
 def _shows(game):
@@ -67,27 +79,49 @@ def _shows(game):
 
 def game_picture(game, told=None):
     """The picture of a finished game (inside an app context): from the cache when the
-    game (and what is told of it) is as it was when last drawn, else drawn now."""
-    key = (*_shows(game), tuple(sorted((told or {}).items())))
-    return _picture(key, lambda: game_picture_html(game, told))
+    game (and what is told of it, and its teams' colours) is as it was when last drawn,
+    else drawn now."""
+    drawn = team_colours(game)
+    key = (*_shows(game), tuple(c.key for c in drawn), tuple(sorted((told or {}).items())))
+    return _picture(key, lambda: game_picture_html(game, told, drawn))
+
+
+def evening_colours(evening):
+    """{player's name: Colour} of an evening's players (inside an app context)."""
+    from ..storage.db import get_db
+
+    return colours.of_players(get_db(), evening.games)
+
+
+def evening_picture_html(evening, named=None):
+    """The HTML of an evening's picture; ``named``: its players' colours (``evening_colours``)."""
+    from flask import render_template
+
+    named = named if named is not None else evening_colours(evening)
+    return render_template("pictures/evening.html", evening=evening, colours=named)
 
 
 def evening_picture(evening):
     """The picture of an evening (inside an app context): its standings and best round,
-    cached by the evening's version (any change to any of its games) and names."""
+    cached by the evening's version (any change to any of its games), names and colours."""
+    named = evening_colours(evening)
+    drawn = tuple(sorted((name, c.key) for name, c in named.items()))
+    key = ("evening", evening.night, evening.version, tuple(evening.standings), drawn)
+    return _picture(key, lambda: evening_picture_html(evening, named))
+
+
+def year_picture_html(year, colour=None):
+    """The HTML of a player's year's picture (``year_picture``)."""
     from flask import render_template
 
-    key = ("evening", evening.night, evening.version, tuple(evening.standings))
-    return _picture(key, lambda: render_template("pictures/evening.html", evening=evening))
+    return render_template("pictures/year.html", year=year, colour=colour)
 
 
-def year_picture(year):
-    """The picture of a player's year (``services.years.player_year``'s dict), cached by
-    everything it shows."""
-    from flask import render_template
-
-    key = ("year", tuple(sorted((k, repr(v)) for k, v in year.items())))
-    return _picture(key, lambda: render_template("pictures/year.html", year=year))
+def year_picture(year, colour=None):
+    """The picture of a player's year (``services.years.player_year``'s dict) beside their
+    colour (a ``colours.Colour``), cached by everything it shows."""
+    key = ("year", tuple(sorted((k, repr(v)) for k, v in year.items())), colour and colour.key)
+    return _picture(key, lambda: year_picture_html(year, colour))
 
 
 def _picture(key, html):

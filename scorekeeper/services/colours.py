@@ -148,3 +148,11 @@ def of_teams(db, game):
     """Each of a game's teams' colour (``team_colours``), None where a chart gives its own."""
     teams = [[p.id for p in team.players] for team in game.teams]
     return team_colours(teams, player_colours(db, [i for ids in teams for i in ids]))
+
+
+def of_players(db, games):
+    """{player's name: Colour} of every player of these games (an evening's standings and
+    tables name them: a name is one player's)."""
+    seated = {p.id: p.name for game in games for team in game.teams for p in team.players}
+    drawn = player_colours(db, seated)
+    return {name: drawn[pid] for pid, name in seated.items()}

@@ -12,7 +12,7 @@ from ..forms.evenings import EveningForm, ShareForm
 from ..names import name_key
 from ..printing import pictures, sheets
 from ..scoring.language import _, ngettext
-from ..services import Conflict, evening_tables, game_model, players, rulesets, seating
+from ..services import Conflict, colours, evening_tables, game_model, players, rulesets, seating
 from ..services.evening_tables import MODES
 from ..storage.db import get_db
 from ..web import language
@@ -234,14 +234,18 @@ def follow_table(shared, game_id):
 
 
 def _evening_page(evening, shared=False):
-    # tonight's page and the same night's the next day say different words
-    etag = etag_of(evening.night, evening.version, int(shared), int(evening.tonight))
+    named = colours.of_players(get_db(), evening.games)
+    # tonight's page and the same night's the next day say different words; a player's
+    # colour changed on their page changes the swatches
+    drawn = ",".join(f"{name}={c.key}" for name, c in sorted(named.items()))
+    etag = etag_of(evening.night, evening.version, int(shared), int(evening.tonight), drawn)
     if request.if_none_match.contains(etag):
         return "", 304
     token = evening.share_token
     page = render_template(
         "evenings/show.html",
         evening=evening,
+        colours=named,
         shared=shared,
         share_url=share_url(token, "evenings.follow", "shared") if token and not shared else None,
         picture_url=(

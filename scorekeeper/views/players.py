@@ -129,10 +129,11 @@ def colour(player_id):
 @bp.get("/years/<int:year>/players/<id:player_id>/picture.png")
 def year_picture(year, player_id):
     """A player's year as a picture for the family chat: games, wins, rating, best partner."""
+    db = get_db()
     year_of = found(
-        years.player_year(get_db(), year, player_id), _("No game of this player in %(year)s.", year=year)
+        years.player_year(db, year, player_id), _("No game of this player in %(year)s.", year=year)
     )
-    return picture_answer(pictures.year_picture(year_of))
+    return picture_answer(pictures.year_picture(year_of, colours.player_colours(db, [player_id])[player_id]))
 
 
 @bp.get("/players/<id:player_id>.json")

@@ -3,7 +3,7 @@
 from flask import Blueprint, abort, jsonify, render_template
 
 from ..scoring.language import _
-from ..services import catch_up, records, years
+from ..services import catch_up, colours, records, years
 from ..storage.db import get_db, snapshot
 from ..web import charts, formatting, language
 
@@ -37,7 +37,12 @@ def index_json():
 def _year(year):
     if not 1 <= year <= 9999:
         abort(404, description=_("There is no such year."))
-    return years.year_review(get_db(), year)
+    db = get_db()
+    data = years.year_review(db, year)
+    # each player's colour (services/colours.py), as the year's swatches draw it
+    drawn = colours.player_colours(db, [p["id"] for p in data["most_wins"]])
+    data["most_wins"] = [{**p, "colour": drawn[p["id"]].key} for p in data["most_wins"]]
+    return data
 
 
 @bp.get("/years/<int:year>")
@@ -49,6 +54,7 @@ def year(year):
     others = {n["night"]: [p for p in n["players"] if p not in set(n["winners"])] for n in data["nights"]}
     return render_template(
         "records/year.html",
+        palette=colours.BY_KEY,
         chart=months_chart(data) if data["games"] else None,
         others_by_night=others,
         **data,

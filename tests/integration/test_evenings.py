@@ -521,7 +521,8 @@ def test_an_evenings_page_is_not_told_unchanged_after_its_games_changed(phone):
     etag = after.headers["ETag"]
     assert rename_player(phone, player_ids(phone)["Ed"], "Eddie").status == 303
     renamed = phone.client.get("/evenings/2026-01-05", headers={"If-None-Match": etag})
-    assert renamed.status_code == 200 and '<th scope="row">Eddie</th>' in renamed.get_data(as_text=True)
+    # the standings' row: Eddie's colour's swatch, then his name
+    assert renamed.status_code == 200 and "</svg> Eddie</th>" in renamed.get_data(as_text=True)
 
 
 def night_now_in(name):

@@ -223,7 +223,7 @@ def test_an_evening_of_three_tables_as_a_picture_its_standings_and_best_round(ap
     evening = evening_tables.load_evening(db, night)
     with app.app_context():
         picture = pictures.evening_picture(evening)
-        html = app.jinja_env.get_template("pictures/evening.html").render(evening=evening)
+        html = pictures.evening_picture_html(evening)
     pdf = pictures.pdf_of(html)
     assert pixels(pictures.png_from_pdf(pdf)) == pixels(picture.png), "the words read are not the picture's"
     words = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
@@ -254,14 +254,15 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
         make_game("partnership", rounds, teams=usual, day=day, end=True)
     make_game("partnership", rounds, teams=swapped, day="2025-04-01", end=True)  # Ann loses, with Eve
     make_game("partnership", rounds, teams=usual, day="2026-01-10", end=True)
+    from scorekeeper.services import colours, years
     from scorekeeper.services import players as player_service
-    from scorekeeper.services import years
     from scorekeeper.storage.db import connect
 
     db = connect(app.config["DATABASE"])
     try:
         ann = player_service.find_player(db, "Ann").id
         year = years.player_year(db, 2025, ann)
+        colour = colours.player_colours(db, [ann])[ann]
         assert years.latest_year_of(db, ann) == 2026
         assert years.player_year(db, 2024, ann) is None
     finally:
@@ -269,8 +270,8 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     assert (year["games"], year["wins"]) == (4, 3) and year["best_partner"]["name"] == "Bo"
     assert year["rating"] is not None  # after her last game of the year
     with app.app_context():
-        html = app.jinja_env.get_template("pictures/year.html").render(year=year)
-        png = pictures.year_picture(year).png
+        html = pictures.year_picture_html(year, colour)
+        png = pictures.year_picture(year, colour).png
     pdf = pictures.pdf_of(html)
     assert pixels(pictures.png_from_pdf(pdf)) == pixels(png), "the words read are not the picture's"
     words = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
