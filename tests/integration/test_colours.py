@@ -1,0 +1,175 @@
+"""A colour for each player (issue 58, services/colours.py): the same colour read back
+from the game page's chart, the year page, the evening's page and the result pictures'
+pixels; changed on the player's page, it follows everywhere; kept for players made
+before colours were (m021), given the least used to a new player. (About 2 s: three
+pictures drawn twice by WeasyPrint.)"""
+
+import io
+import re
+
+import numpy
+from PIL import Image
+from sqlite_utils import Database
+
+from scorekeeper.scoring import TeamRound
+from scorekeeper.services import colours, players
+from scorekeeper.services.schema import migrate
+from scorekeeper.storage.migrations import migrations
+
+from ..helpers import posted, text
+
+RED, BLUE, GREEN, PINK = (213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167)
+DAY = "2026-03-05"
+
+
+def rounds(*scores):
+    return [[TeamRound(melded_points=m) for m in row] for row in scores]
+
+
+def chart_colours(page):
+    """{series label: (colour's key, the line's stroke)} of the page's one chart."""
+    lines = re.findall(
+        r'<g class="series" data-colour="([\w-]+)">\s*<polyline[^>]*stroke="(#[0-9a-f]{6})"', page
+    )
+    labels = re.findall(r'<span data-colour="([\w-]+)"><svg[^>]*>.*?</svg> ([^<]+?)</span>', page)
+    assert [key for key, _ in lines] == [key for key, _ in labels], "the legend says the lines' colours"
+    return {label.strip(): line for (_, label), line in zip(labels, lines)}
+
+
+def swatch_before(page, name):
+    """The colour's key of the swatch right before ``name`` in a table's row."""
+    found = re.findall(
+        r'data-colour="([\w-]+)">(?:(?!</svg>).)*</svg>\s*(?:<a [^>]*>)?' + re.escape(name) + "<", page
+    )
+    assert found, f"no swatch before {name}"
+    assert len(set(found)) == 1
+    return found[0]
+
+
+def coloured_pixels(png, rgb, within=3):
+    """How many of the picture's pixels are ``rgb`` (a swatch's inside)."""
+    pixels = numpy.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
+    return int((abs(pixels - numpy.array(rgb)) <= within).all(axis=2).sum())
+
+
+def change_colour(client, player_id, key):
+    page = client.get(f"/players/{player_id}")
+    values = {**posted(page), "colour": key}
+    return client.post(f"/players/{player_id}/colour", data=values)
+
+
+def test_a_players_colour_is_the_same_everywhere_and_follows_a_change(app, client, db, make_game):
+    game = make_game(
+        "canasta", rounds((300, 120), (250, 90)), teams=(("", ["Ann"]), ("", ["Bo"])), day=DAY, end=True
+    )
+    ann, bo = (players.find_player(db, name).id for name in ("Ann", "Bo"))
+    # the first two players made: the palette's first two colours
+    assert {p: c.key for p, c in colours.player_colours(db).items()} == {ann: "red", bo: "blue"}
+
+    def read_everywhere():
+        chart = chart_colours(text(client.get(f"/games/{game.id}")))
+        year = text(client.get("/years/2026"))
+        evening = text(client.get(f"/evenings/{DAY}"))
+        game_png = client.get(f"/games/{game.id}/picture.png").data
+        year_png = client.get(f"/years/2026/players/{ann}/picture.png").data
+        return chart, swatch_before(year, "Ann"), swatch_before(evening, "Ann"), game_png, year_png
+
+    chart, on_year, on_evening, game_png, year_png = read_everywhere()
+    assert chart == {"Ann": ("red", "#d55e00"), "Bo": ("blue", "#0072b2")}
+    assert on_year == on_evening == "red"
+    assert coloured_pixels(game_png, RED) > 100 and coloured_pixels(game_png, BLUE) > 100
+    assert coloured_pixels(year_png, RED) > 100 and coloured_pixels(year_png, BLUE) == 0
+    player_page = text(client.get(f"/players/{ann}"))
+    assert re.search(r'<input type="radio" name="colour" value="red" checked>', player_page)
+
+    changed = change_colour(client, ann, "green")
+    assert changed.status_code == 303 and changed.location.endswith(f"/players/{ann}#colour")
+    assert "Ann’s colour: Green." in text(client.get(changed.location))
+
+    chart, on_year, on_evening, game_png, year_png = read_everywhere()
+    assert chart == {"Ann": ("green", "#009e73"), "Bo": ("blue", "#0072b2")}
+    assert on_year == on_evening == "green"
+    assert coloured_pixels(game_png, GREEN) > 100 and coloured_pixels(game_png, RED) == 0
+    assert coloured_pixels(year_png, GREEN) > 100 and coloured_pixels(year_png, RED) == 0
+
+
+def test_a_pair_takes_its_first_players_colour_unless_another_team_has_it(client, db, make_game):
+    game = make_game("partnership", rounds((300, 120), (250, 90)), day=DAY, end=True)  # Ann & Bo, Cy & Di
+    assert chart_colours(text(client.get(f"/games/{game.id}"))) == {
+        "Ann & Bo": ("red", "#d55e00"),
+        "Cy & Di": ("green", "#009e73"),
+    }
+    assert change_colour(client, players.find_player(db, "Cy").id, "red").status_code == 303
+    # Cy is red as Ann: the second pair is drawn in the chart's first colour no team has
+    assert chart_colours(text(client.get(f"/games/{game.id}"))) == {
+        "Ann & Bo": ("red", "#d55e00"),
+        "Cy & Di": ("blue", "#0072b2"),
+    }
+    evening = text(client.get(f"/evenings/{DAY}"))
+    assert [swatch_before(evening, name) for name in ("Ann", "Bo", "Cy", "Di")] == [
+        "red",
+        "blue",
+        "red",
+        "pink",
+    ]
+
+
+def test_a_colour_not_of_the_palette_is_refused_by_its_field(client, db, make_game):
+    make_game("canasta", teams=(("", ["Ann"]), ("", ["Bo"])))
+    ann = players.find_player(db, "Ann").id
+    for chosen, message in (("purple", "Choose one of the colours."), ("", "Choose one of the colours.")):
+        refused = change_colour(client, ann, chosen)
+        page = text(refused)
+        assert refused.status_code == 422
+        assert re.search(r'<p class="error" id="colour-error">' + re.escape(message) + "</p>", page)
+        assert 'aria-describedby="colour-error"' in page
+    assert colours.player_colours(db, [ann])[ann].key == "red"  # nothing written
+    assert client.post(f"/players/{ann}/colour", data={"colour": "blue"}).status_code == 400  # no CSRF token
+    assert (
+        client.post(
+            "/players/999/colour", data={**posted(client.get(f"/players/{ann}")), "colour": "blue"}
+        ).status_code
+        == 404
+    )
+
+
+def test_players_made_before_colours_get_them_in_the_order_they_were_made(tmp_path):
+    path = tmp_path / "old.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m021_player_colours")
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida"]
+    for name in names:
+        db["players"].insert({"name": name, "key": name.lower(), "created_at": "2025-01-01", "revision": 0})
+    db.close()
+    assert migrate(path) == ["m021_player_colours"]
+    kept = {row["name"]: row["colour"] for row in Database(path).query("SELECT name, colour FROM players")}
+    assert kept == {
+        "Ann": "red",
+        "Bo": "blue",
+        "Cy": "green",
+        "Di": "pink",
+        "Ed": "orange",
+        "Flo": "light-blue",
+        "Gus": "black",
+        "Hal": "red",
+        "Ida": "blue",
+    }
+    assert migrate(path) == []
+
+
+def test_a_new_player_gets_the_least_used_colour(client, db, make_game):
+    make_game("partnership")  # Ann red, Bo blue, Cy green, Di pink
+    assert change_colour(client, players.find_player(db, "Bo").id, "red").status_code == 303
+    make_game("partnership", teams=(("", ["Ed", "Flo"]), ("", ["Gus", "Hal"])))
+    kept = {p.name: colours.player_colours(db, [p.id])[p.id].key for p in players.list_players(db)}
+    # Ed takes blue, which Bo left (the palette's first that no one has), then the three no one had
+    assert kept == {
+        "Ann": "red",
+        "Bo": "red",
+        "Cy": "green",
+        "Di": "pink",
+        "Ed": "blue",
+        "Flo": "orange",
+        "Gus": "light-blue",
+        "Hal": "black",
+    }
