@@ -173,3 +173,19 @@ def test_a_new_player_gets_the_least_used_colour(client, db, make_game):
         "Gus": "light-blue",
         "Hal": "black",
     }
+
+
+def test_the_colours_are_named_in_the_readers_language(client, db, make_game):
+    make_game("canasta", teams=(("", ["Ann"]), ("", ["Bo"])))
+    ann = players.find_player(db, "Ann").id
+    for language, words in {
+        "en": ["Red", "Blue", "Green", "Pink", "Orange", "Light blue", "Black"],
+        "pt-BR": ["Vermelho", "Azul", "Verde", "Rosa", "Laranja", "Azul-claro", "Preto"],
+        "es": ["Rojo", "Azul", "Verde", "Rosa", "Naranja", "Celeste", "Negro"],
+        "it": ["Rosso", "Blu", "Verde", "Rosa", "Arancione", "Azzurro", "Nero"],
+    }.items():
+        page = text(client.get(f"/players/{ann}", headers={"Accept-Language": language}))
+        named = re.findall(
+            r'name="colour" value="[\w-]+"[^>]*> <svg[^>]*>.*?</svg> <span>([^<]+)</span>', page
+        )
+        assert named == words, language
