@@ -29,8 +29,10 @@ FORMAT = "scorekeeper-history"
 # importing computer's clock).
 # The house-rules value tie (issue 56) came within version 5: at its default it is not
 # written, so only rules that play a tie off carry it (docs/export-format.md).
-VERSION = 5
-READS = (1, 2, 3, 4, 5)
+# Version 6 (issue 58) added each player's colour (``colours``); a version 5 file is a
+# version 6 file without it (a new player gets the least used colour, as one typed in).
+VERSION = 6
+READS = (1, 2, 3, 4, 5, 6)
 
 
 def stamp_now():

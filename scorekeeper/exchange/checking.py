@@ -21,6 +21,7 @@ from .. import scoring
 from ..names import MAX_NAME, clean_name, name_key, name_problem
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, RULESETS, RuleSet, TeamRound
 from ..scoring.language import _, ngettext
+from ..services.colours import BY_KEY as _PALETTE
 from ..services.evenings import MORNING
 from ..services.game_model import PAPER_KINDS, SCORES_ONLY
 from . import FORMAT, READS, VERSION
@@ -184,7 +185,19 @@ def _rules(value, where):
 
 
 _MEMBERS = ("format", "version", "players", "house_rules", "games")
-_OPTIONAL_MEMBERS = ("exported_at",)
+_OPTIONAL_MEMBERS = ("exported_at", "colours")  # colours: version 6 on
+
+
+COLOUR_KEYS = tuple(_PALETTE)
+
+
+class PlayerNames(list):
+    """The file's players' names, in its order; ``colours``: {a name's key: the key of
+    that player's colour} as the file gives them (version 6 on)."""
+
+    def __init__(self):
+        super().__init__()
+        self.colours = {}
 
 
 def check_history(data, progress=None):
@@ -202,6 +215,8 @@ def check_history(data, progress=None):
     history.version(data["version"])
     for i, value in enumerate(_list(data["players"], "players", high=MAX_PLAYERS)):
         history.player(i, value)
+    for i, value in enumerate(_list(data.get("colours", []), "colours", high=MAX_PLAYERS)):
+        history.colour(i, value)
     for i, value in enumerate(_list(data["house_rules"], "house_rules", high=MAX_HOUSE_RULES)):
         history.house_rule(i, value)
     history.house_rules_read()
@@ -257,6 +272,8 @@ def check_file(content, progress=None, *, most_rounds=MAX_HISTORY_ROUNDS):
             _bounded(part.value, where, 2)
             if key == "players":
                 history.player(part.index, part.value)
+            elif key == "colours":
+                history.colour(part.index, part.value)
             elif key == "house_rules":
                 history.house_rule(part.index, part.value)
             else:
@@ -276,7 +293,7 @@ class _History:
 
     def __init__(self, most_rounds=MAX_HISTORY_ROUNDS):
         self.most_rounds = most_rounds
-        self.players, self.house_rules, self.games = [], [], []
+        self.players, self.house_rules, self.games = PlayerNames(), [], []
         self._player_keys, self._rules_names, self._uids = {}, {}, {}
         self._rules_read = False
         self._waiting = []  # (where, house rules' name) of games read before the house rules
@@ -329,6 +346,24 @@ class _History:
             )
         seen[name_key(name)] = i
         self.players.append(name)
+
+    def colour(self, i, value):
+        """colours[i]: ``{"player": name, "colour": key}``, a player once."""
+        where = f"colours[{i}]"
+        _object(value, where, ("player", "colour"))
+        name = _player_name(value["player"], f"{where}.player")
+        if value["colour"] not in COLOUR_KEYS:
+            _fail(
+                f"{where}.colour",
+                _(
+                    "must be one of %(colours)s, not %(value)s",
+                    colours=", ".join(COLOUR_KEYS),
+                    value=_short(value["colour"]),
+                ),
+            )
+        if name_key(name) in self.players.colours:
+            _fail(f"{where}.player", _("“%(name)s” is given a colour twice", name=name))
+        self.players.colours[name_key(name)] = value["colour"]
 
     def house_rule(self, i, value):
         rules = _rules(value, f"house_rules[{i}]")

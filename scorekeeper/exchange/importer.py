@@ -41,7 +41,7 @@ from ..names import clean_name, name_key
 from ..scoring import RULESETS, RuleSet
 from ..scoring.language import N_, _, ngettext
 from ..scoring.words import join
-from ..services import change_log, changes, game_model, games, records, rulesets, summaries
+from ..services import change_log, changes, colours, game_model, games, records, rulesets, summaries
 from ..services.players import player_id
 from ..storage.db import alone, let_writers_in, snapshot, transaction
 from . import stamp_now
@@ -190,8 +190,11 @@ def _write(db, players, house_rules, checked, progress, turns):
             )
     with transaction(db):
         known = {row[0] for row in db.execute("SELECT id FROM players")}
+        give = colours.giver(
+            db, getattr(players, "colours", None)
+        )  # the file's (version 6), else the least used
         for name in names.values():
-            player_id(db, name, stamp)
+            player_id(db, name, stamp, lambda name=name: give(name))
         added = [row[0] for row in db.execute("SELECT id FROM players") if row[0] not in known]
         summary.players_added = len(added)
         keys = {name_key(rules.name): _merge_house_rules(db, rules, summary) for rules in house_rules}

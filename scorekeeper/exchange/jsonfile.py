@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..scoring import RULESETS, RuleSet
-from ..services import players
+from ..services import colours, players
 from ..services.game_model import load_game
 from ..storage.db import snapshot
 from . import FORMAT, VERSION, stamp_now
@@ -24,14 +24,20 @@ def _house_rules_names(db):
     return {f"house-{row[0]}": row[1] for row in db.execute("SELECT id, name FROM house_rules")}
 
 
+def _colours(db, listed):
+    """``colours`` of the players (id, name) listed, in their order."""
+    drawn = colours.player_colours(db, [pid for pid, _ in listed])
+    return [{"player": name, "colour": drawn[pid].key} for pid, name in listed]
+
+
 def _header(db):
+    listed = db.execute(f"SELECT id, name FROM players WHERE {players.LISTED} ORDER BY key, id").fetchall()
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": stamp_now(),
-        "players": [
-            row[0] for row in db.execute(f"SELECT name FROM players WHERE {players.LISTED} ORDER BY key, id")
-        ],
+        "players": [name for _, name in listed],
+        "colours": _colours(db, listed),
         "house_rules": [
             RuleSet.from_json(row[0]).to_dict()
             for row in db.execute("SELECT rules FROM house_rules ORDER BY key, id")
@@ -85,13 +91,16 @@ def export_game(db, game_id):
     like the whole history (and merged the same way, by the game's uid)."""
     with snapshot(db):
         game = load_game(db, game_id)
+        seated = {p.id: p.name for team in game.teams for p in team.players}
+        listed = sorted(seated.items(), key=lambda p: p[1].casefold())
         names = _house_rules_names(db)
         used = game.rules_key if game.rules_key in names else None
         return {
             "format": FORMAT,
             "version": VERSION,
             "exported_at": stamp_now(),
-            "players": sorted({p.name for team in game.teams for p in team.players}, key=str.casefold),
+            "players": [name for _, name in listed],
+            "colours": _colours(db, listed),
             "house_rules": [
                 RuleSet.from_json(row[0]).to_dict()
                 for row in db.execute("SELECT rules FROM house_rules WHERE id = ?", [int(used[6:])])

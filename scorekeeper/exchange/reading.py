@@ -27,6 +27,7 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 #: the lists read an item at a time: (their most items, an item's most characters)
 LISTS = {
     "players": (MAX_PLAYERS, MAX_VALUE_TEXT),
+    "colours": (MAX_PLAYERS, MAX_VALUE_TEXT),
     "house_rules": (MAX_HOUSE_RULES, MAX_VALUE_TEXT),
     "games": (MAX_GAMES, MAX_GAME_TEXT),
 }

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..names import clean_name, name_key
 from ..scoring.language import N_, _
 from ..storage.db import transaction
 from . import NotFound
@@ -88,6 +89,21 @@ def least_used(db):
     """The colour fewest players have, the palette's first of those (inside the caller's
     transaction: the new player's row is written with it)."""
     return _fewest(_counts(db))
+
+
+def giver(db, wanted=None):
+    """A function giving the colour's key of each next new player by name: ``wanted``'s
+    ({a name's key: colour key}, an import's) where it names one, else the least used
+    then; counted as it goes (a file of thousands of new players counts once)."""
+    counts = _counts(db)
+    wanted = wanted or {}
+
+    def give(name):
+        chosen = BY_KEY.get(wanted.get(name_key(clean_name(name)))) or _fewest(counts)
+        counts[chosen.key] = counts.get(chosen.key, 0) + 1
+        return chosen.key
+
+    return give
 
 
 def assign_missing(db):

@@ -53,15 +53,18 @@ def player(db, player_id):
     return (Player(row[0], row[1]), row[2]) if row else None
 
 
-def player_id(db, name, stamp=None):
-    """The id of the player with this name, added if new (inside the caller's transaction)."""
+def player_id(db, name, stamp=None, colour=None):
+    """The id of the player with this name, added if new (inside the caller's transaction).
+
+    :param colour: called for a new player's colour's key (an import's); else the least used.
+    """
     name = clean_name(name)
     existing = db.execute("SELECT id FROM players WHERE key = ?", [name_key(name)]).fetchone()
     if existing:
         return existing[0]
     return db.execute(
         "INSERT INTO players (name, key, created_at, revision, colour) VALUES (?, ?, ?, 0, ?)",
-        [name, name_key(name), stamp or _now(), colours.least_used(db).key],
+        [name, name_key(name), stamp or _now(), colour() if colour else colours.least_used(db).key],
     ).lastrowid
 
 

@@ -1,22 +1,28 @@
 """A colour for each player (issue 58, services/colours.py): the same colour read back
 from the game page's chart, the year page, the evening's page and the result pictures'
 pixels; changed on the player's page, it follows everywhere; kept for players made
-before colours were (m021), given the least used to a new player. (About 2 s: three
+before colours were (m021), given the least used to a new player; carried by the
+history's export (version 6) and kept by an import. (About 2 s: three
 pictures drawn twice by WeasyPrint.)"""
 
 import io
+import json
 import re
 
 import numpy
+import pytest
 from PIL import Image
 from sqlite_utils import Database
 
+from scorekeeper.exchange import importer
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import colours, players
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, transaction
 from scorekeeper.storage.migrations import migrations
 
 from ..helpers import posted, text
+from ..httpkit import migrated
 
 RED, BLUE, GREEN, PINK = (213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167)
 DAY = "2026-03-05"
@@ -189,3 +195,67 @@ def test_the_colours_are_named_in_the_readers_language(client, db, make_game):
             r'name="colour" value="[\w-]+"[^>]*> <svg[^>]*>.*?</svg> <span>([^<]+)</span>', page
         )
         assert named == words, language
+
+
+# --- the history's export carries the colours (version 6) --------------------------------
+
+
+def other_database(tmp_path):
+    return connect(str(migrated(tmp_path / "other.db")))
+
+
+def test_the_export_carries_each_players_colour_and_an_import_keeps_it(client, db, make_game, tmp_path):
+    make_game("partnership", rounds((300, 120)), day=DAY, end=True)  # Ann red, Bo blue, Cy green, Di pink
+    assert change_colour(client, players.find_player(db, "Di").id, "black").status_code == 303
+    exported = client.get("/export.json").get_json()
+    assert exported["version"] == 6
+    assert exported["colours"] == [
+        {"player": "Ann", "colour": "red"},
+        {"player": "Bo", "colour": "blue"},
+        {"player": "Cy", "colour": "green"},
+        {"player": "Di", "colour": "black"},
+    ]
+    other = other_database(tmp_path)
+    try:
+        with transaction(other):  # a player already there keeps their own colour
+            players.player_id(other, "Cy", colour=lambda: "orange")
+        importer.import_history(other, exported)
+        kept = {p.name: colours.player_colours(other, [p.id])[p.id].key for p in players.list_players(other)}
+        assert kept == {"Ann": "red", "Bo": "blue", "Cy": "orange", "Di": "black"}
+    finally:
+        other.close()
+
+
+def test_a_file_from_before_colours_gives_new_players_the_least_used(client, db, make_game, tmp_path):
+    make_game("partnership", rounds((300, 120)), day=DAY, end=True)
+    exported = client.get("/export.json").get_json()
+    older = {**{k: v for k, v in exported.items() if k != "colours"}, "version": 5}
+    other = other_database(tmp_path)
+    try:
+        with transaction(other):
+            players.player_id(other, "Zed")  # red: the first colour given here
+        importer.import_history(other, older)
+        kept = {p.name: colours.player_colours(other, [p.id])[p.id].key for p in players.list_players(other)}
+        assert kept == {"Ann": "blue", "Bo": "green", "Cy": "pink", "Di": "orange", "Zed": "red"}
+    finally:
+        other.close()
+
+
+def test_a_colour_not_of_the_palette_is_refused_with_its_place(client, db, make_game, tmp_path):
+    make_game("partnership", rounds((300, 120)), day=DAY, end=True)
+    exported = client.get("/export.json").get_json()
+    exported["colours"][1]["colour"] = "purple"
+    other = other_database(tmp_path)
+    try:
+        with pytest.raises(ValueError) as refused:
+            importer.import_history(other, exported)
+        assert str(refused.value) == (
+            "colours[1].colour: must be one of red, blue, green, pink, orange, light-blue, black,"
+            ' not "purple"'
+        )
+        with pytest.raises(ValueError) as refused:
+            importer.import_file(other, json.dumps(exported).encode())
+        assert str(refused.value).startswith("colours[1].colour: must be one of red, blue")
+        assert players.list_players(other) == []  # nothing written
+    finally:
+        other.close()

@@ -114,7 +114,7 @@ def csrf_token(client, url):
 def test_export_holds_inputs_and_the_engines_scores(db):
     ff, _tablet, _roth = fill(db)
     export = jsonfile.export_history(db)
-    assert export["format"] == "scorekeeper-history" and export["version"] == 5
+    assert export["format"] == "scorekeeper-history" and export["version"] == 6
     assert export["players"] == ["Ann", "Bo", "Cy", "Di", "Zoë"]
     assert [r["name"] for r in export["house_rules"]] == ["Our tablet game", "Unused rules"]
     first, second, third = export["games"]
@@ -252,8 +252,8 @@ def change(export, path, value=None, *, delete=False):
 
 BAD = {
     "bad version": (
-        ("version", 6),
-        "version: this Scorekeeper reads version 1, 2, 3, 4 and 5 files; this file is version 6",
+        ("version", 7),
+        "version: this Scorekeeper reads version 1, 2, 3, 4, 5 and 6 files; this file is version 7",
     ),
     "not an export": (("format", "something-else"), "format: must be “scorekeeper-history”"),
     "malformed rule set": (
@@ -708,7 +708,7 @@ def test_cli_export_and_import(runner, db, tmp_path, other):
     bad.write_text(json.dumps(change(json.loads(path.read_text()), "version", 7)))
     result = other_runner.invoke(args=["import", str(bad)])
     assert result.exit_code == 1
-    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2, 3, 4 and 5 files"
+    said = "refused, nothing imported: version: this Scorekeeper reads version 1, 2, 3, 4, 5 and 6 files"
     assert said in result.output
 
 
@@ -840,7 +840,7 @@ def test_a_game_keeps_its_night_and_year_when_imported_in_another_zone(client, d
     ).id
     play(db, game_id, *NEW_YEARS_EVE)
     exported = client.get("/export.json").get_json()
-    assert exported["version"] == 5
+    assert exported["version"] == 6
     assert exported["games"][0]["played_at"] == "2026-01-01T07:30:00+00:00"
     assert exported["games"][0]["night"] == "2025-12-31"
 

@@ -58,7 +58,7 @@ def test_a_players_json_is_what_their_page_shows(client, played):
     ann = played["Ann"]
     page = text(client.get(f"/players/{ann}"))
     data = client.get(f"/players/{ann}.json").get_json()
-    assert data["player"] == {"id": ann, "name": "Ann"}
+    assert data["player"] == {"id": ann, "name": "Ann", "colour": "red"}  # the first player made: red
     s = data["stats"]
     assert s["games"] == 9 and s["wins"] == 6 and s["losses"] == 3
     for label, value in (("Games", s["games"]), ("Wins", s["wins"]), ("Best round", f"{s['best_round']:,}")):
