@@ -256,6 +256,10 @@ def test_a_colour_not_of_the_palette_is_refused_with_its_place(client, db, make_
         with pytest.raises(ValueError) as refused:
             importer.import_file(other, json.dumps(exported).encode())
         assert str(refused.value).startswith("colours[1].colour: must be one of red, blue")
+        exported["colours"][1] = {"player": "ann", "colour": "blue"}  # Ann again, in another case
+        with pytest.raises(ValueError) as refused:
+            importer.import_history(other, exported)
+        assert str(refused.value) == "colours[1].player: “ann” is given a colour twice"
         assert players.list_players(other) == []  # nothing written
     finally:
         other.close()
