@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.printing import pictures
 from scorekeeper.scoring import TeamRound
-from scorekeeper.services import evening_tables, years
+from scorekeeper.services import colours, evening_tables, years
 from scorekeeper.web.resources import resource_folder
 
 from .looks import numbers_whole, readable
@@ -72,8 +72,7 @@ def test_an_evening_and_a_years_pictures_look_whole(app, browser, db, make_game)
     ann = db.execute("SELECT id FROM players WHERE name = ?", [LONG[0]]).fetchone()[0]
     year = years.player_year(db, 2026, ann)
     assert len(evening.standings) > 8 and year["games"]
+    colour = colours.player_colours(db, [ann])[ann]
     with app.app_context():
-        from flask import render_template
-
-        looks_whole(browser, render_template("pictures/evening.html", evening=evening))
-        looks_whole(browser, render_template("pictures/year.html", year=year))
+        looks_whole(browser, pictures.evening_picture_html(evening))  # each player's swatch by their name
+        looks_whole(browser, pictures.year_picture_html(year, colour))
