@@ -406,7 +406,10 @@ class Evenings(Household):
         shown = [
             (html.unescape(name), int(won), int(games), number(points))
             for name, won, games, points in re.findall(
-                r'<th scope="row">([^<]*)</th><td>(\d+)&nbsp;of&nbsp;(\d+)</td><td>([^<]+)</td>', standings
+                # each name after its colour's swatch (services/colours.py)
+                r'<th scope="row"><svg class="swatch"[^>]*><path [^>]*/></svg> ([^<]*)</th>'
+                r"<td>(\d+)&nbsp;of&nbsp;(\d+)</td><td>([^<]+)</td>",
+                standings,
             )
         ]
         assert shown == [(r["name"], r["won"], r["games"], r["points"]) for r in evening["standings"]]
