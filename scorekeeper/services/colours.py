@@ -64,14 +64,20 @@ def _fallback(player_id):
     return PALETTE[(player_id - 1) % len(PALETTE)]
 
 
+MANY = 500  # ids past this are found by reading every player, not one SQL variable each
+
+
 def player_colours(db, player_ids=None):
     """{player id: Colour} of these players (every player without ``player_ids``)."""
-    if player_ids is None:
+    ids = None if player_ids is None else sorted(set(player_ids))
+    if ids is None or len(ids) > MANY:
         rows = db.execute("SELECT id, colour FROM players").fetchall()
+        if ids is not None:
+            wanted = set(ids)
+            rows = [row for row in rows if row[0] in wanted]
+    elif not ids:
+        return {}
     else:
-        ids = sorted(set(player_ids))
-        if not ids:
-            return {}
         marks = ", ".join("?" * len(ids))
         rows = db.execute(f"SELECT id, colour FROM players WHERE id IN ({marks})", ids).fetchall()
     return {pid: BY_KEY.get(key) or _fallback(pid) for pid, key in rows}

@@ -179,6 +179,11 @@ def test_a_new_player_gets_the_least_used_colour(client, db, make_game):
         "Gus": "light-blue",
         "Hal": "black",
     }
+    # asked for more ids than SQL variables are spent on (colours.MANY): the players there are
+    many = colours.player_colours(db, range(1, 2 * colours.MANY))
+    assert {pid: c.key for pid, c in many.items()} == {
+        players.find_player(db, name).id: key for name, key in kept.items()
+    }
 
 
 def test_the_colours_are_named_in_the_readers_language(client, db, make_game):
