@@ -22,8 +22,8 @@ import time
 from ..background import Worker
 from ..recent import Recent
 from ..scoring.language import _, ngettext
-from ..services import years
 from ..services import yearbook as data
+from ..services import years
 from ..storage.db import connect
 from ..web import charts, formatting
 from ..web.language import speaking

@@ -17,7 +17,7 @@ import hashlib
 import statistics
 
 from ..storage.db import snapshot
-from . import ratings, records, years
+from . import ratings, years
 from .rulesets import household_game
 
 SHORT_ENTRY_GAMES = 1  # a player with this many games or fewer gets a short entry, not a page
@@ -146,7 +146,8 @@ def _facts(db, year):
     }
     teams = {}
     for game_id, team_id, name, total, won in db.execute(
-        """SELECT t.game_id, t.id, t.name, t.total, t.won FROM teams t JOIN game_records r ON r.game_id = t.game_id
+        """SELECT t.game_id, t.id, t.name, t.total, t.won FROM teams t
+           JOIN game_records r ON r.game_id = t.game_id
            WHERE r.night >= ? AND r.night < ? ORDER BY t.game_id, t.position""",
         [since, until],
     ):

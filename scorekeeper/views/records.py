@@ -86,7 +86,8 @@ def months_chart(data):
 @bp.get("/years/<int:year>/book.pdf")
 def book(year):
     """The year's book (issue 58): the PDF when it is drawn, else a page saying how far its
-    drawing has got (drawn in the background: the page refreshes itself every two seconds, with or without JavaScript, until the book is there)."""
+    drawing has got (drawn in the background: the page asks again every two seconds, with
+    or without JavaScript, until the book is there)."""
     if not 1 <= year <= 9999:
         abort(404, description=_("There is no such year."))
     db = get_db()
