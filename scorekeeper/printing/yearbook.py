@@ -36,6 +36,7 @@ _lock = threading.Lock()
 _cache = Recent(CACHE_SIZE)  # Book -> PDF bytes
 _drawing = {}  # Book -> its progress: {"step": 1.., "steps": STEPS, "since": time.monotonic()}
 _style = None
+_drawn = [0]  # books drawn since the process started (a test counts them)
 # what drawing a book does, in order: the progress page names the step being done
 STEPS = ("reading", "laying out", "writing")
 
@@ -235,6 +236,7 @@ def draw(app, book):
             pdf = laid_out.write_pdf()
         with _lock:
             _cache[book] = pdf
+            _drawn[0] += 1
     finally:
         with _lock:
             _drawing.pop(book, None)
@@ -257,6 +259,12 @@ def ask(app, book):
 def wait(timeout=None):
     """Until every book asked for is drawn (a test, the benchmark); whether they were."""
     return _worker.wait(timeout)
+
+
+def drawn_count():
+    """How many books were drawn since the process started."""
+    with _lock:
+        return _drawn[0]
 
 
 def clear_cache():
