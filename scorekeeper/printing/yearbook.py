@@ -15,15 +15,17 @@ again while it is drawn queues nothing: concurrent asks draw once.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import os
 import threading
 import time
 
-from ..background import Worker
+from ..background import Worker, answering
 from ..recent import Recent
 from ..scoring.language import _, ngettext
 from ..services import yearbook as data
 from ..services import years
+from ..services.evenings import evening
 from ..storage.db import connect
 from ..web import charts, formatting
 from ..web.language import speaking
@@ -272,10 +274,14 @@ def clear_cache():
         _cache.clear()
 
 
+QUIET_SECONDS = 5.0  # a book drawn at the new year waits at most this long for no request
+
+
 def at_new_year(app, today, db):
-    """Draw last year's book, when the year has ended (the first days of January: ``today``
-    an ISO date) and it had games, in the household's language and paper; the book a
-    family asks for at the first evening of the year is then found made."""
+    """Queue last year's book when the year has ended (in January: ``today`` an ISO date)
+    and it had games, in the household's language (English when each phone reads its own)
+    and paper, once no request is being answered: the book the family asks for at the
+    first evening of the year is then found made. The book queued, or None."""
     if today[5:7] != "01":
         return None
     year = int(today[:4]) - 1
@@ -286,5 +292,38 @@ def at_new_year(app, today, db):
     with app.app_context():
         language = household_language() or "en"
     book = book_of(db, year, language, app.config["PAPER"], app.config.get("HOUSEHOLD_NAME") or "")
-    ask(app, book)
+    with _lock:
+        if book in _cache or book in _drawing:
+            return book
+        _drawing[book] = {"step": 1, "since": time.monotonic()}
+
+    def job():
+        answering(app).wait_for_none(QUIET_SECONDS)  # never while a phone waits for a page
+        draw(app, book)
+
+    _worker.submit(job)
     return book
+
+
+_looked = set()  # the days on which at_new_year was looked at, in this process
+
+
+def _look_at_new_year(app):
+    today = evening(datetime.datetime.now(datetime.UTC).isoformat())
+    with _lock:
+        if today in _looked:
+            return
+        _looked.add(today)
+    db = connect(app.config["DATABASE"])
+    try:
+        at_new_year(app, today, db)
+    finally:
+        db.close()
+
+
+def init_app(app):
+    """With YEARBOOK_AT_NEW_YEAR (on unless TESTING), the first request of each day in
+    January looks whether last year's book is drawn, and queues it if not."""
+    app.config.setdefault("YEARBOOK_AT_NEW_YEAR", not app.testing)
+    if app.config["YEARBOOK_AT_NEW_YEAR"]:
+        app.before_request(lambda: _look_at_new_year(app))

@@ -10,6 +10,8 @@ from ..web import charts, formatting, language
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
 bp = Blueprint("records", __name__)
+# last year's book drawn in the background once the year has ended
+bp.record_once(lambda state: yearbook.init_app(state.app))
 
 
 def _records():

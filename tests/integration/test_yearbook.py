@@ -68,7 +68,8 @@ def family(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SCOREKEEPER_INSTANCE_PATH", str(folder / "instance"))
         patch.delenv("SCOREKEEPER_DATABASE", raising=False)
-        app = create_app({"TESTING": True, "DATABASE": str(migrated(folder / "family.db"))})
+        database = str(migrated(folder / "family.db"))
+        app = create_app({"TESTING": True, "DATABASE": database, "HOUSEHOLD_NAME": "The Smiths"})
     db = connect(app.config["DATABASE"])
     try:
         for day, teams, rounds in YEAR:
@@ -228,7 +229,6 @@ SAID = {
     ("language", "paper"), [("en", "letter"), ("pt_BR", "a4"), ("es", "letter"), ("it", "a4")]
 )
 def test_the_year_in_each_language_on_its_paper(family, language, paper):
-    family.config["HOUSEHOLD_NAME"] = "The Smiths"
     pdf = book(family, 2026, language, paper)
     pages = pages_read(pdf)
     whole = " ".join(pages)
@@ -275,6 +275,24 @@ def test_asked_twice_drawn_once_then_cached_until_the_year_changes(family, tmp_p
     assert yearbook.drawn_count() - drawn <= 1
     # another paper is another book
     assert client.get("/years/2026/book.pdf?paper=letter").status_code in (200, 202)
+
+
+def test_last_years_book_is_drawn_when_the_year_has_ended(family):
+    db = connect(family.config["DATABASE"])
+    try:
+        assert yearbook.at_new_year(family, "2026-12-31", db) is None  # not yet
+        assert yearbook.at_new_year(family, "2025-01-02", db) is None  # 2024: no game
+        drawn = yearbook.at_new_year(family, "2027-01-02", db)
+    finally:
+        db.close()
+    # the household's paper, and its language (each phone its own here: English)
+    assert (drawn.year, drawn.language, drawn.paper, drawn.household) == (2026, "en", "letter", "The Smiths")
+    assert yearbook.wait(60)
+    assert yearbook.cached(drawn).startswith(b"%PDF")
+    # the first phone to ask for it finds it made
+    client = at_home(family.test_client(), family)
+    response = client.get("/years/2026/book.pdf", headers={"Accept-Language": "en"})
+    assert response.status_code == 200 and response.data == yearbook.cached(drawn)
 
 
 def test_a_changed_year_is_another_book(db, make_game):
