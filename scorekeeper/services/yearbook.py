@@ -121,29 +121,14 @@ def _facts(db, year):
     """The year's games' ``game_records`` rows as dicts, in the order played, each with its
     teams (name, total, won, player ids) in team order."""
     since, until = _span(year)
-    columns = (
-        "game_id",
-        "rules_name",
-        "played_at",
-        "night",
-        "high_total",
-        "high_team",
-        "margin",
-        "comeback",
-        "comeback_team",
-        "comeback_round",
-        "best_round",
-        "best_round_team",
-        "best_round_number",
+    rows = db.execute(
+        """SELECT game_id, rules_name, played_at, night, high_total, high_team, margin, comeback,
+                  comeback_team, comeback_round, best_round, best_round_team, best_round_number
+           FROM game_records WHERE night >= ? AND night < ? ORDER BY played_at, game_id""",
+        [since, until],
     )
-    facts = {
-        row[0]: dict(zip(columns, row, strict=True), teams=[])
-        for row in db.execute(
-            f"""SELECT {", ".join(columns)} FROM game_records WHERE night >= ? AND night < ?
-                ORDER BY played_at, game_id""",
-            [since, until],
-        )
-    }
+    columns = [column[0] for column in rows.description]
+    facts = {row[0]: dict(zip(columns, row, strict=True), teams=[]) for row in rows}
     teams = {}
     for game_id, team_id, name, total, won in db.execute(
         """SELECT t.game_id, t.id, t.name, t.total, t.won FROM teams t
