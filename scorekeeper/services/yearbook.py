@@ -13,11 +13,12 @@ ratings' catch-up mark; a book drawn from the same key is the same book.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import statistics
 
 from ..storage.db import snapshot
-from . import ratings, years
+from . import evenings, ratings, years
 from .rulesets import household_game
 
 SHORT_ENTRY_GAMES = 1  # a player with this many games or fewer gets a short entry, not a page
@@ -35,11 +36,14 @@ def _span(year):
     return f"{year:04d}", f"{year + 1:04d}"
 
 
-def key(db, year):
+def key(db, year, today=None):
     """What the year's book shows, short of its words and paper: a hash of the year's games
-    (id and revision), the players' and house rules' revisions, and the ratings' mark."""
+    (id and revision), the players' and house rules' revisions, and the ratings' mark; and,
+    while the year is not over, the month ``today`` (an ISO date; now, unless given) is in:
+    its chart of games by month runs to the month begun."""
     since, until = _span(year)
-    digest = hashlib.sha256(str(year).encode())
+    today = today or evenings.evening(datetime.datetime.now(datetime.UTC).isoformat())
+    digest = hashlib.sha256(f"{year} {today[:7] if today < until else ''}".encode())
     with snapshot(db):
         for row in db.execute(
             """SELECT g.id, g.revision FROM game_records r JOIN games g ON g.id = r.game_id

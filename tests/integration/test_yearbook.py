@@ -312,6 +312,9 @@ def test_a_changed_year_is_another_book(db, make_game):
     )
     after = book_data.key(db, 2026)
     assert after != before
+    # the year's months run on while it lasts; once it is over, they are what they were
+    assert book_data.key(db, 2026, "2026-12-01") != book_data.key(db, 2026, "2026-11-30")
+    assert book_data.key(db, 2026, "2027-03-01") == book_data.key(db, 2026, "2027-01-01")
     (ann,) = db.execute("SELECT id FROM players WHERE name = 'Ann'").fetchone()
     (revision,) = db.execute("SELECT revision FROM players WHERE id = ?", [ann]).fetchone()
     players.rename_player(db, ann, revision, "Annie")
