@@ -34,17 +34,18 @@ def clean(*melded_with_books):
 
 
 ANN_BO, CY_DI = ("", ["Ann", "Bo"]), ("", ["Cy", "Di"])
+SHARKS = "The Unbeatable Card Sharks of Elm Street"  # a team's name longer than its cell
 # The year 2026, under Canasta's rules (totals: the melded points, 500 more a clean canasta):
 # - Friday 9 January: Cy & Di 1,200 beat Ann & Bo 900, behind by 200 after round 1 (the
 #   year's only comeback); Ann & Bo 1,000 (a clean canasta) beat Cy & Di 300
 # - Saturday 14 February: Ann & Bo and Cy & Di tie at 600; Ann 700 beats Bo 200
-# - Friday 20 March: Eve & Ann 350 beat Cy & Di 150 (Eve's only game)
+# - Friday 20 March: Eve & Ann (the Sharks) 350 beat Cy & Di 150 (Eve's only game)
 YEAR = [
     ("2026-01-09", [ANN_BO, CY_DI], [clean((500, 0), (300, 0)), clean((400, 0), (900, 0))]),
     ("2026-01-09", [ANN_BO, CY_DI], [clean((500, 1), (300, 0))]),
     ("2026-02-14", [ANN_BO, CY_DI], [clean((600, 0), (600, 0))]),
     ("2026-02-14", [("", ["Ann"]), ("", ["Bo"])], [clean((700, 0), (200, 0))]),
-    ("2026-03-20", [("", ["Eve", "Ann"]), CY_DI], [clean((350, 0), (150, 0))]),
+    ("2026-03-20", [(SHARKS, ["Eve", "Ann"]), CY_DI], [clean((350, 0), (150, 0))]),
     # a year of one game: a tie
     ("2025-06-06", [ANN_BO, CY_DI], [clean((400, 0), (400, 0))]),
 ]
@@ -191,12 +192,13 @@ SAID = {
         "Biggest comeback 200 Cy & Di",
         # each night, who won most (the tie a win for every tied team) and its best round
         "2026-01-09 2 Ann, Bo, Cy, Di (1) 1,000 · Ann & Bo 2026-02-14 2 Ann (2) 700 · Ann "
-        "2026-03-20 1 Ann, Eve (1) 350 · Eve & Ann",
+        f"2026-03-20 1 Ann, Eve (1) 350 · {SHARKS}",
         # the surest share won first: 1 in 1 counts above 2 in 4 (services/ratings.sure_share)
         "Partners Games Won Rate Ann & Bo 3 2 67% Ann & Eve 1 1 100% Cy & Di 4 2 50%",
         "Head to head Each row’s games won – lost against each column’s. Ann Bo Cy Di Ann 1–0 2–1 2–1 "
         "Bo 0–1 1–1 1–1 Cy 1–2 1–1 · Di 1–2 1–1 ·",
-        "Games per month Month Games January 2026 2 February 2026 2 March 2026 1",
+        "Games per month",
+        "Month Games January 2026 2 February 2026 2 March 2026 1",
         "Games per month",
     ],
     "pt_BR": [
