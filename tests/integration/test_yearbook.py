@@ -244,6 +244,7 @@ def test_the_year_in_each_language_on_its_paper(family, language, paper):
     assert lines_out_of_their_boxes(family, 2026, language, paper) == []
 
 
+@pytest.mark.long  # a book drawn, then laid out again to walk its boxes: a second or two
 def test_a_year_of_one_game_a_tie(family):
     pdf = book(family, 2025)
     pages = pages_read(pdf)
@@ -258,7 +259,8 @@ def test_a_year_of_one_game_a_tie(family):
     assert lines_out_of_their_boxes(family, 2025, "en", "letter") == []
 
 
-def test_asked_twice_drawn_once_then_cached_until_the_year_changes(family, tmp_path):
+@pytest.mark.long  # two books drawn (A4, then Letter): a second or two
+def test_asked_twice_drawn_once_then_cached_until_the_year_changes(family):
     client = at_home(family.test_client(), family)
     yearbook.clear_cache()
     first = client.get("/years/2026/book.pdf?paper=a4")
@@ -277,8 +279,10 @@ def test_asked_twice_drawn_once_then_cached_until_the_year_changes(family, tmp_p
     assert yearbook.drawn_count() - drawn <= 1
     # another paper is another book
     assert client.get("/years/2026/book.pdf?paper=letter").status_code in (200, 202)
+    assert yearbook.wait(60)
 
 
+@pytest.mark.long  # a book drawn: about a second
 def test_last_years_book_is_drawn_when_the_year_has_ended(family):
     db = connect(family.config["DATABASE"])
     try:
@@ -347,7 +351,8 @@ def app_on(path, instance):
         return create_app({"TESTING": True, "DATABASE": path})
 
 
-@pytest.mark.long  # 160 games generated, and their book drawn: 2 to 3 s
+@pytest.mark.long  # 160 games generated, and their book drawn: 2 to 3 s (24 s on a loaded machine)
+@pytest.mark.timeout(180)
 def test_more_nights_than_listed_are_told_by_month(tmp_path_factory, tmp_path):
     (path,) = built_once(tmp_path_factory, "yearbook-nights", lambda folder: many_nights(folder, 160, 165))
     app = app_on(path, tmp_path / "instance")
