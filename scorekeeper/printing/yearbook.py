@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import logging
 import os
 import threading
 import time
@@ -309,16 +310,23 @@ _looked = set()  # the days on which at_new_year was looked at, in this process
 
 
 def _look_at_new_year(app):
+    """Once a day, in January only (the database is not opened otherwise): never the reason
+    a page fails (a disk turned read-only is the pages' to tell), so a failure is logged."""
     today = evening(datetime.datetime.now(datetime.UTC).isoformat())
     with _lock:
         if today in _looked:
             return
         _looked.add(today)
-    db = connect(app.config["DATABASE"])
+    if today[5:7] != "01":
+        return
     try:
-        at_new_year(app, today, db)
-    finally:
-        db.close()
+        db = connect(app.config["DATABASE"])
+        try:
+            at_new_year(app, today, db)
+        finally:
+            db.close()
+    except Exception:
+        logging.getLogger(__name__).exception("last year's yearbook was not queued")
 
 
 def init_app(app):
