@@ -103,7 +103,8 @@ flake-hunt: system-packages-test $(VENV)/.installed-test $(COMPILED)
 # holds the write lock, its catch-up, a second phone's Save meanwhile; then issue 42's: a
 # second phone's Save during an 8,000-game import; then issue 53's: a phone's page while a
 # guest holds 200 connections open, and another phone's answers while a guest posts each
-# field's worst input (minutes; docs/PERFORMANCE.md, docs/HTTPS.md, docs/SECURITY.md)
+# field's worst input; then issue 58's: the yearbook of a year of 500 games (minutes;
+# docs/PERFORMANCE.md, docs/HTTPS.md, docs/SECURITY.md)
 bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/bench.py
 	$(PY) bench/round_entry.py
@@ -111,6 +112,7 @@ bench: system-packages-test $(VENV)/.installed-test
 	$(PY) bench/guests.py
 	$(PY) bench/worst_input.py
 	$(PY) bench/reader.py
+	$(PY) bench/yearbook.py
 
 # the saves, every history page and the write lock's figures at 10,000 and 100,000 games
 # (building 100,000 takes minutes; BENCH_CACHE=folder keeps the databases for the next run)

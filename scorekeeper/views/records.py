@@ -1,7 +1,8 @@
-"""Records and years: the family's best, each linked to its game; a year at the table."""
+"""Records and years: the family's best, each linked to its game; a year at the table, and its book."""
 
-from flask import Blueprint, abort, jsonify, render_template
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
+from ..printing import sheets, yearbook
 from ..scoring.language import _
 from ..services import catch_up, colours, records, years
 from ..storage.db import get_db, snapshot
@@ -9,6 +10,8 @@ from ..web import charts, formatting, language
 
 # no url_prefix: /records.json sits beside /records, /years/2026.json beside /years/2026
 bp = Blueprint("records", __name__)
+# last year's book drawn in the background once the year has ended
+bp.record_once(lambda state: yearbook.init_app(state.app))
 
 
 def _records():
@@ -86,3 +89,29 @@ def months_chart(data):
     return charts.line_chart(
         _("Games per month, %(year)s", year=data["year"]), description, labels, [(_("Games"), counts)]
     )
+
+
+@bp.get("/years/<int:year>/book.pdf")
+def book(year):
+    """The year's book (issue 58): the PDF when it is drawn, else a page saying how far its
+    drawing has got (drawn in the background: the page asks again every two seconds, with
+    or without JavaScript, until the book is there)."""
+    if not 1 <= year <= 9999:
+        abort(404, description=_("There is no such year."))
+    db = get_db()
+    if year not in years.years_played(db):
+        abort(404, description=_("No finished games in %(year)s.", year=year))
+    paper = sheets.paper(request.args.get("paper"), current_app.config["PAPER"])
+    wanted = yearbook.book_of(
+        db, year, language.code(), paper, current_app.config.get("HOUSEHOLD_NAME") or ""
+    )
+    pdf = yearbook.ask(current_app._get_current_object(), wanted)
+    if pdf is not None:
+        return pdf, {
+            "Content-Type": "application/pdf",
+            "Content-Disposition": f'inline; filename="{year}.pdf"',
+        }
+    step, steps, _seconds = yearbook.progress(wanted) or (len(yearbook.STEPS), len(yearbook.STEPS), 0)
+    page = render_template("yearbook/progress.html", year=year, step=step, steps=steps, paper=paper)
+    # not a PDF yet: never cached, and said again at the next refresh
+    return page, 202, {"Cache-Control": "no-store"}

@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
+from scorekeeper.printing import yearbook
 from scorekeeper.scoring import TeamRound
 
 from .looks import fits_the_phone, numbers_whole
@@ -70,6 +71,11 @@ def test_a_year_page_on_a_phone_and_in_print(page, live_server, make_game, scree
     expect(chart).to_have_accessible_description(re.compile(r"11 in all, the most in Jan \(6\)"))
     assert chart.bounding_box()["width"] <= 360
     expect(page.locator(".stat-grid")).to_contain_text("Game nights4")
+    # the year's book (issue 58): a link (no script needed), a tap target on the phone
+    booklet = page.get_by_role("link", name="Print the yearbook (PDF)")
+    expect(booklet).to_be_visible()
+    box = booklet.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
     fits_the_phone(page)
     assert numbers_whole(page.locator("main"))
     screenshot(page, "year-2026")
@@ -77,3 +83,26 @@ def test_a_year_page_on_a_phone_and_in_print(page, live_server, make_game, scree
     fits_the_phone(page)
     numbers_whole(page.locator("main"))
     screenshot(page, "year-2026-print")
+    page.emulate_media(media="screen")
+    # tapped: the page saying it is being drawn, which asks again by itself; the asks after
+    # the first are answered "No Content" here, so that the page stays to be looked at
+    asked = []
+
+    def first_only(route):
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.continue_()
+        else:
+            route.fulfill(status=204)
+
+    page.route(re.compile(r"/years/2026/book\.pdf"), first_only)
+    with page.expect_navigation():
+        booklet.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The 2026 yearbook")
+    expect(page.get_by_role("status")).to_contain_text(re.compile(r"Drawing the yearbook: step [123] of 3"))
+    fits_the_phone(page)
+    assert numbers_whole(page.locator("main"))
+    screenshot(page, "year-2026-book")
+    # it asks again by itself, with or without JavaScript
+    expect(page.locator('meta[http-equiv="refresh"]')).to_have_attribute("content", "2")
+    assert yearbook.wait(60)  # the book drawn before the server stops

@@ -1194,6 +1194,7 @@ def all_targets():
             "records.index_json",
             "records.year",
             "records.year_json",
+            "records.book",
             "players.rename",
             "sheets.game",
             "sheets.game_pdf",
@@ -1467,6 +1468,8 @@ SLOW = {
     **dict.fromkeys(("evenings.evening_pdf", "evenings.blank_pdf"), 6),
     # a picture is laid out too
     **dict.fromkeys(PICTURES, 6),
+    # the year's book: queued for the worker (each paper and language once), its progress page
+    "records.book": 6,
 }
 
 
