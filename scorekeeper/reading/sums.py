@@ -315,6 +315,19 @@ def check(rules, geom, readings, before=None):
         else:
             known = current.standings
         earlier = [*earlier, anchored]
+    # a total that agrees with the engine but not with the one the next round carries on
+    # (a misread that happens to undo the family's slip) is not vouched for: "unsure"; nor
+    # is one that vouched for a repair with no next round to carry it on, read with less
+    # confidence than ``UNVOUCHED``
+    for (number, team), column in columns.items():
+        key = (number, team, layout.TOTAL)
+        if not column.agrees or column.total is None or readings[key].mark is not None:
+            continue
+        carried = _carried(readings, number, team)
+        if carried not in (None, column.sheet_total) or (
+            carried is None and column.repaired is not None and readings[key].confidence < UNVOUCHED
+        ):
+            readings[key] = replace(readings[key], mark=boxes_read.UNSURE_MARK)
     return Checked(readings, columns, rounds)
 
 
@@ -332,13 +345,16 @@ def _unvouched(rules, geom, readings, number, team, earlier, known, current):
             yield key
 
 
-def _carried(readings, number, team):
+def _carried(readings, number, team, sure=False):
     """The total the family carried on from a team's round: the next round's written total
-    less its written round score (None where either is not read)."""
+    less its written round score (None where either is not read; ``sure``: or is marked,
+    a digit read unsure)."""
     after = [readings.get((number + 1, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
-    if all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after):
-        return after[1].value - after[0].value
-    return None
+    if not all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after):
+        return None
+    if sure and any(r.mark is not None for r in after):
+        return None
+    return after[1].value - after[0].value
 
 
 def _repair(rules, geom, readings, number, team, earlier, known, totals_known, current):
@@ -388,8 +404,6 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
                     for t, was in others.items()
                 ):
                     continue
-                if carried is not None and team in totals_known and changed.totals[team] != carried:
-                    likelihood *= UNLIKELY  # the next round carries another total on
                 explaining.append((likelihood, key, trial[key]))
     explaining.sort(key=lambda found: -found[0])
     if not explaining or explaining[0][0] < LEAST_LIKELIHOOD:
@@ -447,7 +461,7 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
         return None
     forbidden = {_field_key(p, number) for p in current.errors if p.team == team} - {None}
     others = {t: current.agrees(readings, t, totals_known) for t in range(geom.teams) if t != team}
-    carried = _carried(readings, number, team)
+    carried, contradicted = _carried(readings, number, team), _carried(readings, number, team, sure=True)
     changes = [(None, None, 1.0)]  # (key, changed reading, likelihood) of an entry
     for key in team_keys:
         if key in (score_key, total_key) or (forbidden and key not in forbidden):
@@ -492,8 +506,8 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
             likelihood *= as_score[1]
         if scored.totals[team] != carried:
             likelihood *= as_total[1]
-        if carried is not None and scored.totals[team] != carried:
-            likelihood *= UNLIKELY  # the next round carries another total on
+        if contradicted not in (None, scored.totals[team]):
+            likelihood *= UNLIKELY  # the next round, read surely, carries another total on
         ways.append((likelihood, repairs))
     ways.sort(key=lambda way: -way[0])
     if not ways or ways[0][0] < LEAST_LIKELIHOOD:
