@@ -269,3 +269,13 @@ def test_a_slip_in_the_last_total_beside_a_misread_score_is_shown_not_repaired(g
     assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
     assert checked.readings[(2, 0, "sheet_total")].mark == "disagrees"
     assert checked.columns[(2, 0)].agrees is False
+
+
+def test_a_misread_that_undoes_the_familys_slip_is_marked_unsure(geom):
+    # the family wrote 2,835 for 2,935 and carried it on (3,365); the 8 read as a 9, the
+    # total agrees with the engine's, but round 2 carries 2,835 on: the total is unsure
+    changed = {(1, 0, "sheet_total"): (2935, None), (2, 0, "sheet_total"): (3365, None)}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert checked.columns[(1, 0)].agrees is True
+    assert checked.readings[(1, 0, "sheet_total")].mark == "unsure"
+    assert checked.readings[(2, 0, "sheet_total")].mark == "disagrees"
