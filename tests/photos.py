@@ -206,6 +206,21 @@ def blank_pdf(rules, teams, rounds, paper="letter", game_id=7):
 
 
 @functools.cache
+def todays_pdf(rules, teams, rounds, paper="letter"):
+    """The PDF of today's blank sheet, the one printed to play on before the readable one:
+    ``/rules/<key>/blank.pdf`` (``views.sheets.blank_html``), the teams' names in its head
+    and a box per team and round, with no comb boxes, corner markers or QR code."""
+    from scorekeeper.printing import sheets as printing
+    from scorekeeper.views import sheets as views
+
+    names = [" & ".join(names) for names in TEAMS[:teams]]
+    if rules.planned_rounds != rounds:
+        rules = dataclasses.replace(rules, end={**(rules.end or {}), "rounds": rounds})
+    with _printer().test_request_context("/", base_url="http://localhost:5000"):
+        return printing.pdf_from_html(views.blank_html(rules, names, rounds, paper, pdf=True))
+
+
+@functools.cache
 def rasterized(pdf, page_number, dpi=DRAWN_DPI):
     """Page ``page_number`` of a PDF as printed (RGB PNG bytes at ``dpi``: poppler's
     pdftoppm)."""

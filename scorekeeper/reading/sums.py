@@ -1,5 +1,8 @@
 """What was read from a sheet, checked by the game's own rules (issue 55).
 
+Over 400 lines: the checks, the one-box repair and the chain's two-box repair are one
+search over the same round's readings, each trying what the engine says of a change.
+
 Each round's boxes become the engine's ``TeamRound``s, as the typing page makes them (a
 blank box is 0, a tick is yes). The engine's checks mark a value the rules forbid; the
 engine's round score and running total (``scoring.standings``) are compared with the
@@ -12,10 +15,17 @@ carries on as the engine's: its total less its round score), a tick box
 ticked or not, an unsure minus taken away. Where one of these changes makes the column
 agree, is at least ``LEAST_LIKELIHOOD`` and ``DOMINANCE`` times as likely as any other
 that does (the model's chance of the new digit over the one read), that box is repaired
-and marked "repaired"; otherwise the column's sums are marked "disagrees" (in Hand and
-Foot a clean book is worth 500 points: a 5 in the hundreds of the points melded explains
-the same as one book more). Nothing is added up here: every score and total is the
-engine's.
+and marked "repaired". Where no one box explains it, the family's own chain may: a
+running total is the one before it plus the round score, and the next round's total less
+its round score is the total the family carried on. Two boxes of the column (an entry and
+the round score, the round score and the total, an entry and the total) changed by the
+model's likely alternatives make it agree, the total carried on as the engine's (or its
+digits read unsure), the likeliest way ``DOMINANCE`` times as likely as the next: both
+are repaired (``_chain``). Any change that leaves a total the next round does not carry
+on is ``UNLIKELY`` times less likely. Otherwise the column's sums are marked "disagrees"
+(in Hand and Foot a clean book is worth 500 points: a 5 in the hundreds of the points
+melded explains the same as one book more). Nothing is added up here: every score and
+total is the engine's.
 """
 
 from __future__ import annotations
@@ -234,9 +244,13 @@ def check(rules, geom, readings, before=None):
             if current.team_ok(readings, team, totals_known):
                 continue
             repaired = _repair(rules, geom, readings, number, team, earlier, known, totals_known, current)
-            if repaired is not None:
-                key, reading = repaired
+            if repaired is None:
+                repaired = _chain(rules, geom, readings, number, team, earlier, known, totals_known, current)
+            else:
+                repaired = [repaired]
+            for key, reading in repaired or ():
                 readings[key] = reading
+            if repaired:
                 current = _Round(rules, geom, readings, number, earlier, known)
         for problem in current.errors:
             key = _field_key(problem, number)
@@ -301,6 +315,19 @@ def check(rules, geom, readings, before=None):
         else:
             known = current.standings
         earlier = [*earlier, anchored]
+    # a total that agrees with the engine but not with the one the next round carries on
+    # (a misread that happens to undo the family's slip) is not vouched for: "unsure"; nor
+    # is one that vouched for a repair with no next round to carry it on, read with less
+    # confidence than ``UNVOUCHED``
+    for (number, team), column in columns.items():
+        key = (number, team, layout.TOTAL)
+        if not column.agrees or column.total is None or readings[key].mark is not None:
+            continue
+        carried = _carried(readings, number, team)
+        if carried not in (None, column.sheet_total) or (
+            carried is None and column.repaired is not None and readings[key].confidence < UNVOUCHED
+        ):
+            readings[key] = replace(readings[key], mark=boxes_read.UNSURE_MARK)
     return Checked(readings, columns, rounds)
 
 
@@ -316,6 +343,18 @@ def _unvouched(rules, geom, readings, number, team, earlier, known, current):
         changed = _Round(rules, geom, trial, number, earlier, known)
         if changed.scores is not None and changed.scores[team] == current.scores[team]:
             yield key
+
+
+def _carried(readings, number, team, sure=False):
+    """The total the family carried on from a team's round: the next round's written total
+    less its written round score (None where either is not read; ``sure``: or is marked,
+    a digit read unsure)."""
+    after = [readings.get((number + 1, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
+    if not all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after):
+        return None
+    if sure and any(r.mark is not None for r in after):
+        return None
+    return after[1].value - after[0].value
 
 
 def _repair(rules, geom, readings, number, team, earlier, known, totals_known, current):
@@ -345,13 +384,8 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
         vouched = (number, team, layout.ROUND_SCORE)
     # the total misread where the next round's total, less its round score, is the
     # engine's: the family carried the right total on (a slip would be carried on instead)
-    after = [readings.get((number + 1, team, n)) for n in (layout.ROUND_SCORE, layout.TOTAL)]
-    if (
-        team in totals_known
-        and current.totals is not None
-        and all(r is not None and r.value is not None and r.mark != boxes_read.UNREAD for r in after)
-        and after[1].value - after[0].value == current.totals[team]
-    ):
+    carried = _carried(readings, number, team)
+    if team in totals_known and current.totals is not None and carried == current.totals[team]:
         vouched = vouched or (number, team, layout.TOTAL)
     explaining = []
     for tier in (0, 1, 2):
@@ -378,3 +412,106 @@ def _repair(rules, geom, readings, number, team, earlier, known, totals_known, c
         return None  # none, or more than one change explains it: the family says which
     _likelihood, key, reading = explaining[0]
     return key, replace(reading, mark=REPAIRED, was=readings[key].value)
+
+
+def _as_read(reading, value):
+    """(cells, likelihood, the confidences of the digits changed) of a comb read as
+    ``value`` with the digits it shows, each changed digit the model's chance of the new
+    one over the one read; None where its digits cannot say it (another number of digits,
+    another sign, a gap)."""
+    if value is None or reading.value is None or reading.mark == boxes_read.UNREAD:
+        return None
+    if (value < 0) != reading.negative:
+        return None
+    shown = [i for i, cell in enumerate(reading.cells) if not cell.blank]
+    text = str(abs(value))
+    if len(text) != len(shown) or shown[-1] - shown[0] + 1 != len(shown):
+        return None
+    cells, likelihood, changed = list(reading.cells), 1.0, []
+    for index, character in zip(shown, text):
+        cell, digit = reading.cells[index], int(character)
+        if digit != cell.digit:
+            likelihood *= max(cell.chances[digit], UNLIKELY) / max(cell.chances[cell.digit], UNLIKELY)
+            changed.append(cell.confidence)
+            cells[index] = replace(cell, digit=digit)
+    return tuple(cells), likelihood, changed
+
+
+def _chain(rules, geom, readings, number, team, earlier, known, totals_known, current):
+    """[(key, repaired ``BoxReading``)] of the boxes of a team's round, two at most, that
+    together make it agree where no one box does: an entry and the round score misread, or
+    the round score and the running total. Each way of reading the column is an entry
+    changed by one digit (or none), its round score and total then the engine's, and the
+    written round score and total read as those (``_as_read``); its likelihood is the
+    product of the model's chances of the digits changed over those read. The running
+    total is the chain that says which: a total is changed only where the next round's
+    total less its round score is the new total (the family carried it on), or where the
+    digits changed were read unsure. A sum the chain vouches for counts as likely as the
+    digits read, as in ``_repair``: the round score where the total read is the engine's,
+    the total where the next round carries it on. The likeliest way is taken when
+    ``DOMINANCE`` times as likely as the next and at least ``LEAST_LIKELIHOOD``; else None."""
+    if any(p.team is None for p in current.errors) or team not in totals_known:
+        return None
+    team_keys = [k for k in readings if k[:2] == (number, team)]
+    if any(readings[k].mark == boxes_read.UNREAD for k in team_keys):
+        return None
+    score_key, total_key = (number, team, layout.ROUND_SCORE), (number, team, layout.TOTAL)
+    score, total = readings.get(score_key), readings.get(total_key)
+    if score is None or total is None or score.value is None or total.value is None:
+        return None
+    forbidden = {_field_key(p, number) for p in current.errors if p.team == team} - {None}
+    others = {t: current.agrees(readings, t, totals_known) for t in range(geom.teams) if t != team}
+    carried, contradicted = _carried(readings, number, team), _carried(readings, number, team, sure=True)
+    changes = [(None, None, 1.0)]  # (key, changed reading, likelihood) of an entry
+    for key in team_keys:
+        if key in (score_key, total_key) or (forbidden and key not in forbidden):
+            continue
+        for tier in (0, 1):
+            for value, cells, negative, likelihood in _alternatives(readings[key], tier):
+                changes.append(
+                    (key, replace(readings[key], value=value, cells=cells, negative=negative), likelihood)
+                )
+    if forbidden:
+        changes = changes[1:]  # a value the rules forbid is among those changed
+    ways = []
+    for key, changed, likelihood in changes:
+        trial = dict(readings)
+        if key is not None:
+            trial[key] = changed
+        scored = _Round(rules, geom, trial, number, earlier, known) if key is not None else current
+        if scored.scores is None or scored.scores[team] is None:
+            continue
+        if any(
+            was is not False and scored.agrees(trial, t, totals_known) is False for t, was in others.items()
+        ):
+            continue
+        as_score = _as_read(score, scored.scores[team])
+        as_total = _as_read(total, scored.totals[team])
+        if as_score is None or as_total is None:
+            continue
+        if as_total[2] and scored.totals[team] != carried and min(as_total[2]) >= boxes_read.UNSURE:
+            continue  # a total read with confidence may be the family's slip
+        repairs = [(k, r) for k, r in ((key, changed),) if k is not None]
+        for sum_key, (cells, _l, digits_changed), value in (
+            (score_key, as_score, scored.scores[team]),
+            (total_key, as_total, scored.totals[team]),
+        ):
+            if digits_changed:
+                repairs.append((sum_key, replace(readings[sum_key], value=value, cells=cells)))
+        if not repairs or len(repairs) > 2:
+            continue
+        # a sum the chain vouches for counts as likely as read: the round score where the
+        # total is the engine's as read, the total where the next round carries it on
+        if as_total[2]:
+            likelihood *= as_score[1]
+        if scored.totals[team] != carried:
+            likelihood *= as_total[1]
+        if contradicted not in (None, scored.totals[team]):
+            likelihood *= UNLIKELY  # the next round, read surely, carries another total on
+        ways.append((likelihood, repairs))
+    ways.sort(key=lambda way: -way[0])
+    if not ways or ways[0][0] < LEAST_LIKELIHOOD:
+        return None
+    if len(ways) > 1 and ways[0][0] < DOMINANCE * ways[1][0]:
+        return None
+    return [(key, replace(r, mark=REPAIRED, was=readings[key].value)) for key, r in ways[0][1]]

@@ -99,10 +99,11 @@ def refused(client, app, game_id, data, status=422, name="sheet.jpg"):
     return text(response)
 
 
-def field(name):
-    """The typing page's box for a sheet's box (round, team, line)."""
+def field(name, first=1):
+    """The typing page's box for a sheet's box (round, team, line); ``first``: the first
+    round the page shows (the rounds typed in before it are not on it)."""
     number, team, line = name
-    return f"rounds-{number - 1}-teams-{team}-{line}"
+    return f"rounds-{number - first}-teams-{team}-{line}"
 
 
 def shown(page, box_id):
@@ -116,15 +117,16 @@ def marked(page):
     return set(re.findall(r'id="(rounds-[0-9]+-teams-[0-9]+-[a-z_]+)-read"', page))
 
 
-def confirm(client, game_id, location, sheet, *, end=True):
+def confirm(client, game_id, location, sheet, *, end=True, first=1):
     """The family's review: every box compared with the sheet and put right, then checked
-    and saved; (the page as opened, the boxes corrected)."""
+    and saved; (the page as opened, the boxes corrected). ``first``: the first round the
+    page shows."""
     page = text(client.get(location))
     values = posted(page)
     corrected = []
     for name, value in sheet.values.items():
-        box, want = field(name), "" if value is None else str(value)
-        if name[2] == "went_out" or box not in values:
+        box, want = field(name, first), "" if value is None else str(value)
+        if name[2] == "went_out" or box not in values or name[0] < first:
             continue
         if values[box] != want:
             corrected.append(box)
@@ -276,3 +278,53 @@ def posted_value(sheet, box):
     number, team, line = re.fullmatch(r"rounds-([0-9]+)-teams-([0-9]+)-([a-z_]+)", box).groups()
     value = sheet.values[(int(number) + 1, int(team), line)]
     return "" if value is None else str(value)
+
+
+def written(sheet, name):
+    """What the sheet's box (round, team, line) says, as the typing page shows it."""
+    value = sheet.values[name]
+    return "" if value is None else str(value)
+
+
+def test_the_second_page_of_a_sheet_lands_on_its_own_rounds(client, app, db):
+    """Three teams of a rule set that fixes no number of rounds: its sheet is six rounds on
+    two pages (rounds 1-3, 4-6). Page 1 typed in, a photo of page 2 fills rounds 4-6 (its
+    QR code names the page), its running totals carried on from round 3; saved, the game's
+    six rounds and totals are the sheet's."""
+    rules = RULESETS["partnership"]
+    three = {**TEAMS, "teams-2-players-0": "Ed", "teams-2-players-1": "Flo"}
+    page = client.get("/games/new?rules=partnership")
+    response = client.post("/games/new", data={**posted(page), **three, "kept": "sheet"})
+    assert response.status_code == 303, text(response)[:2000]
+    game_id = int(response.headers["Location"].split("/games/")[1].split("/")[0])
+    rng = np.random.default_rng(SEED)
+    sheet = generator.sheet(rules, 3, 6, rng)
+    sheet.game_id = game_id
+    assert [p.rounds for p in sheet.geom.pages] == [(1, 2, 3), (4, 5, 6)]
+    from scorekeeper.services import rounds as round_changes
+
+    game = game_model.load_game(db, game_id)
+    round_changes.add_rounds(db, game_id, game.revision, 1, sheet.rounds[:3])
+    images, labels = generator.held_out()
+    second = generator.printed(sheet, 2, served(client, game_id))
+    generator.fill(second, sheet.geom, 2, sheet.values, generator.Pen(images, labels, rng), rng)
+    response = send(client, game_id, generator.photograph(second, rng, turn=0).data)
+    assert response.status_code == 303, text(response)[:3000]
+    page, corrected = confirm(client, game_id, response.headers["Location"], sheet, first=4)
+    # every box the reader had wrong was marked, or is in a team's round marked (its sums
+    # disagree: the family looks down that column)
+    columns = {box.split("-")[1] + "-" + box.split("-")[3] for box in marked(page)}
+    assert all(box.split("-")[1] + "-" + box.split("-")[3] in columns for box in corrected), (
+        corrected,
+        columns,
+    )
+    # the page's boxes filled from the photo, round 4 first: most of them right before review
+    right = [
+        name for name in sheet.values if name[0] >= 4 and shown(page, field(name, 4)) == written(sheet, name)
+    ]
+    assert len(right) > 0.8 * sum(1 for name in sheet.values if name[0] >= 4 and name[2] != "went_out")
+    game = game_model.load_game(db, game_id)
+    assert [[e.to_dict() for e in r.entries] for r in game.rounds] == [
+        [e.to_dict() for e in entries] for entries in sheet.rounds
+    ]
+    assert game.standings.totals == standings(rules, sheet.rounds, teams=3).totals

@@ -140,13 +140,28 @@ def test_a_forbidden_value_is_repaired_where_the_sums_say_which(geom):
     assert (checked.readings[key].value, checked.readings[key].mark) == (1235, "repaired")
 
 
-def test_two_boxes_that_could_explain_it_are_left_to_the_family(geom):
-    # the 2 clean books read as 3 and the round score's 2,935 read as 3,435: changing either
-    # box back alone does not make the column agree, so nothing is repaired
-    changed = {(1, 0, "book_clean"): (3, {0: (2, 0.1)}), (1, 0, "sheet_score"): (3435, {2: (9, 0.1)})}
+def test_two_boxes_that_could_explain_it_are_left_to_the_family_where_no_total_says_which(geom):
+    # the 2 clean books read as 3 and the round score's 2,935 read as 3,435: with no total
+    # written, the two agree with each other and nothing says both were misread: nothing
+    # is repaired (round 2's total, carried on from 2,935, then disagrees)
+    changed = {
+        (1, 0, "book_clean"): (3, {0: (2, 0.1)}),
+        (1, 0, "sheet_score"): (3435, {2: (9, 0.1)}),
+        (1, 0, "sheet_total"): (None, None),
+    }
     checked = reading.check(RULES, geom, readings(geom, changed), before=[])
     assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
-    assert checked.columns[(1, 0)].agrees is False
+    assert [checked.readings[k].value for k in ((1, 0, "book_clean"), (1, 0, "sheet_score"))] == [3, 3435]
+    assert checked.columns[(2, 0)].agrees is False
+    # with the total written, 2,935 (the engine's with 2 books, and round 2 carries it on),
+    # changing either box back alone does not make the column agree: the chain says both
+    # were misread, and both are repaired
+    del changed[(1, 0, "sheet_total")]
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert [(k, r.value, r.was) for k, r in checked.readings.items() if r.mark == "repaired"] == [
+        ((1, 0, "book_clean"), 2, 3),
+        ((1, 0, "sheet_score"), 2935, 3435),
+    ]
 
 
 def test_a_page_after_the_first_carries_the_earlier_rounds_totals():
@@ -215,3 +230,52 @@ def test_a_slip_carried_on_to_the_next_round_is_shown_not_repaired(geom):
     assert checked.readings[(1, 0, "sheet_total")].mark == "disagrees"
     assert checked.readings[(1, 0, "sheet_total")].value == 2835
     assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
+
+
+def test_a_round_score_and_its_total_both_misread_are_repaired_by_the_chain(geom):
+    # round 1's 2,935 read as 2,936 in both sums, the model's second choice a 5 each time:
+    # no one box explains the column; round 2's total less its score (3,465 - 530) is
+    # 2,935, the family's own chain, so both boxes were misread
+    changed = {(1, 0, "sheet_score"): (2936, {0: (5, 0.3)}), (1, 0, "sheet_total"): (2936, {0: (5, 0.3)})}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert [(k, r.value, r.was) for k, r in checked.readings.items() if r.mark == "repaired"] == [
+        ((1, 0, "sheet_score"), 2935, 2936),
+        ((1, 0, "sheet_total"), 2935, 2936),
+    ]
+    assert checked.columns[(1, 0)].agrees is True
+
+
+def test_an_entry_and_its_round_score_both_misread_are_repaired_where_the_total_vouches(geom):
+    # round 2, team 2: 2,105 melded read as 2,165 and the score 5,705 as 5,765, the model's
+    # second choice a 0 each time; the total, 6,445, is the engine's with 2,105 and 5,705
+    changed = {
+        (2, 1, "melded_points"): (2165, {1: (0, 0.2)}),
+        (2, 1, "sheet_score"): (5765, {1: (0, 0.2)}),
+    }
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert [(k, r.value, r.was) for k, r in checked.readings.items() if r.mark == "repaired"] == [
+        ((2, 1, "melded_points"), 2105, 2165),
+        ((2, 1, "sheet_score"), 5705, 5765),
+    ]
+    assert checked.columns[(2, 1)].agrees is True
+
+
+def test_a_slip_in_the_last_total_beside_a_misread_score_is_shown_not_repaired(geom):
+    # round 2, team 1: the score 530 read as 580 (a 3 the second choice), and the family
+    # wrote 3,565 for 3,465 in the page's last round: nothing carries the total on, so the
+    # total read with confidence may be the family's slip: the column is the family's to say
+    changed = {(2, 0, "sheet_score"): (580, {1: (3, 0.3)}), (2, 0, "sheet_total"): (3565, {2: (4, 0.3)})}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert not [k for k, r in checked.readings.items() if r.mark == "repaired"]
+    assert checked.readings[(2, 0, "sheet_total")].mark == "disagrees"
+    assert checked.columns[(2, 0)].agrees is False
+
+
+def test_a_misread_that_undoes_the_familys_slip_is_marked_unsure(geom):
+    # the family wrote 2,835 for 2,935 and carried it on (3,365); the 8 read as a 9, the
+    # total agrees with the engine's, but round 2 carries 2,835 on: the total is unsure
+    changed = {(1, 0, "sheet_total"): (2935, None), (2, 0, "sheet_total"): (3365, None)}
+    checked = reading.check(RULES, geom, readings(geom, changed), before=[])
+    assert checked.columns[(1, 0)].agrees is True
+    assert checked.readings[(1, 0, "sheet_total")].mark == "unsure"
+    assert checked.readings[(2, 0, "sheet_total")].mark == "disagrees"
