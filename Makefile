@@ -54,11 +54,9 @@ run: init-db
 # in another order each time (pytest-randomly: its seed is said at the top, and
 # PYTEST_ARGS="-p randomly --randomly-seed=N" runs that order again) and in a time zone
 # far from UTC chosen for the run and said too (TEST_TZ=UTC make test chooses one): a
-# test must pass in any order and any zone from UTC-11 to UTC+11. (The tests write a
-# game's moment at noon UTC, the same day on every clock from UTC-11 to UTC+11;
-# Kiritimati's UTC+14 puts six of them on the next day: written in the household's zone
-# they would pass there too. Left for later: docs/testing.md.)
-TEST_ZONES := Asia/Tokyo America/Los_Angeles Pacific/Pago_Pago Asia/Kolkata America/St_Johns
+# test must pass in any order and any zone from UTC-11 to UTC+14 (a test writes a game's
+# moment on the household's clock, tests.helpers.on_the_clock, as a phone types it).
+TEST_ZONES := Asia/Tokyo America/Los_Angeles Pacific/Pago_Pago Asia/Kolkata America/St_Johns Pacific/Kiritimati
 TEST_TZ ?= $(word $(shell shuf -i 1-$(words $(TEST_ZONES)) -n 1),$(TEST_ZONES))
 PYTEST := TZ=$(TEST_TZ) $(PY) -m pytest -n auto --durations=10
 

@@ -1,6 +1,7 @@
 """What several test modules share: reading a page as a person (or a browser) would."""
 
 import contextlib
+import datetime
 import fcntl
 import html
 import io
@@ -51,6 +52,15 @@ def built_once(tmp_path_factory, name, build):
             made.with_suffix(".part").write_text(json.dumps(build(folder)))
             made.with_suffix(".part").rename(made)
         return json.loads(made.read_text())
+
+
+def on_the_clock(day, hour=12):
+    """``day`` (``YYYY-MM-DD``) at ``hour`` o'clock on the household's clock (the
+    computer's zone, where the app reads the times a phone types) as the app stores a
+    moment: UTC, to the second. Noon on the 5th is the 5th on every clock, Kiritimati's
+    UTC+14 and Pago Pago's UTC-11 too; noon UTC is the 6th in Kiritimati."""
+    moment = datetime.datetime.fromisoformat(f"{day}T{hour:02d}:00").astimezone()
+    return moment.astimezone(datetime.UTC).isoformat(timespec="seconds")
 
 
 def text(response):

@@ -309,8 +309,8 @@ def chances_for(db, names):
     for name in names:
         known = players.find_player(db, name)
         ids[name] = known.id if known else None
-    chances = ratings.chances_of(db, ids.values())
-    return lambda teams: chances([[ids[name] for name in team] for team in teams])
+    rated = ratings.current(db, set(ids.values()))
+    return ratings.predictor({name: (rated[ids[name]].mu, rated[ids[name]].sigma) for name in names})
 
 
 def next_seating(db, the_evening, seed=0):

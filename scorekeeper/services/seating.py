@@ -165,26 +165,34 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
         repeats = sum(1 for t in tables for team in t for pair in pairs_of(team) if pair in avoid)
         return spread + REPEAT_COST * repeats, tables
 
-    def table_cost(t, members):
-        """(spread, repeats) of table ``t`` as ``members`` seat it: a swap changes two
-        tables, and only they are weighed again (the search weighs thousands of swaps)."""
-        if t in kept:
-            table = tuple(tuple(sorted(team)) for team in kept[t])
-        else:
-            table = tuple(tuple(sorted(members[t, i])) for i in range(len(layout[t])))
-        if table not in memo:
-            memo[table] = tuple(chances([list(team) for team in table]))
-        c = memo[table]
-        repeats = sum(repeats_in(team) for team in table) if avoid else 0
-        return max(c) - min(c), repeats
+    kept_tables = {t: tuple(tuple(sorted(team)) for team in teams) for t, teams in kept.items()}
+    team_numbers = [range(len(sizes)) for sizes in layout]
+    weighed = {}
+
+    def seated(t, teams):
+        """Table ``t`` as ``teams`` ({(table, team): its players, sorted}) seat it."""
+        return kept_tables[t] if t in kept_tables else tuple([teams[t, i] for i in team_numbers[t]])
+
+    def weigh(table):
+        """(spread, repeats) of a table: a swap changes two tables, and only they are
+        weighed again (the search weighs thousands of swaps, most of them seatings of a
+        table it weighed before)."""
+        found = weighed.get(table)
+        if found is None:
+            if table not in memo:
+                memo[table] = tuple(chances([list(team) for team in table]))
+            c = memo[table]
+            repeats = sum(repeats_in(team) for team in table) if avoid else 0
+            found = weighed[table] = (max(c) - min(c), repeats)
+        return found
 
     @functools.cache
     def repeats_in(team):
         return sum(1 for pair in pairs_of(team) if pair in avoid)
 
-    def total(parts):
+    def total(spreads, repeats):
         # as cost() adds it up: the spreads in table order, then the repeats
-        return sum(spread for spread, _ in parts) + REPEAT_COST * sum(r for _, r in parts)
+        return sum(spreads) + REPEAT_COST * sum(repeats)
 
     best = None
     for _ in range(RESTARTS):
@@ -194,30 +202,29 @@ def arrange(players, layout, chances, *, together=(), avoid=frozenset(), kept=No
         members = {(t, i): [] for t, sizes in enumerate(layout) for i in range(len(sizes))}
         for key, unit in seats:
             members[key].extend(unit)
-        parts = [table_cost(t, members) for t in range(len(layout))]
-        score = total(parts)
+        teams = {key: tuple(sorted(players)) for key, players in members.items()}
+        parts = [weigh(seated(t, teams)) for t in range(len(layout))]
+        spreads, repeats = [spread for spread, _ in parts], [r for _, r in parts]
+        score = total(spreads, repeats)
         improved = True
         while improved:
             improved = False
             for a, b in itertools.combinations(range(len(units)), 2):
-                if seats[a][0] == seats[b][0] or len(units[a]) != len(units[b]):
-                    continue
                 (key_a, unit_a), (key_b, unit_b) = seats[a], seats[b]
-                _move(members, unit_a, key_a, key_b)
-                _move(members, unit_b, key_b, key_a)
-                changed = {key_a[0], key_b[0]}
-                before = [(t, parts[t]) for t in changed]
-                for t in changed:
-                    parts[t] = table_cost(t, members)
-                trial = total(parts)
+                if key_a == key_b or len(unit_a) != len(unit_b):
+                    continue
+                t_a, t_b = key_a[0], key_b[0]  # the same table where two of its teams swap
+                was = teams[key_a], teams[key_b], spreads[t_a], repeats[t_a], spreads[t_b], repeats[t_b]
+                teams[key_a] = tuple(sorted([p for p in was[0] if p not in unit_a] + list(unit_b)))
+                teams[key_b] = tuple(sorted([p for p in was[1] if p not in unit_b] + list(unit_a)))
+                spreads[t_a], repeats[t_a] = weigh(seated(t_a, teams))
+                spreads[t_b], repeats[t_b] = weigh(seated(t_b, teams))
+                trial = total(spreads, repeats)
                 if trial < score - 1e-12:
                     score, improved = trial, True
                     seats[a], seats[b] = (key_b, unit_a), (key_a, unit_b)
                 else:
-                    _move(members, unit_a, key_b, key_a)
-                    _move(members, unit_b, key_a, key_b)
-                    for t, part in before:
-                        parts[t] = part
+                    teams[key_a], teams[key_b], spreads[t_a], repeats[t_a], spreads[t_b], repeats[t_b] = was
         if best is None or score < best[0] - 1e-12:
             best = (score, list(seats))
     _, tables = cost(best[1])
@@ -261,13 +268,6 @@ def _random_seats(units, slots, rng):
         room[k] -= len(units[u])
         seats[u] = (k, units[u])
     return seats
-
-
-def _move(members, unit, key, to):
-    """``unit``'s players from team ``key`` to team ``to``."""
-    for p in unit:
-        members[key].remove(p)
-    members[to].extend(unit)
 
 
 def _tables(seats, layout, kept):

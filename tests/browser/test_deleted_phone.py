@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games
 
+from ..helpers import on_the_clock
 from .looks import fits_the_phone
 
 TAP = 44  # px: the least a finger can hit
@@ -16,10 +17,11 @@ RESTORED = "Game restored: Ann & Bo vs Cy & Di, played 2026-01-05."
 
 
 def a_game(db):
-    """Ann & Bo against Cy & Di, two rounds, ended (played at noon UTC: the 5th everywhere)."""
+    """Ann & Bo against Cy & Di, two rounds, ended (played at noon on the household's clock:
+    the 5th in every zone)."""
     teams = [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])]
     game = games.create_game(
-        db, RULESETS["partnership"], "partnership", teams, played_at="2026-01-05T12:00:00+00:00"
+        db, RULESETS["partnership"], "partnership", teams, played_at=on_the_clock("2026-01-05")
     )
     for number, melded in enumerate(([1200, 300], [360, 990]), start=1):
         rows = [TeamRound(melded_points=m) for m in melded]

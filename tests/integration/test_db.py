@@ -11,6 +11,8 @@ from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect, get_db, transaction
 from scorekeeper.storage.migrations import migrations
 
+from ..helpers import on_the_clock
+
 SCHEMA = {
     "house_rules": {
         "id": int,
@@ -448,6 +450,7 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
     old = Database(path)
     migrations.apply(old, stop_before="m013_played_and_paper")
     rules = RULESETS["partnership"].to_json()
+    started = on_the_clock("2025-03-01", 20)  # the evening of the 1st on the household's clock
     old.execute(
         "INSERT INTO players (id, name, key, created_at) VALUES (1, 'Ann', 'ann', 'x'), (2, 'Bo', 'bo', 'x')"
     )
@@ -455,8 +458,8 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
         """INSERT INTO games (id, uid, rules, rules_key, rules_name, ended_by_hand, finished_at, created_at,
                              updated_at, revision)
            VALUES (1, 'u1', ?, 'partnership', ?, 1, '2025-03-02T21:00:00+00:00',
-                   '2025-03-01T20:00:00+00:00', '2025-03-02T21:00:00+00:00', 2)""",
-        [rules, RULESETS["partnership"].name],
+                   ?, '2025-03-02T21:00:00+00:00', 2)""",
+        [rules, RULESETS["partnership"].name, started],
     )
     old.execute(
         "INSERT INTO teams (id, game_id, position, name, total, won) "
@@ -475,13 +478,13 @@ def test_m013_dates_every_game_played_when_it_was_started_and_remakes_the_summar
     assert migrate(path) == MIGRATIONS[12:]
     db = connect(path)
     game = game_model.load_game(db, 1)
-    assert game.played_at == game.created_at == "2025-03-01T20:00:00+00:00" and game.paper is None
+    assert game.played_at == game.created_at == started and game.paper is None
     assert game.rounds[0].entries[0].paper_score is None
     assert db.execute(
         "SELECT player_id, played_at, won, scores_only FROM player_games ORDER BY 1"
     ).fetchall() == [
-        (1, "2025-03-01T20:00:00+00:00", 1, 0),
-        (2, "2025-03-01T20:00:00+00:00", 0, 0),
+        (1, started, 1, 0),
+        (2, started, 0, 0),
     ]
     assert db.execute("SELECT night, games FROM nights").fetchall() == [("2025-03-01", 1)]
     assert db.execute("SELECT COUNT(*) FROM player_ratings").fetchone()[0] == 2

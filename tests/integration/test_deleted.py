@@ -27,6 +27,7 @@ from scorekeeper.services import (
 )
 from scorekeeper.storage.db import connect
 
+from ..helpers import on_the_clock
 from .test_summaries import assert_in_step, dump
 
 UTC = datetime.UTC
@@ -34,10 +35,11 @@ FAMILY = (("", ["Ann", "Bo"]), ("", ["Cy", "Di"]))
 
 
 def play(db, teams, melded, *, day, hour=20):
-    """A game played on ``day`` (``YYYY-MM-DD``, ``hour`` UTC) and ended: one round, each
-    team melding ``melded`` (the highest wins)."""
+    """A game played on ``day`` (``YYYY-MM-DD``) at ``hour`` on the household's clock, that
+    day's night in every zone, and ended: one round, each team melding ``melded`` (the
+    highest wins)."""
     game = games.create_game(
-        db, RULESETS["partnership"], "partnership", list(teams), played_at=f"{day}T{hour:02d}:00:00+00:00"
+        db, RULESETS["partnership"], "partnership", list(teams), played_at=on_the_clock(day, hour)
     )
     game = games.add_round(db, game.id, game.revision, 1, [TeamRound(melded_points=m) for m in melded])
     return games.end_game(db, game.id, game.revision)

@@ -13,17 +13,19 @@ from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import deleted, games
 from scorekeeper.storage.db import connect
 
+from ..helpers import on_the_clock
 from ..httpkit import FlaskPhone, parse_forms, post_form, query_db
 
 
-def a_game(db, *, played_at="2026-01-05T12:00:00+00:00"):
-    """Ann & Bo against Cy & Di, two rounds, ended (noon UTC: the same day in every zone)."""
+def a_game(db, *, day="2026-01-05"):
+    """Ann & Bo against Cy & Di, two rounds, ended, played at noon on ``day`` on the
+    household's clock (that day in every zone)."""
     game = games.create_game(
         db,
         RULESETS["partnership"],
         "partnership",
         [("", ["Ann", "Bo"]), ("", ["Cy", "Di"])],
-        played_at=played_at,
+        played_at=on_the_clock(day),
     )
     for number, melded in enumerate(([1200, 300], [360, 990]), start=1):
         rows = [TeamRound(melded_points=m) for m in melded]
@@ -79,7 +81,7 @@ def test_asked_naming_the_game_deleted_then_undone_with_one_tap(app, db):
 
 
 def test_restored_from_the_deleted_games_with_the_households_log(app, db):
-    game, other = a_game(db), a_game(db, played_at="2026-01-06T12:00:00+00:00")
+    game, other = a_game(db), a_game(db, day="2026-01-06")
     phone = FlaskPhone(app)
     for each in (game, other):
         form, url = phone.open_form(f"/games/{each.id}/delete")

@@ -10,7 +10,7 @@ from scorekeeper.scoring import TeamRound
 from scorekeeper.services import ratings
 from scorekeeper.web import formatting, language
 
-from ..helpers import DEEP, csrf_token
+from ..helpers import DEEP, csrf_token, on_the_clock
 
 ASKED = {
     "pt-BR,pt;q=0.9,en;q=0.5": "pt-BR",
@@ -106,7 +106,7 @@ def test_numbers_and_dates_as_each_language_writes_them(app):
         "es": ("12.345", "−1.234", "22 nov 2026", "domingo, 22 de noviembre de 2026", "noviembre de 2026"),
         "it": ("12.345", "−1.234", "22 nov 2026", "domenica 22 novembre 2026", "novembre 2026"),
     }
-    stamp = "2026-11-22T12:00:00+00:00"  # the 22nd on any household's clock
+    stamp = on_the_clock("2026-11-22")  # noon on the household's clock: the 22nd in every zone
     for code, (big, negative, day, night, month) in expected.items():
         with app.test_request_context("/", headers={"Accept-Language": code.replace("_", "-")}):
             assert formatting.number(12345) == big

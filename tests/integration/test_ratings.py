@@ -159,6 +159,33 @@ def test_win_chances_favour_the_stronger_team(db):
     assert ratings.win_chances(db, [[ann]]) is None
 
 
+# (mu, sigma): any, and some with the same ordinal (mu - 3 sigma = 0), whose order openskill
+# settles by the team's order as given
+A_RATING = st.one_of(
+    st.tuples(st.floats(0, 50), st.floats(0.5, 9)),
+    st.sampled_from([(25.0, 25 / 3), (28.0, 28 / 3), (13.0, 13 / 3), (30.5, 2.0)]),
+)
+
+
+@settings(max_examples=examples(200))  # pure arithmetic, well under a millisecond an example
+@given(rated=st.lists(A_RATING, min_size=2, max_size=12), data=st.data())
+def test_the_seatings_chances_are_openskills_to_the_bit(rated, data):
+    """An evening's seating weighs thousands of lineups with ``ratings.predictor``, which
+    adds each team up once: the very numbers openskill's own ``predict_win`` gives, 2 to 6
+    teams of 1 to 11 players."""
+    model = PlackettLuce(mu=25.0, sigma=25 / 3)
+    order = data.draw(st.permutations(range(len(rated))))
+    most = min(5, len(rated) - 1)
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(rated) - 1), min_size=1, max_size=most)))
+    teams = [list(order[a:b]) for a, b in zip([0, *cuts], [*cuts, len(rated)])]
+    expected = model.predict_win(
+        [[model.rating(mu=rated[p][0], sigma=rated[p][1]) for p in team] for team in teams]
+    )
+    chances = ratings.predictor(dict(enumerate(rated)))
+    assert chances(teams) == expected
+    assert chances(teams) == expected  # again, from the sums it kept
+
+
 # --- any sequence of changes leaves what a replay from scratch makes ----------------------
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]

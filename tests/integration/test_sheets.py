@@ -15,7 +15,7 @@ from scorekeeper.scoring import RULESETS, TeamRound
 from scorekeeper.services import games, players, rulesets
 from scorekeeper.web import formatting
 
-from ..helpers import PICTURES
+from ..helpers import DEEP, PICTURES
 from ..unit.test_scoring import GAMES
 
 OUTPUT = pathlib.Path(__file__).resolve().parents[2] / "test-output" / "sheets"
@@ -249,18 +249,35 @@ def _pages(client, key, teams, paper):
     return data, len(pages_of(data))
 
 
-@pytest.mark.long  # 2 to 5 s a preset: ten sheets each
-@pytest.mark.parametrize("key", [*RULESETS, "every-option"])
+PRESETS = [*RULESETS, "every-option"]
+
+
+def laid_out_at(key):
+    """The (paper, teams) a preset's blank sheet is laid out at. In `make test-deep`, in
+    `make pictures` (which keeps each preset's Letter pages to look at) and for the house of
+    every option (the most rows a round can have: the tightest fit), both papers at 2 to 6
+    teams; in `make test` each other preset at 2 to 6 teams, the paper taken in turn (Letter
+    at even counts in one preset, at odd ones in the next), so that every preset is laid out
+    on both papers and each paper at each count by half the presets."""
+    papers = list(sheets.PAPERS)
+    if DEEP or PICTURES or key == "every-option":
+        return [(paper, teams) for paper in papers for teams in range(2, 7)]
+    return [(papers[(PRESETS.index(key) + teams) % 2], teams) for teams in range(2, 7)]
+
+
+@pytest.mark.long  # 1 to 3 s a preset: five sheets each (ten for every option)
+@pytest.mark.deep  # make test-deep lays every preset out on both papers
+@pytest.mark.parametrize("key", PRESETS)
 def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
     """2–4 teams on one page, Letter and A4; 5 or 6 teams on at most two (issue 23)."""
+    layouts = laid_out_at(key)
     if key == "every-option":
         key = rulesets.save_house_rules(db, EVERY_OPTION)
-    for paper in sheets.PAPERS:
-        for teams in range(2, 7):
-            data, pages = _pages(client, key, teams, paper)
-            assert pages <= (1 if teams <= 4 else 2), (key, paper, teams, pages)
-            if paper == "letter" and teams in (2, 4, 6):
-                keep_png(data, f"blank-{key}-{teams}-teams")
+    for paper, teams in layouts:
+        data, pages = _pages(client, key, teams, paper)
+        assert pages <= (1 if teams <= 4 else 2), (key, paper, teams, pages)
+        if paper == "letter" and teams in (2, 4, 6):
+            keep_png(data, f"blank-{key}-{teams}-teams")
 
 
 # ... and the same house with no set end: about twenty rows a round, as many rounds as fit
