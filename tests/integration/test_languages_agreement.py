@@ -187,3 +187,20 @@ def test_every_count_is_said_in_its_plural_forms(language):
         if m.pluralizable and m.string[0] == m.string[-1] and m.id[0] not in INVARIANT.get(language, ())
     ]
     assert not same, same
+
+
+# a team's name followed by its verb in English: "%(team)s went out with …", "%(team)s has …"
+TEAM_VERB = re.compile(r"^%\(team\)s (went|did|has|melded|came|won|wins|win|is)\b")
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "es", "it"])
+def test_a_teams_name_is_never_the_subject_of_a_verb_that_cannot_agree(language):
+    """A pair is plural ("Ann & Bo bateram"): a message with the team's name as its subject
+    either counts the team's players (plural forms) or says "a equipe / el equipo / la squadra"
+    before the name, so that the verb agrees whoever plays."""
+    wrong = [
+        (m.id, m.string)
+        for m in catalog(language)
+        if not m.pluralizable and TEAM_VERB.match(m.id) and m.string.startswith("%(team)s")
+    ]
+    assert not wrong, wrong
