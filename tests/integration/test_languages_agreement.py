@@ -204,3 +204,12 @@ def test_a_teams_name_is_never_the_subject_of_a_verb_that_cannot_agree(language)
         if not m.pluralizable and TEAM_VERB.match(m.id) and m.string.startswith("%(team)s")
     ]
     assert not wrong, wrong
+
+
+def test_rules_that_play_a_tie_off_do_not_say_a_tie_is_possible(played):
+    phone, _ids = played
+    buraco = page(phone, "/rules/buraco", "pt-BR")
+    assert "chega a 3.000; o maior total vence." in buraco and "pode haver empate" not in buraco
+    assert "mais uma rodada, até uma equipe ficar na frente" in buraco
+    # a tournament turn's tie is a draw: it may end tied
+    assert "pode haver empate" in page(phone, "/rules/burraco-torneo", "pt-BR")
