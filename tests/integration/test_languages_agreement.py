@@ -114,6 +114,7 @@ def test_the_printed_requirement_says_its_noun_once(played):
     text = sheet(phone, ids["buraco pairs"], "pt-BR")
     assert "Para bater: 1 canastra limpa." in text and "canastra: 1" not in text
     assert text.startswith("Buraco · folha de pontos")
+    assert "Um empate na liderança então se desempata: mais uma rodada" in text  # Buraco plays a tie off
     assert "Vencedores: Ann & Bo com 3.900." in text
 
 
