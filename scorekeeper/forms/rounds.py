@@ -7,7 +7,7 @@ from wtforms.validators import InputRequired
 from .. import scoring
 from ..recent import PerObject
 from ..scoring import ENTRY_FIELDS, MAX_BOOKS, MAX_PAPER_SCORE, TeamRound
-from ..scoring.language import _, language
+from ..scoring.language import _, language, ngettext
 from ..typed import whole_number
 from .fields import RevisionField, SignedNumberField, WholeNumberField
 
@@ -69,7 +69,12 @@ def round_form(game, formdata=None, entries=None, number=None, saved=None, csrf=
         )
     else:
         RoundForm, tiers, first_meld = _form_class(
-            rules, game.player_count, number, held, tuple(team.name for team in game.teams)
+            rules,
+            game.player_count,
+            number,
+            held,
+            tuple(team.name for team in game.teams),
+            tuple(len(team.players) for team in game.teams),
         )
     data = None
     if entries is not None and game.scores_only:
@@ -124,19 +129,19 @@ def _scores_form_class(team_count):
     return ScoresForm
 
 
-def _form_class(rules, players, number, held, team_names):
+def _form_class(rules, players, number, held, team_names, team_sizes):
     """(the round form class, the rules' value tiers, the books the round's first meld must hold)."""
     first_meld = scoring.first_meld_books(rules, number)
-    shape = (players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names)
+    shape = (players, tuple(sorted(first_meld.items())) if first_meld else None, held, team_names, team_sizes)
     return _CLASSES.get(
         rules,
-        lambda: _build_form_class(rules, players, first_meld, held, team_names),
+        lambda: _build_form_class(rules, players, first_meld, held, team_names, team_sizes),
         *shape,
         language(),  # its labels say the rules' words, which are the reader's language's
     )
 
 
-def _build_form_class(rules, players, first_meld, held, team_names):
+def _build_form_class(rules, players, first_meld, held, team_names, team_sizes):
     tiers = scoring.value_tiers(rules)
     # the helper's counters stop at what the deck holds for this table
     limits = scoring.tier_limits(rules, players)
@@ -174,10 +179,17 @@ def _build_form_class(rules, players, first_meld, held, team_names):
         setattr(EntryFields, PACKET, BooleanField(packet.label, description=packet.help))
 
     choices = []
-    for i, name in enumerate(team_names):
-        choices.append(SelectChoice(str(i), _("%(team)s went out", team=name)))
+    for i, (name, size) in enumerate(zip(team_names, team_sizes, strict=True)):
+        # the verb agrees with the team (issue 56: "Ann & Bo bateu")
+        # Translators: a team went out (the round's winning move); the count is how many players it has
+        went = ngettext("%(team)s went out", "%(team)s went out", size, team=name)
+        choices.append(SelectChoice(str(i), went))
         if scoring.in_use(rules.going_out_concealed):
-            choices.append(SelectChoice(f"{i}{CONCEALED}", _("%(team)s went out concealed", team=name)))
+            # Translators: a team went out concealed; the count is how many players it has
+            concealed = ngettext(
+                "%(team)s went out concealed", "%(team)s went out concealed", size, team=name
+            )
+            choices.append(SelectChoice(f"{i}{CONCEALED}", concealed))
 
     class RoundForm(FlaskForm):
         teams = FieldList(FormField(EntryFields), min_entries=len(team_names), max_entries=len(team_names))

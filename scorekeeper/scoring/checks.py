@@ -27,7 +27,7 @@ from .values import (
     check_round_number,
     in_use,
 )
-from .words import capital
+from .words import capital, counted
 
 
 @dataclass(frozen=True)
@@ -120,15 +120,7 @@ def _describe_books(rules: RuleSet, counts: Mapping[str, int]) -> str:
     """ "5 clean and 4 dirty books", "1 clean book", "1 book of any kind", "no books",
     in the rules' order."""
     words = rules.say
-    # Translators: a count of books of one kind: "5 clean" (the word for books follows)
-    parts = [
-        _("%(count)s %(kind)s", count=counts[kind], kind=words.kind(kind))
-        for kind in rules.books
-        if counts.get(kind)
-    ]
-    named = sum(counts.get(kind, 0) for kind in rules.books)
-    # Translators: "5 clean and 4 dirty" and the word for books: "5 clean and 4 dirty books"
-    text = _("%(kinds)s %(books)s", kinds=join(parts), books=words.count(named)) if parts else ""
+    text = counted({kind: counts[kind] for kind in rules.books if counts.get(kind)}, words, "and")
     total = counts.get(ANY_BOOK, 0)
     if total:
         # Translators: a number of books: "3 books"

@@ -57,15 +57,24 @@ def running_totals(round_totals: Sequence[Sequence[int]]) -> list[list[int]]:
     return running
 
 
+def _reached(rules: RuleSet, number: int, totals: Sequence[int]) -> bool:
+    """Whether round ``number`` brought the rules' end: a team at the target, or the set rounds played."""
+    best = max(totals, default=0)
+    return (rules.target_score is not None and best >= rules.target_score) or (
+        rules.planned_rounds is not None and number >= rules.planned_rounds
+    )
+
+
+def _tied_on(rules: RuleSet, totals: Sequence[int]) -> bool:
+    """Whether teams share the lead under rules that play a tie off with another round."""
+    best = max(totals, default=0)
+    return rules.tie == TIE_PLAY_ON and sum(total == best for total in totals) > 1
+
+
 def _ends(rules: RuleSet, number: int, totals: Sequence[int]) -> bool:
     """Whether the game ends after round ``number`` with these totals: a team at the target
     or the set rounds played, and, where the rules play a tie off, one team alone ahead."""
-    best = max(totals, default=0)
-    reached = (rules.target_score is not None and best >= rules.target_score) or (
-        rules.planned_rounds is not None and number >= rules.planned_rounds
-    )
-    tied = sum(total == best for total in totals) > 1
-    return reached and not (tied and rules.tie == TIE_PLAY_ON)
+    return _reached(rules, number, totals) and not _tied_on(rules, totals)
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,8 @@ class Standings:
     next_first_meld_books: dict[str, int] | None  # the books the next round's first meld must hold
     verdict: Verdict
     ended_after: int | None  # the round after which the rules ended the game, if they did
+    # the rules' end is reached with the lead tied, and the rules play another round for it
+    playing_off: bool = False
 
     @property
     def finished(self) -> bool:
@@ -148,4 +159,8 @@ def standings(
         next_first_meld_books=first_meld_books(rules, next_round),
         verdict=verdict(totals, finished, len(rounds)),
         ended_after=ended_after,
+        playing_off=not finished
+        and bool(rounds)
+        and _reached(rules, len(rounds), totals)
+        and _tied_on(rules, totals),
     )

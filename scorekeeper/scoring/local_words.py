@@ -13,6 +13,31 @@ from collections.abc import Mapping
 from typing import Any
 
 _CANASTA_KINDS = {"clean": "natural", "dirty": "mixed"}
+#: a kind counted more than once, where the language says it otherwise: "4 canastras limpas",
+#: "5 burrachi sporchi" (issue 56: "4 limpa + 5 suja" read as a slip); a word not here is the same
+PLURALS = {
+    "pt_BR": {
+        "limpa": "limpas",
+        "suja": "sujas",
+        "limpo": "limpos",
+        "sujo": "sujos",
+        "semilimpo": "semilimpos",
+    },
+    "es": {
+        "limpia": "limpias",
+        "sucia": "sucias",
+        "limpio": "limpios",
+        "sucio": "sucios",
+        "semilimpio": "semilimpios",
+    },
+    "it": {
+        "pulita": "pulite",
+        "sporca": "sporche",
+        "pulito": "puliti",
+        "sporco": "sporchi",
+        "semipulito": "semipuliti",
+    },
+}
 LOCAL: tuple[tuple[Mapping[str, Any] | None, Mapping[str, Mapping[str, Any]]], ...] = (
     (  # Hand and Foot (no words: the defaults)
         None,

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .language import N_, _
-from .local_words import LOCAL
+from .local_words import LOCAL, PLURALS
 
 MAX_WORD_LENGTH = 40
 MAX_PILES = 4
@@ -122,6 +122,12 @@ class Words:
     # each pile with the word for "in" its language puts before it ("na mão", "no morto",
     # "nel pozzetto"); only in the tables of a language, empty for a family's own piles
     piles_in: tuple[str, ...] = ()
+    # each kind as counted for more than one ("limpas", "sporchi"); only in the tables of a
+    # language, where the adjective agrees in number (English's "clean" stays as it is)
+    kinds_many: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # the word for books said with the first count, its adjective after it: "4 canastras limpas
+    # + 5 sujas" (pt, es, it); English says it once after the counts, "4 clean + 5 dirty books"
+    noun_first: bool = False
 
     @classmethod
     def of(cls, words: Mapping[str, Any] | None, language: str = "en") -> Words:
@@ -149,8 +155,10 @@ class Words:
         """ "book" for one, "books" for any other number."""
         return self.book if n == 1 else self.books
 
-    def kind(self, kind: str) -> str:
-        """A kind as counted: "clean", "natural", "sevens"."""
+    def kind(self, kind: str, n: int = 1) -> str:
+        """A kind as counted, ``n`` of them: "clean", "natural", "sevens" ("limpa", "limpas")."""
+        if n != 1 and kind in self.kinds_many:
+            return self.kinds_many[kind]
         return self.kinds.get(kind) or kind.replace("_", " ")
 
     def book_label(self, kind: str) -> str:
@@ -225,6 +233,27 @@ class Words:
         )
 
 
+def counted(named: Mapping[str, int], words: Words, between: str = " + ") -> str:
+    """{"clean": 4, "dirty": 5} -> "4 clean + 5 dirty books" ("4 canastras limpas + 5 sujas"), the
+    counts joined by ``between`` ("and": as the language joins a list, "4 clean and 5 dirty");
+    "" for none. Each kind agrees with its count ("1 limpa", "4 limpas"), and in Portuguese,
+    Spanish and Italian the word for books follows the first count (``Words.noun_first``; issue
+    56: "Para bater: canastra: 1 limpa")."""
+    if not named:
+        return ""
+    (kind, count), *others = named.items()
+    parts = [f"{n} {words.kind(k, n)}" for k, n in others]
+    if between == "and":
+        rest = join(["", *parts]) if parts else ""  # " and 5 dirty", ", 5 dirty and 2 wild"
+    else:
+        rest = "".join(f"{between}{part}" for part in parts)
+    if words.noun_first:
+        return f"{count} {words.count(count)} {words.kind(kind, count)}{rest}"
+    kinds = f"{count} {words.kind(kind, count)}{rest}"
+    # Translators: counts of kinds of books, then the word for books: "5 clean + 4 dirty" "books"
+    return _("%(kinds)s %(books)s", kinds=kinds, books=words.count(sum(named.values())))
+
+
 def capital(text: str) -> str:
     """The first letter in upper case, the rest as written ("natural canastas" -> "Natural canastas")."""
     return text[:1].upper() + text[1:]
@@ -255,8 +284,15 @@ def _words(given: Mapping[str, Any]) -> Words:
     )
 
 
+def _plurals(words: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A language's table with its kinds counted in the plural (``PLURALS``) beside them."""
+    table = PLURALS.get(language, {})
+    many = {kind: table[word] for kind, word in words.get("kinds", {}).items() if word in table}
+    return {**words, "kinds_many": many, "noun_first": True} if language in PLURALS else dict(words)
+
+
 _LOCAL = {
-    (_key(english), language): _words(words)
+    (_key(english), language): _words(_plurals(words, language))
     for english, languages in LOCAL
     for language, words in languages.items()
 }
@@ -291,10 +327,14 @@ def _own(cls: type[Words], words: Mapping[str, Any] | None, language: str) -> Wo
         {} if "book" in given else {k: v for k, v in base.labels.items() if k not in given.get("kinds", {})}
     )
     kinds = {**base.kinds, **given.get("kinds", {})} if "book" not in given else given.get("kinds", {})
+    # the plural of a kind left as the language's, never of a kind the family named
+    named = given.get("kinds", {})
+    many = {} if "book" in given else {k: v for k, v in base.kinds_many.items() if k not in named}
     return dataclasses.replace(
         base,
         **{key: v for key, v in given.items() if key != "kinds"},
         kinds=MappingProxyType(kinds),
+        kinds_many=MappingProxyType(many),
         labels=MappingProxyType(labels),
         piles_in=() if "piles" in given else base.piles_in,  # "in" before the family's own piles
     )

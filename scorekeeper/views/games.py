@@ -249,30 +249,22 @@ def _progress_chart(game):
         _("%(team)s: %(total)s", team=name, total=formatting.number(total))
         for name, total in zip(names, s.totals)
     )
-    # English says "rounds" whatever the number
+    # Translators: a chart's description; the count is the number of rounds
+    description = ngettext(
+        "Running totals after each of %(num)s rounds. %(totals)s.",
+        "Running totals after each of %(num)s rounds. %(totals)s.",
+        len(s.running_totals),
+        totals=totals,
+    )
     if len(s.winners) == 1:
-        description = ngettext(
-            "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
-            "Running totals after each of %(num)s rounds. %(totals)s. Winner: %(leader)s.",
-            len(s.running_totals),
-            totals=totals,
-            leader=names[s.winners[0]],
+        winner = game.teams[s.winners[0]]
+        # Translators: after a chart's description; the count is how many players the winning team has
+        # (English says Winner either way)
+        description += " " + ngettext(
+            "Winner: %(leader)s.", "Winner: %(leader)s.", len(winner.players), leader=winner.name
         )
     elif s.winners:
-        description = ngettext(
-            "Running totals after each of %(num)s rounds. %(totals)s. A tie between %(teams)s.",
-            "Running totals after each of %(num)s rounds. %(totals)s. A tie between %(teams)s.",
-            len(s.running_totals),
-            totals=totals,
-            teams=join([names[w] for w in s.winners]),
-        )
-    else:
-        description = ngettext(
-            "Running totals after each of %(num)s rounds. %(totals)s.",
-            "Running totals after each of %(num)s rounds. %(totals)s.",
-            len(s.running_totals),
-            totals=totals,
-        )
+        description += " " + _("A tie between %(teams)s.", teams=join([names[w] for w in s.winners]))
     return charts.line_chart(
         _("Score by round"),
         description,

@@ -18,7 +18,7 @@ from ..scoring import words as engine_words
 from ..scoring.deal import dealt
 from ..scoring.language import N_, _
 from ..scoring.presets import title
-from ..scoring.words import DEFAULT, join
+from ..scoring.words import DEFAULT, counted, join
 from ..services.evenings import clock, local
 from ..storage.faults import size_text
 from .language import code, locale_of, translations
@@ -97,10 +97,7 @@ def books(counts, words=DEFAULT):
     {"clean": 1, "any": 3} -> "1 clean book, 3 books in all"; in the rule set's ``words``
     (``rules.say``) when given: "1 canasta of any kind"."""
     named = {kind: count for kind, count in counts.items() if kind != ANY and count}
-    text = " + ".join(f"{count} {words.kind(kind)}" for kind, count in named.items())
-    if text:
-        # Translators: counts of kinds of books, then the word for books: "5 clean + 4 dirty" "books"
-        text = _("%(kinds)s %(books)s", kinds=text, books=words.count(sum(named.values())))
+    text = counted(named, words, " + ")
     total = counts.get(ANY, 0)
     if total:
         # Translators: a number of books: "3" "books"

@@ -218,6 +218,7 @@ def init_app(app):
     app.jinja_env.install_gettext_callables(
         gettext=lambda message: translations().gettext(message),
         ngettext=lambda singular, plural, n: translations().ngettext(singular, plural, n),
+        pgettext=lambda context, message: translations().pgettext(context, message),
         npgettext=lambda context, singular, plural, n: translations().npgettext(context, singular, plural, n),
         newstyle=True,
     )

@@ -37,7 +37,7 @@ def test_a_round_of_buraco_in_portuguese(live_server, new_page, db, screenshot):
     page = new_page(locale="pt-BR")  # 360 px, the phone set to Portuguese
     page.goto(f"{live_server}/games/{game.id}/rounds/new")
     expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
-    page.get_by_role("radio", name="Ana & Bia bateu").check()
+    page.get_by_role("radio", name="Ana & Bia bateram").check()
     for name, entry in zip(NAMES, ROUND):
         team = page.get_by_role("group", name=name, exact=True)
         for label, kind in (("Canastras limpas", "clean"), ("Canastras sujas", "dirty")):

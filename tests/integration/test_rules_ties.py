@@ -30,3 +30,16 @@ def test_the_rules_page_and_editor_say_how_a_tie_is_played(client):
     assert "A tie for the lead then is played off" not in text(client.get("/rules/burraco-torneo"))
     editor = client.get("/rules/new?from=buraco").get_data(as_text=True)
     assert '<option selected value="play_on">' in editor or 'value="play_on" selected' in editor
+
+
+def test_the_engine_says_when_a_tie_is_being_played_off():
+    """``Standings.playing_off``: the target reached with the lead tied, under rules that play
+    on; not before the target, not once the tie is broken, not where a tie is a draw."""
+    from scorekeeper.scoring import RULESETS, standings
+
+    tied = [melded(2500, 2500), melded(2200, 2200)]
+    assert standings(RULESETS["buraco"], tied).playing_off
+    assert not standings(RULESETS["buraco"], tied[:1]).playing_off  # 2,500 each: the target not reached
+    assert not standings(RULESETS["buraco"], [*tied, melded(150, 90)]).playing_off
+    draw = [melded(400, 300), melded(300, 400), melded(250, 250)]
+    assert not standings(RULESETS["burraco-torneo"], draw).playing_off

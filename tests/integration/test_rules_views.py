@@ -79,7 +79,7 @@ def test_a_progressive_house_rule_set_shows_its_rounds(client, db):
     raw = client.get(f"/rules/{key}").get_data(as_text=True)
     assert "Progressive &lt;b&gt;house&lt;/b&gt;" in raw  # names are escaped
     page = html.unescape(raw)
-    assert "Books of 7s</th><td>+1,500 each" in page
+    assert "Books of 7s</th><td>+1,500 per book" in page  # a book's value says its word (issue 56)
     assert (
         "<td>3</td>\n      <td>100</td>\n      <td>+300</td>\n      "
         "<td>2 clean + 2 dirty + 1 sevens books</td>" in page
