@@ -24,8 +24,8 @@ import time
 from ..background import Worker, answering
 from ..recent import Recent
 from ..scoring.language import _, ngettext
+from ..services import colours, years
 from ..services import yearbook as data
-from ..services import years
 from ..services.evenings import evening
 from ..storage.db import connect
 from ..web import charts, formatting
@@ -53,13 +53,6 @@ class Book:
     language: str
     paper: str
     household: str
-
-
-def _colour_of(player_id, index):
-    """A player's colour in the book's charts: for now the charts' palette by the player's
-    place in the book (player colours of their own are being added beside this work)."""
-    del player_id  # the player's own colour, once there is one
-    return charts.COLOURS[index % len(charts.COLOURS)]
 
 
 def game_sentence(told):
@@ -109,9 +102,10 @@ def game_sentence(told):
     )
 
 
-def rating_chart(player, index):
+def rating_chart(player, colour):
     """A player's rating through the year: a line of their rating after each game (at most
-    ``services.yearbook.RATING_POINTS``), labelled by month."""
+    ``services.yearbook.RATING_POINTS``), labelled by month, in the player's colour (a
+    ``services.colours.Colour``), as their page and the game's race chart draw them."""
     labels = [formatting.short_month(at) for at, _ in player["rating"]]
     values = [round(value, 1) for _, value in player["rating"]]
     description = _(
@@ -120,12 +114,8 @@ def rating_chart(player, index):
         first=formatting.rating(values[0]),
         last=formatting.rating(values[-1]),
     )
-    chart = charts.line_chart(
-        _("%(name)s’s rating", name=player["name"]), description, labels, [(player["name"], values)]
-    )
-    colour = _colour_of(player["id"], index)
-    return dataclasses.replace(
-        chart, series=tuple(dataclasses.replace(s, colour=colour) for s in chart.series)
+    return charts.line_chart(
+        _("%(name)s’s rating", name=player["name"]), description, labels, [(player["name"], values, colour)]
     )
 
 
@@ -137,12 +127,13 @@ def months_chart(book):
         _("Games per month, %(year)s", year=book["year"]),
         _("Games played each month of %(year)s.", year=book["year"]),
         labels,
-        [(_("Games"), counts)],
+        [(_("Games"), counts, colours.INK)],
     )
 
 
-def book_html(book, paper, household):
-    """The book's HTML (inside an app context, in the language it is printed in)."""
+def book_html(book, paper, household, drawn):
+    """The book's HTML (inside an app context, in the language it is printed in); ``drawn``:
+    {player id: Colour} (``services.colours.player_colours``)."""
     from flask import render_template
 
     players = [p for p in book["players"] if not p["short"]]
@@ -154,9 +145,8 @@ def book_html(book, paper, household):
         sentence=game_sentence(book["game_of_the_year"]) if book["game_of_the_year"] else None,
         players=players,
         short=[p for p in book["players"] if p["short"]],
-        rating_charts={
-            p["id"]: rating_chart(p, index) for index, p in enumerate(players) if len(p["rating"]) > 1
-        },
+        colours=drawn,
+        rating_charts={p["id"]: rating_chart(p, drawn.get(p["id"])) for p in players if len(p["rating"]) > 1},
         months=months_chart(book) if len(book["months"]) > 1 else None,
         nights_listed=data.NIGHTS_LISTED,
     )
@@ -229,12 +219,13 @@ def draw(app, book):
             db = connect(app.config["DATABASE"])
             try:
                 shown = data.yearbook(db, book.year)
+                drawn = colours.player_colours(db)
             finally:
                 db.close()
             if shown is None:
                 return
             _step(book, 2)
-            laid_out = document(book_html(shown, book.paper, book.household))
+            laid_out = document(book_html(shown, book.paper, book.household, drawn))
             _step(book, 3)
             pdf = laid_out.write_pdf()
         with _lock:

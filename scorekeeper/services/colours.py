@@ -52,6 +52,9 @@ PALETTE = (
     Colour("black", "#000000", "star", N_("Black"), 1),
 )
 BY_KEY = {c.key: c for c in PALETTE}
+# a chart's line that is no player's (the yearbook's games by month): grey ink, so that it
+# is never read as someone's
+INK = Colour("ink", "#555555", "circle", N_("Grey"), 2)
 
 
 def colour(key):

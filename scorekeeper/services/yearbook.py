@@ -7,8 +7,8 @@ finished games with a round, by the evening played); each game's facts are its
 order played, so a year of 2,000 games is two passes over a few thousand rows.
 
 ``key`` says what a book shows short of reading it all: the year's games as of their
-revisions, the players' and house rules' revisions (a rename, a rule set's words), and the
-ratings' catch-up mark; a book drawn from the same key is the same book.
+revisions, the players' and house rules' revisions (a rename, a rule set's words), the
+players' colours and the ratings' catch-up mark; a book drawn from the same key is the same.
 """
 
 from __future__ import annotations
@@ -51,10 +51,12 @@ def key(db, year, today=None):
             [since, until],
         ):
             digest.update(repr(tuple(row)).encode())
-        for table in ("players", "house_rules"):
-            digest.update(
-                repr(db.execute(f"SELECT count(*), sum(revision) FROM {table}").fetchone()).encode()
-            )
+        for sql in (
+            "SELECT count(*), sum(revision) FROM players",
+            "SELECT count(*), sum(revision) FROM house_rules",
+            "SELECT group_concat(colour) FROM (SELECT colour FROM players ORDER BY id)",
+        ):
+            digest.update(repr(db.execute(sql).fetchone()).encode())
         digest.update(repr(ratings.behind(db)).encode())
     return digest.hexdigest()[:24]
 

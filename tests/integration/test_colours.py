@@ -1,13 +1,16 @@
 """A colour for each player (issue 58, services/colours.py): the same colour read back
-from the game page's chart, the year page, the evening's page and the result pictures'
-pixels; changed on the player's page, it follows everywhere; kept for players made
+from the game page's chart, the year page, the evening's page, the result pictures' and
+the yearbook's pixels; changed on the player's page, it follows everywhere; kept for players made
 before colours were (m021), given the least used to a new player; carried by the
-history's export (version 6) and kept by an import. (About 2 s: three
-pictures drawn twice by WeasyPrint.)"""
+history's export (version 6) and kept by an import. (About 3 s: three pictures and the
+yearbook drawn twice by WeasyPrint.)"""
 
 import io
 import json
+import os
 import re
+import subprocess
+import tempfile
 
 import numpy
 import pytest
@@ -15,6 +18,7 @@ from PIL import Image
 from sqlite_utils import Database
 
 from scorekeeper.exchange import importer
+from scorekeeper.printing import yearbook
 from scorekeeper.scoring import TeamRound
 from scorekeeper.services import colours, players
 from scorekeeper.services.schema import migrate
@@ -58,6 +62,30 @@ def coloured_pixels(png, rgb, within=3):
     return int((abs(pixels - numpy.array(rgb)) <= within).all(axis=2).sum())
 
 
+def yearbook_png(client, year):
+    """The year's yearbook as the family prints it (drawn by the worker), its pages side by
+    side as one picture (pdftoppm at 100 dpi: a swatch is some 60 pixels)."""
+    url = f"/years/{year}/book.pdf"
+    response = client.get(url)
+    if response.status_code == 202:
+        assert yearbook.wait(60)
+        response = client.get(url)
+    assert response.status_code == 200
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(
+            ["pdftoppm", "-r", "100", "-png", "-", f"{folder}/page"], input=response.data, check=True
+        )
+        pages = [Image.open(os.path.join(folder, name)).convert("RGB") for name in sorted(os.listdir(folder))]
+        whole = Image.new("RGB", (sum(p.width for p in pages), max(p.height for p in pages)), "white")
+        x = 0
+        for page in pages:
+            whole.paste(page, (x, 0))
+            x += page.width
+    out = io.BytesIO()
+    whole.save(out, "PNG")
+    return out.getvalue()
+
+
 def change_colour(client, player_id, key):
     page = client.get(f"/players/{player_id}")
     values = {**posted(page), "colour": key}
@@ -78,13 +106,15 @@ def test_a_players_colour_is_the_same_everywhere_and_follows_a_change(app, clien
         evening = text(client.get(f"/evenings/{DAY}"))
         game_png = client.get(f"/games/{game.id}/picture.png").data
         year_png = client.get(f"/years/2026/players/{ann}/picture.png").data
-        return chart, swatch_before(year, "Ann"), swatch_before(evening, "Ann"), game_png, year_png
+        book_png = yearbook_png(client, 2026)
+        return chart, swatch_before(year, "Ann"), swatch_before(evening, "Ann"), game_png, year_png, book_png
 
-    chart, on_year, on_evening, game_png, year_png = read_everywhere()
+    chart, on_year, on_evening, game_png, year_png, book_png = read_everywhere()
     assert chart == {"Ann": ("red", "#d55e00"), "Bo": ("blue", "#0072b2")}
     assert on_year == on_evening == "red"
     assert coloured_pixels(game_png, RED) > 100 and coloured_pixels(game_png, BLUE) > 100
     assert coloured_pixels(year_png, RED) > 100 and coloured_pixels(year_png, BLUE) == 0
+    assert coloured_pixels(book_png, RED) > 20 and coloured_pixels(book_png, BLUE) > 20
     player_page = text(client.get(f"/players/{ann}"))
     assert re.search(r'<input type="radio" name="colour" value="red" checked>', player_page)
 
@@ -92,11 +122,12 @@ def test_a_players_colour_is_the_same_everywhere_and_follows_a_change(app, clien
     assert changed.status_code == 303 and changed.location.endswith(f"/players/{ann}#colour")
     assert "Ann’s colour: Green." in text(client.get(changed.location))
 
-    chart, on_year, on_evening, game_png, year_png = read_everywhere()
+    chart, on_year, on_evening, game_png, year_png, book_png = read_everywhere()
     assert chart == {"Ann": ("green", "#009e73"), "Bo": ("blue", "#0072b2")}
     assert on_year == on_evening == "green"
     assert coloured_pixels(game_png, GREEN) > 100 and coloured_pixels(game_png, RED) == 0
     assert coloured_pixels(year_png, GREEN) > 100 and coloured_pixels(year_png, RED) == 0
+    assert coloured_pixels(book_png, GREEN) > 20 and coloured_pixels(book_png, RED) == 0
 
 
 def test_a_pair_takes_its_first_players_colour_unless_another_team_has_it(client, db, make_game):

@@ -14,7 +14,7 @@ from scorekeeper import create_app
 from scorekeeper.exchange import demo
 from scorekeeper.printing import yearbook
 from scorekeeper.scoring import RULESETS, TeamRound
-from scorekeeper.services import evenings, game_model, games, players
+from scorekeeper.services import colours, evenings, game_model, games, players
 from scorekeeper.services import yearbook as book_data
 from scorekeeper.storage.db import connect, transaction
 
@@ -134,7 +134,8 @@ def lines_out_of_their_boxes(app, year, language, paper):
     try:
         with app.test_request_context("/", headers={"Accept-Language": language}):
             shown = book_data.yearbook(db, year)
-            document = yearbook.document(yearbook.book_html(shown, paper, "The Smiths"))
+            drawn = colours.player_colours(db)
+            document = yearbook.document(yearbook.book_html(shown, paper, "The Smiths", drawn))
     finally:
         db.close()
     problems = []
