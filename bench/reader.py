@@ -137,6 +137,9 @@ def main():
                 marked += box.mark is not None
                 if box.mark == "repaired":
                     repairs[right] += 1
+                    if not right:
+                        said = f"written {written}, {box.was} made {box.value}"
+                        print(f"  wrong repair: {key} {said}", file=sys.stderr)
                 if not right:
                     wrong_in_game += 1
                     if not flagged:
