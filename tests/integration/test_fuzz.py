@@ -759,6 +759,10 @@ def post_targets(ids):
         "players.rename": PostTarget(
             "players.rename", tuple((f"rename{p}", f"/players/{p}/rename", False) for p in (1, 5))
         ),
+        # the player page's one POST form: their colour (issue 58)
+        "players.colour": PostTarget(
+            "players.colour", tuple((f"colour{p}", f"/players/{p}", False) for p in (1, 5))
+        ),
         "exchange.import_file": PostTarget(
             "exchange.import_file", (("import", "/import", False),), upload="history"
         ),
@@ -1090,6 +1094,7 @@ SWEPT = [
     "rules.delete",
     "rules.import_file",
     "players.rename",
+    "players.colour",
     "exchange.import_file",
     "exchange.import_past",
     "share.renew",
