@@ -92,6 +92,7 @@ def change_colour(client, player_id, key):
     return client.post(f"/players/{player_id}/colour", data=values)
 
 
+@pytest.mark.long  # three pictures and the yearbook drawn twice by WeasyPrint: 3 to 4 s
 def test_a_players_colour_is_the_same_everywhere_and_follows_a_change(app, client, db, make_game):
     game = make_game(
         "canasta", rounds((300, 120), (250, 90)), teams=(("", ["Ann"]), ("", ["Bo"])), day=DAY, end=True

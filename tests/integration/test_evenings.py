@@ -418,6 +418,7 @@ def test_records_and_the_player_page_count_tables_and_evening_champions(app, pho
     assert json.loads(phone.get(f"/players/{ids[partner]}.json").body)["evenings"]["won"] == 0
 
 
+@pytest.mark.long  # 300 demo games made and scored: a second or more
 def test_demo_data_makes_evenings_of_several_tables_with_partners_changed(app, runner, phone):
     assert runner.invoke(args=["demo-data", "--games", "300", "--seed", "4"]).exit_code == 0
     database = app.config["DATABASE"]

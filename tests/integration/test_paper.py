@@ -552,6 +552,7 @@ def test_a_printed_sheets_qr_code_opens_its_games_typing_page(app, client, db):
     assert qr_codes(blank) == []
 
 
+@pytest.mark.long  # two tables' sheets printed by WeasyPrint and their QR codes read: 1 to 2 s
 def test_an_evenings_tables_print_their_sheets_each_with_its_games_code(app, client, db):
     from scorekeeper.services import evening_tables, rulesets
 

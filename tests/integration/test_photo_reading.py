@@ -23,7 +23,7 @@ from ..helpers import TEAMS, posted, text
 RULES = RULESETS["friends-family"]
 SEED = 5
 # each test draws a photo (3 s) and has it read (3 s) on an idle machine: far more on a busy one
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
 
 
 @pytest.fixture

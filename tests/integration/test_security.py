@@ -82,6 +82,7 @@ def headers_are_set(response, where):
     assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin", where
 
 
+@pytest.mark.long  # every kind of page, a PDF and a picture among them, drawn: about a second
 def test_every_response_carries_the_security_headers(app, client, make_game):
     game = make_game("roth", [[TeamRound(melded_points=300), TeamRound(melded_points=150)]])
     urls = [

@@ -252,6 +252,7 @@ def renewing(app, served, home, old, capsys):
     assert handshake(port, made.status) == made.status.server.public_bytes(Encoding.DER)
 
 
+@pytest.mark.long  # a served process started and seen to stop: 1 to 2 s
 def test_a_server_that_cannot_say_where_it_is_stops_whole(tmp_path):
     """Its output closed before it prints (a pipe whose reader is gone): it fails, and
     exits, https server and all (cheroot's threads are no daemons: it once waited for

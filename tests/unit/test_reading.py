@@ -27,6 +27,8 @@ SEED = 55
 MODEL_ALONE = 0.92
 CHECKED = 0.94
 CORNER_PX = 4.0  # a marker's centre found within this of where it was drawn (the photo's pixels)
+# a photo drawn (a 12 MP page rasterised, written in, photographed) and read: 1 to 3 s each
+pytestmark = pytest.mark.long
 
 
 @pytest.fixture(scope="module")
