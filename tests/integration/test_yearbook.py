@@ -204,21 +204,22 @@ SAID = {
     ],
     "pt_BR": [
         "2026 The Smiths Canastra Partidas 5 Noites de jogo 3 Jogadores 5",  # the game's own word
-        "A partida do ano Cy & Di estava 200 pontos atrás depois da rodada 1 e venceu em "
-        "sexta-feira, 9 de janeiro de 2026: a virada do ano.",
+        # a pair's verb agrees with "a equipe"; a weekday takes no "em" ("na sexta-feira")
+        "A partida do ano A equipe Cy & Di estava 200 pontos atrás depois da rodada 1 e venceu "
+        "(sexta-feira, 9 de janeiro de 2026): a virada do ano.",
         "Maior sequência de vitórias",
         "Mais canastras numa rodada 1 canastra Ann & Bo",
         "Também à mesa Eve jogou uma partida e venceu.",
     ],
     "es": [
-        "La partida del año Cy & Di iba 200 puntos por detrás tras la mano 1 y ganó el viernes, 9 "
+        "La partida del año El equipo Cy & Di iba 200 puntos por detrás tras la mano 1 y ganó el viernes, 9 "
         "de enero de 2026: la remontada del año.",
         "Racha de victorias más larga",
         "Más canastas en una mano 1 canasta Ann & Bo",
         "También en la mesa Eve jugó una partida y la ganó.",
     ],
     "it": [
-        "La partita dell’anno Cy & Di era sotto di 200 punti dopo la smazzata 1 e ha vinto venerdì "
+        "La partita dell’anno La squadra Cy & Di era sotto di 200 punti dopo la smazzata 1 e ha vinto venerdì "
         "9 gennaio 2026: la rimonta dell’anno.",
         "Serie di vittorie più lunga",
         "Più canaste in una smazzata 1 canasta Ann & Bo",
