@@ -219,8 +219,8 @@ SAID = {
         "También en la mesa Eve jugó una partida y la ganó.",
     ],
     "it": [
-        "La partita dell’anno La squadra Cy & Di era sotto di 200 punti dopo la smazzata 1 e ha vinto venerdì "
-        "9 gennaio 2026: la rimonta dell’anno.",
+        "La partita dell’anno La squadra Cy & Di era sotto di 200 punti dopo la smazzata 1 e ha vinto "
+        "venerdì 9 gennaio 2026: la rimonta dell’anno.",
         "Serie di vittorie più lunga",
         "Più canaste in una smazzata 1 canasta Ann & Bo",
         "Anche al tavolo Eve ha giocato una partita e l’ha vinta.",
