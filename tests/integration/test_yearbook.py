@@ -382,3 +382,14 @@ def test_a_year_of_two_thousand_games_prints_in_pages_a_family_reads(tmp_path_fa
     assert len(pages) <= 30, len(pages)
     assert "More than 60 nights: each month in a line." in " ".join(pages)
     assert words_off_the_printable_page(pdf, "a4") == []
+
+
+@pytest.mark.long  # a book drawn: about a second
+def test_a_burraco_familys_book_says_burrachi(app, db, make_game):
+    """A Burraco family reads its year in its own words: burrachi, never canaste."""
+    won = [TeamRound(books={"clean": 2}, melded_points=900), TeamRound(books={"dirty": 1}, melded_points=300)]
+    make_game("burraco", [won], day="2026-05-01", end=True)
+    yearbook.clear_cache()
+    words = " ".join(pages_read(book(app, 2026, "it")))
+    assert "Più burrachi in una smazzata 2 burrachi Ann & Bo" in words
+    assert "canast" not in words.casefold()
