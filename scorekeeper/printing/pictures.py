@@ -18,13 +18,12 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
-import os
 import threading
 
 from ..recent import Recent
 from ..scoring.language import language
 from ..services import colours, records
-from ..web.resources import resource_folder
+from .styled import Styled
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 1200, 630  # pixels: a link preview's size (Open Graph's 1.91:1)
@@ -32,7 +31,7 @@ CACHE_SIZE = 64  # a picture is 30 to 80 KB
 _cache = Recent(CACHE_SIZE)  # (what a picture shows) -> Picture
 _lock = threading.Lock()  # the cache's own: a picture found there never waits for one being drawn
 _drawing = threading.Lock()  # one picture drawn at a time (WeasyPrint's memory on a small machine)
-_style = None
+STYLED = Styled("picture.css", "a picture")  # the tests lay a picture out with it too
 
 
 class Picture:
@@ -151,28 +150,9 @@ def clear_cache():
         _cache.clear()
 
 
-def _fonts_and_style():
-    global _style
-    if _style is None:
-        from weasyprint import CSS
-        from weasyprint.text.fonts import FontConfiguration
-
-        fonts = FontConfiguration()
-        with open(os.path.join(resource_folder("static"), "picture.css"), encoding="utf-8") as file:
-            _style = fonts, CSS(string=file.read(), font_config=fonts)
-    return _style
-
-
-def _refuse(url):
-    raise ValueError(f"a picture fetches nothing (asked for {url})")
-
-
 def pdf_of(html):
     """The one-page PDF a picture's HTML lays out to (its text can be read back)."""
-    from weasyprint import HTML
-
-    fonts, style = _fonts_and_style()
-    return HTML(string=html, url_fetcher=_refuse).write_pdf(stylesheets=[style], font_config=fonts)
+    return STYLED.pdf(html)
 
 
 def png_from_pdf(pdf):

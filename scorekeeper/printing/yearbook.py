@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import logging
-import os
 import threading
 import time
 
@@ -30,7 +29,7 @@ from ..services.evenings import evening
 from ..storage.db import connect
 from ..web import charts, formatting
 from ..web.language import speaking
-from ..web.resources import resource_folder
+from .styled import Styled
 
 CACHE_SIZE = 4  # books, 100 to 400 KB each
 IDLE_SECONDS = 30
@@ -38,7 +37,7 @@ _worker = Worker("scorekeeper-yearbook", IDLE_SECONDS)
 _lock = threading.Lock()
 _cache = Recent(CACHE_SIZE)  # Book -> PDF bytes
 _drawing = {}  # Book -> its progress: {"step": 1.., "steps": STEPS, "since": time.monotonic()}
-_style = None
+_styled = Styled("yearbook.css", "a yearbook")
 _drawn = [0]  # books drawn since the process started (a test counts them)
 # what drawing a book does, in order: the progress page names the step being done
 STEPS = ("reading", "laying out", "writing")
@@ -152,33 +151,14 @@ def book_html(book, paper, household, drawn):
     )
 
 
-def _fonts_and_style():
-    global _style
-    if _style is None:
-        from weasyprint import CSS
-        from weasyprint.text.fonts import FontConfiguration
-
-        fonts = FontConfiguration()
-        with open(os.path.join(resource_folder("static"), "yearbook.css"), encoding="utf-8") as file:
-            _style = fonts, CSS(string=file.read(), font_config=fonts)
-    return _style
-
-
-def _refuse(url):
-    raise ValueError(f"a yearbook fetches nothing (asked for {url})")
-
-
 def document(html):
     """The book's HTML laid out (WeasyPrint's document: its pages and boxes)."""
-    from weasyprint import HTML
-
-    fonts, style = _fonts_and_style()
-    return HTML(string=html, url_fetcher=_refuse).render(stylesheets=[style], font_config=fonts)
+    return _styled.document(html)
 
 
 def pdf_of(html):
     """The book's PDF from its HTML."""
-    return document(html).write_pdf()
+    return _styled.pdf(html)
 
 
 # --- drawn in the background ---------------------------------------------------------------

@@ -27,11 +27,9 @@ def rounds_of(*melded):
 def laid_out_whole(html):
     """Every line of text of the picture as WeasyPrint lays it out (what the PNG shows):
     on its one page, inside the picture, and inside its team's card; the problems found."""
-    from weasyprint import HTML
     from weasyprint.formatting_structure import boxes
 
-    fonts, style = pictures._fonts_and_style()
-    document = HTML(string=html).render(stylesheets=[style], font_config=fonts)
+    document = pictures.STYLED.document(html)
     problems = [] if len(document.pages) == 1 else [f"{len(document.pages)} pages"]
     page = document.pages[0]._page_box
 
