@@ -163,6 +163,15 @@ def rules_words(db, rules_name):
     return rules_of(row[0]).say if row else DEFAULT_WORDS
 
 
+def latest_key(db):
+    """The rule set of the household's latest game (None before any): a new game starts
+    from it, so that a Buraco household's "New game" is Buraco."""
+    row = db.execute(
+        "SELECT rules_key FROM games WHERE deleted_at IS NULL AND importing IS NULL ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    return row[0] if row else None
+
+
 def household_game(db):
     """The game the household plays, in the reader's words: its latest game's (None before any,
     and for Hand and Foot's words where the reader's language has none of its own: the catalog's)."""

@@ -105,7 +105,7 @@ def new():
     entries = rulesets.list_rule_sets(db)
     by_key = {e.key: e for e in entries}
     if request.method == "GET":
-        entry = by_key.get(request.args.get("rules", ""), entries[0])
+        entry = by_key.get(request.args.get("rules", "")) or by_key.get(rulesets.latest_key(db), entries[0])
         return _new_game_page(_with_rules_of(NewGameForm(formdata=None), entry), entries)
     form = NewGameForm()
     entry = by_key.get(_chosen(form))

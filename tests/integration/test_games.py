@@ -77,6 +77,15 @@ def stored(db, game_id):
 # --- starting a game ----------------------------------------------------------------
 
 
+def test_a_new_game_starts_from_the_households_latest_rules(client, make_game):
+    """A Buraco household's "New game" is Buraco, its tab named so (a native reading found
+    "Nova partida · Mão e Pé" there); a link's ?rules= still chooses."""
+    make_game("buraco", [[TeamRound(melded_points=300), TeamRound(melded_points=100)]], day="2026-03-05")
+    page = text(client.get("/games/new"))
+    assert "<title>New game · Buraco</title>" in page
+    assert f"Rule set: {RULESETS['buraco'].name}</summary>" in page
+    assert f"Rule set: {RULESETS['canasta'].name}</summary>" in text(client.get("/games/new?rules=canasta"))
+
 def test_new_game_page_offers_every_rule_set(client):
     page = text(client.get("/games/new"))
     for key, rules in RULESETS.items():
