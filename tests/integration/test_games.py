@@ -86,6 +86,7 @@ def test_a_new_game_starts_from_the_households_latest_rules(client, make_game):
     assert f"Rule set: {RULESETS['buraco'].name}</summary>" in page
     assert f"Rule set: {RULESETS['canasta'].name}</summary>" in text(client.get("/games/new?rules=canasta"))
 
+
 def test_new_game_page_offers_every_rule_set(client):
     page = text(client.get("/games/new"))
     for key, rules in RULESETS.items():
