@@ -24,6 +24,7 @@ from scorekeeper.web import passcode
 from scorekeeper.web.bodies import Limits
 
 from ..helpers import TEAMS, posted, text
+from .test_paper import LINES as PAPER_LINES
 
 # Friends & Family's sheet, a team a tuple: books clean, dirty, melded, left, red 3s, black
 # 3s, went out, round score, total (the same game as test_paper's first two rounds)
@@ -31,17 +32,8 @@ SHEET = [
     ((4, 5, 1210, 0, 0, 0, 1, 4810, 4810), (2, 3, 690, 85, 1, 0, 0, 2005, 2005)),
     ((2, 2, 560, 140, 0, 2, 0, 2010, 6820), (4, 5, 1150, 0, 0, 0, 1, 4750, 6755)),
 ]
-LINES = (
-    "book_clean",
-    "book_dirty",
-    "melded_points",
-    "unplayed_points",
-    "red_threes",
-    "black_threes",
-    "went_out",
-    "sheet_score",
-    "sheet_total",
-)
+# the typing page's lines (test_paper's), then the round score and running total written
+LINES = (*PAPER_LINES, "sheet_score", "sheet_total")
 COMBS = {"book_clean": 1, "book_dirty": 1, "melded_points": 4, "unplayed_points": 4}
 COMBS |= {"red_threes": 1, "black_threes": 1, "went_out": 1, "sheet_score": 5, "sheet_total": 5}
 SIGNED = {"sheet_score", "sheet_total"}

@@ -11,12 +11,15 @@ import re
 import subprocess
 
 import pytest
+from PIL import Image
 
 from scorekeeper.printing import layout
 from scorekeeper.scoring import RULESETS
 from scorekeeper.services import game_model, games
 from scorekeeper.services.game_model import SCORES_ONLY
 from scorekeeper.storage.db import transaction
+
+from .. import photos
 
 TWO = [("", ["Linda", "Mark"]), ("Sharks", ["Ann", "Bo"])]
 SIX = [*TWO, ("", ["Cy", "Di"]), ("", ["Ed", "Flo"]), ("", ["Gus", "Hal"]), ("", ["Ivy", "Jo"])]
@@ -79,28 +82,9 @@ def word_boxes(pdf):
 
 
 def drawn(pdf, number):
-    """Page ``number`` as a grey picture at 150 dpi (PIL), as a scanner would see it."""
-    from PIL import Image
-
-    png = subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            str(DPI),
-            "-gray",
-            "-png",
-            "-f",
-            str(number),
-            "-l",
-            str(number),
-            "-singlefile",
-            "-",
-        ],
-        input=pdf,
-        capture_output=True,
-        check=True,
-    ).stdout
-    return Image.open(io.BytesIO(png))
+    """Page ``number`` as a grey picture at 150 dpi (PIL), as a scanner would see it: the
+    photo generator's rasterising (poppler's pdftoppm), made grey."""
+    return Image.open(io.BytesIO(photos.rasterized(pdf, number, DPI))).convert("L")
 
 
 def px(mm):
