@@ -522,7 +522,12 @@ def _check_game(value, where, house_rules_names, shared=None):
         if len(entries) != len(teams):
             _fail(
                 f"{at}.entries",
-                _("%(count)s entries for a game of %(teams)s teams", count=len(entries), teams=len(teams)),
+                ngettext(
+                    "%(num)s entry for a game of %(teams)s teams",
+                    "%(num)s entries for a game of %(teams)s teams",
+                    len(entries),
+                    teams=len(teams),
+                ),
             )
         rounds.append(
             [shared.setdefault(entry, entry) for entry in _check_round(rules, entries, r + 1, at, team_names)]

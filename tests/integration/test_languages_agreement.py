@@ -3,6 +3,7 @@ in the plural ("4 canastras limpas"), a pair's verb and "Vencedores" in the plur
 in the plural in Portuguese, the printed sheet's rules line saying only what the game has, a
 sentence per form where Portuguese contracts ("nesta rodada"), and a tie at the target told."""
 
+import copy
 import datetime
 import gettext
 import html
@@ -11,10 +12,14 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
-from scorekeeper.scoring import RULESETS, TeamRound
+from scorekeeper.exchange import importer, jsonfile
+from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
+from scorekeeper.scoring import language as engine_language
 from scorekeeper.scoring.words import Words, counted
-from scorekeeper.services import evenings, game_model, games
+from scorekeeper.services import evenings, game_model, games, rulesets
+from scorekeeper.services.schema import migrate
 from scorekeeper.storage.db import connect, transaction
 
 from ..helpers import at_home
@@ -27,6 +32,7 @@ TWO = [("", ["Ann"]), ("", ["Cy"])]
 WON = [TeamRound(books={"clean": 4, "dirty": 5}, melded_points=2500, went_out=True), TeamRound()]
 SMALL = [TeamRound(books={"clean": 1}, melded_points=300, went_out=True), TeamRound()]
 TIED = [TeamRound(books={"clean": 4, "dirty": 5}, melded_points=2500)] * 2
+ONE_DECK = {"decks": 1, "jokers": 2, "hand": 11, "foot": 11}
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +51,8 @@ def played(tmp_path_factory):
         def make(name, key, teams, rounds, end=False):
             when = evenings.stored(datetime.date(2026, 4, 2), datetime.time(19, 30))
             with transaction(db):
-                game_id = games.insert_game(db, RULESETS[key], key, teams, created_at=when)
+                rules = RULESETS[key] if key in RULESETS else rulesets.get_rule_set(db, key).rules
+                game_id = games.insert_game(db, rules, key, teams, created_at=when)
             game = game_model.load_game(db, game_id)
             for number, entries in enumerate(rounds, start=1):
                 game = games.add_round(db, game.id, game.revision, number, entries)
@@ -53,6 +60,13 @@ def played(tmp_path_factory):
                 game = games.end_game(db, game.id, game.revision)
             ids[name] = game.id
 
+        # a household's Buraco dealt from one deck (first: the household's latest game stays Buraco)
+        one_deck = RuleSet.from_dict(
+            {**RULESETS["buraco"].to_dict(), "name": "Buraco de um baralho", "deal": ONE_DECK}
+        )
+        with transaction(db):
+            key = rulesets.insert_house_rules(db, one_deck)
+        make("one deck", key, PAIRS, [])
         for key in ("canasta", "burraco", "buraco"):
             # Canasta's game is ended by hand after two rounds (its chart describes a winner)
             make(f"{key} pairs", key, PAIRS, [SMALL, SMALL] if key == "canasta" else [WON], end=True)
@@ -214,3 +228,53 @@ def test_rules_that_play_a_tie_off_do_not_say_a_tie_is_possible(played):
     assert "mais uma rodada, até uma equipe ficar na frente" in buraco
     # a tournament turn's tie is a draw: it may end tied
     assert "pode haver empate" in page(phone, "/rules/burraco-torneo", "pt-BR")
+
+
+@pytest.mark.long  # four printed sheets laid out by WeasyPrint, half a second each
+def test_the_sheets_deal_counts_its_decks(played):
+    """ "1 baralho", "2 baralhos": the deal's decks are counted in their plural forms."""
+    phone, ids = played
+    said = {
+        "pt-BR": ("1 baralho para 4 jogadores", "2 baralhos para 4 jogadores"),
+        "es": ("1 mazo para 4 jugadores", "2 mazos para 4 jugadores"),
+        "it": ("1 mazzo per 4 giocatori", "2 mazzi per 4 giocatori"),
+        "en": ("1 deck for 4 players", "2 decks for 4 players"),
+    }
+    for language, (one, two) in said.items():
+        assert one in sheet(phone, ids["one deck"], language), language
+        assert two in sheet(phone, ids["buraco pairs"], language), language
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("pt_BR", "1 registro para uma partida de 2 equipes", "2 registros para uma partida de 3 equipes"),
+        ("es", "1 entrada para una partida de 2 equipos", "2 entradas para una partida de 3 equipos"),
+        ("it", "1 voce per una partita di 2 squadre", "2 voci per una partita di 3 squadre"),
+        ("en", "1 entry for a game of 2 teams", "2 entries for a game of 3 teams"),
+    ],
+)
+def test_an_import_counts_a_rounds_entries(tmp_path, language, one, two):
+    """A history file whose round has an entry too few is refused in the reader's language,
+    the entries counted in their plural forms ("1 registro", "2 registros")."""
+    for name in ("scores.db", "other.db"):
+        migrate(tmp_path / name)
+    db, other = connect(tmp_path / "scores.db"), connect(tmp_path / "other.db")
+    for teams in (PAIRS, [*PAIRS, ("", ["Ed"])]):
+        game = games.create_game(db, RULESETS["buraco"], "buraco", teams)
+        games.add_round(db, game.id, game.revision, 1, [TeamRound()] * len(teams))
+    export = jsonfile.export_history(db)
+    catalog = Translations.load(str(FOLDER), [language])
+    before = engine_language.use(lambda: catalog, lambda: language)
+    try:
+        for game, said in zip(export["games"], (one, two), strict=True):
+            bad = copy.deepcopy(export)
+            bad["games"] = [game]
+            del game["rounds"][0]["entries"][0]
+            with pytest.raises(ValueError) as refused:
+                importer.import_history(other, bad)
+            assert str(refused.value) == f"games[0].rounds[0].entries: {said}"
+    finally:
+        engine_language.use(*before)
+        db.close()
+        other.close()
