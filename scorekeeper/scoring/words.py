@@ -192,6 +192,13 @@ class Words:
         return _("in %(piles)s", piles=self.piles[0])
 
     @property
+    def left_in_or(self) -> str:
+        """ "in hand or foot" ("na mão ou no pé", "en la mano o en el pie"): where a card is caught."""
+        if self.piles_in:
+            return join(self.piles_in, "or")
+        return _("in %(piles)s", piles=self.piles_or)
+
+    @property
     def piles_or(self) -> str:
         """ "hand or foot", "hand", "hand, knee or foot"."""
         return join(self.piles, "or")

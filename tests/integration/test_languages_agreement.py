@@ -278,3 +278,29 @@ def test_an_import_counts_a_rounds_entries(tmp_path, language, one, two):
         engine_language.use(*before)
         db.close()
         other.close()
+
+
+def test_the_piles_each_take_their_in(played):
+    """ "na mão e no pé", never "na mão e pé": each pile takes its own article where the
+    language puts one, in the house-rules editor's hint and the rows of the 3s caught."""
+    phone, _ids = played
+    said = {
+        "pt-BR": ("deixada na mão e no pé.", "3 vermelhos pegos na mão ou no pé"),
+        "es": ("que quede en la mano y en el pie.", "3 rojos que quedaron en la mano o en el pie"),
+        "it": ("rimasta in mano e nel piede.", "3 rossi rimasti in mano o nel piede"),
+        "en": ("left in hand and foot.", "Red 3 caught in hand or foot"),
+    }
+    for language, (left, caught) in said.items():
+        editor = page(phone, "/rules/new?from=friends-family", language)
+        assert left in editor and caught in editor, language
+        assert caught in page(phone, "/rules/friends-family", language), language
+    slips = (
+        "na mão e pé",
+        "na mão ou pé",
+        "pegos (mão",
+        "en mano o pie",
+        "en la mano y el pie",
+        "in mano o piede",
+    )
+    editor = " ".join(page(phone, "/rules/new?from=friends-family", language) for language in said)
+    assert not [slip for slip in slips if slip in editor]
