@@ -31,6 +31,8 @@ FORMAT = "scorekeeper-history"
 # written, so only rules that play a tie off carry it (docs/export-format.md).
 # Version 6 (issue 58) added each player's colour (``colours``); a version 5 file is a
 # version 6 file without it (a new player gets the least used colour, as one typed in).
+# The house-rules value victory_points (issue 56) came within version 6 as tie did within
+# version 5: at its default (null) it is not written.
 VERSION = 6
 READS = (1, 2, 3, 4, 5, 6)
 

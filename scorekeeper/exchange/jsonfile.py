@@ -152,6 +152,8 @@ def game_json(game):
             for i, played in enumerate(game.rounds)
         ],
         "totals": result.totals,
+        # a tournament turn's victory points per team, where the rules ask for them (else null)
+        "victory_points": result.victory_points,
         "next_round": result.next_round,
         "next_meld_minimums": result.next_meld_minimums,
         "next_books_to_go_out": result.next_books_to_go_out,

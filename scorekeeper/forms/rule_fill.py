@@ -53,6 +53,7 @@ def fields_from_rules(rules: RuleSet) -> dict:
         "end_rounds": rules.planned_rounds,
         "end_score": rules.target_score,
         "tie": rules.tie,
+        "victory_points": rules.victory_points or "",
         **_words_data(rules),
     }
 

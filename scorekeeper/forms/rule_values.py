@@ -76,6 +76,7 @@ def rules_from_fields(fields) -> RuleSet | None:
         "books_to_go_out": _books_to_go_out(fields, rows, names, said),
         "end": _end(fields),
         "tie": fields["tie"].data or scoring.values.TIE_DRAW,
+        "victory_points": _victory_points(fields),
         "deal": _deal(fields),
     }
     if words:  # none typed: no words in the file, as before words existed
@@ -299,6 +300,20 @@ def _books_to_go_out(fields, rows, names, said):
 def _end(fields):
     mode = fields["end_mode"].data
     return {mode: _required(fields[f"end_{mode}"])} if mode in ("rounds", "score") else None
+
+
+def _victory_points(fields):
+    """FIBUR's victory points, for a turn of 3 or 4 rounds (said here in the reader's words,
+    before the engine would say it in its own)."""
+    field = fields["victory_points"]
+    if not field.data:
+        return None
+    if fields["end_mode"].data != "rounds" or fields["end_rounds"].data not in scoring.FIBUR_TABLES:
+        refuse(
+            field,
+            _("FIBUR’s tables are for a tournament turn of 3 or 4 rounds: end the game after 3 or 4 rounds."),
+        )
+    return field.data
 
 
 def _parsed(field, parse):

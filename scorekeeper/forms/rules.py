@@ -269,6 +269,18 @@ class RulesFields(Form):
             "off; a tournament turn’s tie is a draw."
         ),
     )
+    victory_points = SelectField(
+        _l("Victory points"),
+        default="",
+        choices=[
+            SelectChoice("", _l("No victory points")),
+            SelectChoice(scoring.victory.FIBUR, _l("FIBUR’s table")),
+        ],
+        description=_l(
+            "A tournament turn’s victory points from the points difference, beside the score: "
+            "FIBUR’s tables, for a turn of 3 or 4 rounds."
+        ),
+    )
     # what the family calls things (scoring.words); empty: Hand and Foot's words
     words_game = StringField(
         _l("The game"), [Fits(lengths.WORD)], description=_l("Like Canasta; empty: Hand and Foot.")

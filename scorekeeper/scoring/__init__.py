@@ -13,6 +13,7 @@ adds up games and gives the verdict.
 - ``rounds``: ``score_team_round`` and its breakdown
 - ``checks``: ``check_round``: errors and warnings before a round is saved
 - ``game``: ``standings`` and the ``verdict``
+- ``victory``: a tournament turn's victory points (FIBUR's tables)
 - ``cards``: the card-count helper
 - ``deal``: what the deck holds for a table (the bounds of a round), the piles dealt
 - ``presets``: the written rule sets and their variants
@@ -67,12 +68,14 @@ from .values import (
     by_outcome,
     in_use,
 )
+from .victory import FIBUR_TABLES, victory_points
 
 __all__ = [
     "ANY_BOOK",
     "BOOK_SIZE",
     "ENTRY",
     "ENTRY_FIELDS",
+    "FIBUR_TABLES",
     "MAX_BOOKS",
     "MAX_CARD_VALUE",
     "MAX_NAME_LENGTH",
@@ -136,4 +139,5 @@ __all__ = [
     "value_tiers",
     "variant_of",
     "verdict",
+    "victory_points",
 ]

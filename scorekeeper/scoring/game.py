@@ -10,6 +10,7 @@ from .minimums import books_to_go_out, first_meld_books, meld_minimum
 from .rounds import TeamRoundScore, score_round
 from .rules import RuleSet
 from .values import MAX_PLAYERS_PER_TEAM, MAX_TEAMS, MIN_TEAMS, TIE_PLAY_ON
+from .victory import victory_points
 
 __all__ = ["MAX_PLAYERS_PER_TEAM", "MAX_TEAMS", "MIN_TEAMS", "Standings", "Verdict", "standings", "verdict"]
 
@@ -93,6 +94,9 @@ class Standings:
     ended_after: int | None  # the round after which the rules ended the game, if they did
     # the rules' end is reached with the lead tied, and the rules play another round for it
     playing_off: bool = False
+    # per team, the victory points its total gives, where the rules ask for them and a round
+    # was played (a tournament turn's, ``scoring.victory``); else None
+    victory_points: list[int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -163,4 +167,5 @@ def standings(
         and bool(rounds)
         and _reached(rules, len(rounds), totals)
         and _tied_on(rules, totals),
+        victory_points=victory_points(rules.victory_points, rules.planned_rounds, totals) if rounds else None,
     )

@@ -273,6 +273,7 @@ RULESETS: dict[str, RuleSet] = {
         name=N_("Burraco (FIBUR), tournament of 3 hands"),
         end={"rounds": 3},
         tie="draw",
+        victory_points="fibur",  # FIBUR's table for turns of 3 hands, beside the score
     ),
 }
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..recent import PerObject
-from . import values
+from . import values, victory
 from .language import _
 from .language import language as current_language
 from .values import MAX_PLAYERS, whole
@@ -52,6 +52,9 @@ _LATER_FIELDS = {
     # a tie for the lead at the rules' end: "draw" (every rule set before issue 56) or
     # "play_on" (another round, until the tie is broken)
     "tie": values.TIE_DRAW,
+    # a tournament turn's victory points from the points difference: None, or "fibur" (its
+    # tables for turns of 3 and 4 hands, scoring.victory) (issue 56)
+    "victory_points": None,
 }
 #: The values that score 3s apart from the cards (Hand and Foot's, Canasta's); where none is
 #: in use, 3s are cards like any 4 to 7 (Buraco, Burraco), worth ``THREE_VALUE`` each.
@@ -135,6 +138,9 @@ class RuleSet:
     # a tie for the lead when the end comes (a target reached, the set rounds played):
     # "draw" ends the game tied, "play_on" plays another round until the tie is broken
     tie: str = values.TIE_DRAW
+    # victory points beside the score: None, or "fibur" (FIBUR's tables, for a turn of 3 or 4
+    # hands: ``scoring.victory``)
+    victory_points: str | None = None
 
     def __post_init__(self) -> None:
         books = values.books(self.books)
@@ -159,6 +165,7 @@ class RuleSet:
             "packet_not_taken": whole(self.packet_not_taken, "packet_not_taken"),
             "packet_unplayed": values.packet_unplayed(self.packet_unplayed),
             "tie": values.tie(self.tie),
+            "victory_points": victory.check(self.victory_points, self.end),
         }
         for name, value in normalised.items():
             object.__setattr__(self, name, values.frozen(value))

@@ -195,6 +195,12 @@ def render(
         dealer=game.dealer(number),
         review=s.round_scores[number - 1] if review is not None else None,
         totals_after=s.running_totals[number - 1] if review is not None else None,
+        # a tournament turn's victory points after it, where the rules ask for them (the engine's)
+        victory_after=scoring.victory_points(
+            game.rules.victory_points, game.rules.planned_rounds, s.running_totals[number - 1]
+        )
+        if review is not None
+        else None,
         warnings=warnings,
         changed=changed,
         draft=draft_key(game, played, number),
