@@ -11,8 +11,11 @@ import pytest
 
 from scorekeeper.forms import rule_lists
 from scorekeeper.scoring import TeamRound
+from scorekeeper.services import evening_tables, games, rulesets
 
 from ..helpers import csrf_token
+from .test_photos import keep_reading
+from .test_sheets import read
 
 LANGUAGES = ("pt-BR", "es", "it")
 
@@ -183,3 +186,98 @@ def test_the_pages_of_a_household_carry_no_english_number_or_word(client, make_g
         shown = re.sub(r"<[^>]+>", " ", shown)
         assert not re.findall(r"\b\d{1,3},\d{3}\b", shown), url  # 4,195 is English
         assert not ENGLISH_LEFT.findall(shown), url
+
+
+@pytest.fixture
+def evening_and_photo(app, db, make_game):
+    """Tonight's evening of two tables, the first finished (Bo & Gus won), shared; a game
+    with a photo of its sheet read (three boxes marked): the evening, photo-reading and
+    import pages' material."""
+    night = evening_tables.tonight()
+    evening_tables.start_sitting(
+        db,
+        night,
+        rulesets.get_rule_set(db, "friends-family"),
+        "rotate",
+        [[["Bo", "Gus"], ["Cy", "Flo"]], [["Ed", "Hal"], ["Ann", "Di"]]],
+    )
+    evening = evening_tables.load_evening(db, night)
+    first = evening.sittings[0][0].game
+    won = [TeamRound(books={"clean": 4, "dirty": 5}, melded_points=2345, went_out=True), TeamRound()]
+    game = games.add_round(db, first.id, first.revision, 1, won)
+    games.end_game(db, game.id, game.revision)
+    paper = make_game("friends-family")
+    marks = {"1-1-melded_points": "unsure", "2-0-sheet_total": "disagrees", "2-1-unplayed_points": "unread"}
+    photo = keep_reading(app, paper, marks=marks, values={"2-1-unplayed_points": None})
+    return night, evening.share_token, first.id, paper.id, photo
+
+
+# what the evening's and the photo's pages said in English before issue 56's reading
+EVENING_ENGLISH = re.compile(r"\b(Fair tables|partners changed|won|Look|Read, but)\b")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_evening_photo_and_import_pages_carry_no_english_number_or_word(
+    client, evening_and_photo, language
+):
+    night, token, first, paper, photo = evening_and_photo
+    urls = (
+        "/evenings/new",
+        f"/evenings/{night}",
+        f"/evenings/{night}/next",
+        f"/e/{token}",
+        f"/e/{token}/games/{first}",
+        f"/games/{paper}/photo",
+        f"/games/{paper}/paper?photo={photo}",
+        "/import",
+        "/import/past-games",
+        "/rules/import",
+    )
+    for url in urls:
+        shown = re.sub(r"<script.*?</script>|<style.*?</style>", "", page(client, url, language), flags=re.S)
+        shown = re.sub(r"<[^>]+>", " ", shown)
+        assert not re.findall(r"\b\d{1,3},\d{3}\b", shown), url  # 2,345 is English
+        assert not ENGLISH_LEFT.findall(shown), (url, ENGLISH_LEFT.findall(shown))
+        assert not EVENING_ENGLISH.findall(shown), (url, EVENING_ENGLISH.findall(shown))
+
+
+@pytest.mark.long  # the evening printed: three sheets and its summary laid out by WeasyPrint
+def test_the_printed_evening_says_its_mode_and_a_pairs_win_in_the_language(client, evening_and_photo):
+    night = evening_and_photo[0]
+    said = {
+        "pt-BR": ("Mesas justas, parceiros trocados a cada partida", "Bo & Gus 5.945 (venceram)"),
+        "es": ("Mesas parejas, compañeros distintos en cada partida", "Bo & Gus 5.945 (ganaron)"),
+        "it": ("Tavoli equilibrati, compagni diversi a ogni partita", "Bo & Gus 5.945 (hanno vinto)"),
+    }
+    for language, (mode, won) in said.items():
+        response = client.get(f"/evenings/{night}/evening.pdf", headers={"Accept-Language": language})
+        text = " ".join(read(response.data)[1].split())
+        assert mode in text and won in text, (language, text[-900:])
+        assert "Fair tables" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "it",
+            ("La serata di ", "Portale con te", "Stampa il foglio", "La disposizione più equilibrata"),
+        ),
+        ("es", ("¿Se jugó el ", "Imprimir la planilla", "planillas de papel guardadas")),
+        ("pt-BR", ("ver a partida",)),
+    ],
+)
+def test_the_evening_photo_and_import_pages_read_as_a_native_writes(
+    client, evening_and_photo, language, said
+):
+    """What a native reading of these pages mended: 'la serata di sabato…', 'Portale' (the
+    games, feminine), 'Stampa il foglio', 'se jugó el 28', 'planillas guardadas'."""
+    night, _token, _first, paper, _photo = evening_and_photo
+    shown = " ".join(
+        " ".join(re.sub(r"<[^>]+>", " ", page(client, url, language)).split())
+        for url in (f"/evenings/{night}", f"/evenings/{night}/next", "/import", "/import/past-games")
+        + (f"/games/{paper}/paper",)
+    )
+    missing = [words for words in said if words not in shown]
+    assert not missing, missing
+    assert "serata del " not in shown and "( a partida )" not in shown
