@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from scorekeeper.exchange import importer, jsonfile
-from scorekeeper.scoring import RULESETS, RuleSet, TeamRound
+from scorekeeper.scoring import RULESETS, RuleSet, TeamRound, check_round
 from scorekeeper.scoring import language as engine_language
 from scorekeeper.scoring.words import Words, counted
 from scorekeeper.services import evenings, game_model, games, rulesets
@@ -304,3 +304,35 @@ def test_the_piles_each_take_their_in(played):
     )
     editor = " ".join(page(phone, "/rules/new?from=friends-family", language) for language in said)
     assert not [slip for slip in slips if slip in editor]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("pt_BR", "Ann & Bo: 37 pontos baixados? Não pode ser — toda carta vale um múltiplo de 5."),
+        ("es", "Ann & Bo: ¿37 puntos bajados? No puede ser — cada carta vale un múltiplo de 5."),
+        ("it", "Ann & Bo: 37 punti calati? Non è possibile — ogni carta vale un multiplo di 5."),
+    ],
+)
+def test_points_that_cannot_be_right_are_asked_about_without_a_verb_to_agree(language, said):
+    """The slip was "37 pontos baixados não pode estar certo" (a plural subject, a singular
+    verb): the count is asked about, so nothing agrees with it."""
+    catalog = Translations.load(str(FOLDER), [language])
+    before = engine_language.use(lambda: catalog, lambda: language)
+    try:
+        problems = check_round(
+            RULESETS["buraco"],
+            [TeamRound(melded_points=37), TeamRound()],
+            1,
+            team_names=["Ann & Bo", "Cy & Di"],
+        )
+    finally:
+        engine_language.use(*before)
+    assert [p.message for p in problems if p.message.startswith("Ann & Bo: ")] == [
+        said
+        + {
+            "pt_BR": " Verifique se há erro de digitação.",
+            "es": " Revisa si hay un error de tipeo.",
+            "it": " Controlla se c’è un errore di battitura.",
+        }[language]
+    ]
