@@ -5,6 +5,7 @@ sheet at all; each bad input with its message and nothing kept; a good one fille
 corrected where marked, saved, and its digits teaching the next read."""
 
 import functools
+import html
 import io
 import os
 import re
@@ -157,6 +158,17 @@ def test_a_photo_of_something_else_says_what_to_try(client, app):
     said = refused(client, app, game_id, data.getvalue())
     assert "No score sheet found in this photo." in said
     assert "Take it again with the whole page in the picture, its four black corners showing" in said
+    # in each language, the sheet called what its printed title calls it (issue 56)
+    told = {
+        "pt-BR": "Nenhuma folha de pontos nesta foto. Tire a foto de novo",
+        "es": "No se encontró ninguna planilla en esta foto.",
+        "it": "In questa foto non c'è un foglio segnapunti.",
+    }
+    blank = io.BytesIO()
+    Image.new("RGB", (120, 160), "white").save(blank, "JPEG")  # no page in it, found at once
+    for language, words in told.items():
+        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+        assert words in html.unescape(refused(client, app, game_id, blank.getvalue())), language
 
 
 def test_a_sheet_whose_code_cannot_be_read_says_so(client, app):
