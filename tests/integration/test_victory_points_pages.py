@@ -13,6 +13,7 @@ from scorekeeper.scoring import TeamRound
 from .test_games import fields, page_after
 from .test_house_rules import posted, save
 from .test_pictures import read_back
+from .test_sheets import read
 
 # Burraco, hand-worked: a clean burraco 200, dirty 100, the chiusura 100, cards as melded/left
 OUT = TeamRound(books={"clean": 1}, melded_points=300, went_out=True)  # 200 + 300 + 100 = 600
@@ -107,3 +108,15 @@ def test_the_picture_shows_them_under_each_total(app, make_game):
     said, _png = read_back(app, game)
     # the PDF's text runs a card's lines together: "1,1509 victory points"
     assert re.search(r"Ann & Bo 1,150 ?9 victory points Cy & Di 1,210 ?11 victory points", said), said
+
+
+@pytest.mark.long  # two printed sheets laid out by WeasyPrint, half a second each
+def test_the_printed_sheet_gives_them_after_the_result(client, make_game):
+    game = make_game("burraco-torneo", [[OUT, SHORT], [DIRTY, OUT_LATE], [DIRTY, OUT_LATE]])
+    said = {
+        "en": "Winner: Cy & Di with 1,210. Victory points: Ann & Bo 9 · Cy & Di 11.",
+        "it": "Vincitori: Cy & Di con 1.210. Punti vittoria: Ann & Bo 9 · Cy & Di 11.",
+    }
+    for language, line in said.items():
+        response = client.get(f"/games/{game.id}/sheet.pdf", headers={"Accept-Language": language})
+        assert line in " ".join(read(response.data)[1].split()), language
