@@ -190,13 +190,16 @@ def _private_copy(files, source, target, link_from=None):
             private_folder(here)
         relative = Path(game) / number / name
         found = Path(source) / relative
-        linked = link_from(relative, found.stat()) if link_from else None
         try:
-            if linked is None:
-                raise OSError("no file to link to")
-            os.link(linked, here / name)
-        except OSError:  # another disk, or a file system without links: a copy
-            _copy_file(found, here / name)
+            linked = link_from(relative, found.stat()) if link_from else None
+            try:
+                if linked is None:
+                    raise OSError("no file to link to")
+                os.link(linked, here / name)
+            except OSError:  # another disk, or a file system without links: a copy
+                _copy_file(found, here / name)
+        except FileNotFoundError:  # its game removed for good meanwhile: it has no photo now
+            continue
 
 
 def copy_into(photos, uids, target, previous=None):
