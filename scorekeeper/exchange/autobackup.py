@@ -281,11 +281,15 @@ class AutoBackup:
             n += 1
             target = self.folder / f"{base}-{n}.db"
         marker = _finished_marker(self.database)
-        made_room = make_room(self.folder, backup.copy_size(self.database), *self.floor)
+        previous = next(iter(list_backups(self.folder)), None)  # its photos, linked to where alike
+        previous = previous and previous.path
+        needed = backup.copy_size(self.database)
+        if self.photos is not None:  # the photos it copies: on another disk, those new since the last
+            needed += kept_photos.room_needed(self.photos, self.folder, previous)
+        made_room = make_room(self.folder, needed, *self.floor)
         if made_room:
             log.warning("removed %d old backups to keep %s free", len(made_room), self.folder)
-        previous = next(iter(list_backups(self.folder)), None)  # its photos, linked to where they are alike
-        backup.backup_database(self.database, target, photos=self.photos, previous=previous and previous.path)
+        backup.backup_database(self.database, target, photos=self.photos, previous=previous)
         self._marker = marker
         self.last_error, self.no_room = None, False
         removed = prune(self.folder, self.keep)

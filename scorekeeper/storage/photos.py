@@ -20,6 +20,7 @@ where the disk allows), and a restore brings them back (``restore_from``). No Fl
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -202,6 +203,35 @@ def _private_copy(files, source, target, link_from=None):
             continue
 
 
+def _linked_to(photos, folder, previous, relative, found):
+    """What a backup's photo file at ``relative`` (``found``: the photo's stat), written in
+    ``folder``, links to: the photo on its own disk, else the ``previous`` backup's photos'
+    same file (same size and time), else None (copied)."""
+    if os.stat(folder).st_dev == found.st_dev:
+        return Path(photos) / relative
+    if previous is not None:
+        with contextlib.suppress(OSError):
+            there = os.stat(Path(previous) / relative, follow_symlinks=False)
+            if (there.st_size, there.st_mtime_ns) == (found.st_size, found.st_mtime_ns):
+                return Path(previous) / relative
+    return None
+
+
+def room_needed(photos, folder, previous=None):
+    """The bytes the next backup into ``folder`` writes for the photos (at most: every
+    game's photos): those it copies, not links (``copy_into``; ``previous``: the backup
+    before it, whose photos it links to); 0 on the photos' disk."""
+    previous = beside(previous) if previous else None
+    needed = 0
+    for game, number, name in _kept_files(photos):
+        relative = Path(game) / number / name
+        with contextlib.suppress(OSError):
+            found = os.stat(Path(photos) / relative)
+            if _linked_to(photos, folder, previous, relative, found) is None:
+                needed += found.st_size
+    return needed
+
+
 def copy_into(photos, uids, target, previous=None):
     """The photos of the games ``uids`` (those of a backup just written) into the folder
     ``target`` (``beside`` the backup), replacing one there; return how many files (0: no
@@ -219,16 +249,7 @@ def copy_into(photos, uids, target, previous=None):
         shutil.rmtree(target, ignore_errors=True)
         return 0
 
-    def link_from(relative, found):
-        if os.stat(target.parent).st_dev == found.st_dev:
-            return Path(photos) / relative
-        if previous is not None:
-            with contextlib.suppress(OSError):
-                there = os.stat(Path(previous) / relative, follow_symlinks=False)
-                if (there.st_size, there.st_mtime_ns) == (found.st_size, found.st_mtime_ns):
-                    return Path(previous) / relative
-        return None
-
+    link_from = functools.partial(_linked_to, photos, target.parent, previous)
     partial = target.with_name(f"{target.name}{PARTIAL}{os.urandom(4).hex()}")
     try:
         _private_copy(files, photos, partial, link_from)

@@ -11,7 +11,9 @@ reading one is the reader's tests' subject, and takes seconds.
 
 import datetime
 import os
+import shutil
 import stat
+import tempfile
 import types
 from pathlib import Path
 
@@ -197,3 +199,45 @@ def test_a_backup_by_hand_carries_the_photos_and_its_restore_brings_them_back(fa
     assert runner.invoke(args=["restore", str(tmp_path / "alone.db")]).exit_code == 0
     assert kept.numbers(app.config["PHOTOS"], uid) == [number]
     assert not list(Path(app.config["PHOTOS"]).parent.glob("photos.before-restore-*"))
+
+
+@pytest.fixture
+def other_disk(tmp_path):
+    """A folder on another file system than the scores' (/dev/shm, kept in memory, as a USB
+    disk would be another), removed after."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system (/dev/shm) to put the backups on")
+    folder = Path(tempfile.mkdtemp(dir=shm, prefix="scorekeeper-test-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_on_another_disk_a_photo_is_copied_once_then_linked_from_the_copy_before(family, other_disk):
+    """``BACKUP_DIR`` on a USB disk: no link to the photo can cross to it, so the first
+    backup holding it copies it (and counts it in the room it needs first), the next links
+    to that copy."""
+    app, phone, auto, clock = family
+    auto.folder = other_disk / "backups"
+    game_id = start_game(phone, "tablet")
+    assert auto.wait()
+    number, _photo = photo_taken(app, game_id)
+    here = kept.folder_of(app.config["PHOTOS"], game_of(app, game_id).uid) / str(number)
+    sizes = sum(path.stat().st_size for path in here.iterdir())
+    assert kept.room_needed(app.config["PHOTOS"], auto.folder, backups(auto)[0].path) == sizes
+
+    a_change(phone, clock, game_id)
+    assert auto.wait()
+    second = backups(auto)[0]
+    copied = kept.beside(second.path) / here.parent.name / str(number)
+    for name in ("photo.jpg", "read.json", "boxes.zip"):
+        assert (copied / name).read_bytes() == (here / name).read_bytes()
+        assert (copied / name).stat().st_nlink == 1 and stat.S_IMODE((copied / name).stat().st_mode) == 0o600
+    assert kept.room_needed(app.config["PHOTOS"], auto.folder, second.path) == 0
+
+    a_change(phone, clock, game_id)
+    assert auto.wait()
+    third = backups(auto)[0]
+    linked = kept.beside(third.path) / here.parent.name / str(number)
+    for name in ("photo.jpg", "read.json", "boxes.zip"):
+        assert (linked / name).stat().st_ino == (copied / name).stat().st_ino
