@@ -410,10 +410,11 @@ class FlaskPhone(Phone):
 
 
 class HttpPhone(Phone):
-    """A browser on a real server, over http.client (own cookie jar, no redirects followed)."""
+    """A browser on a real server, over http.client (own cookie jar, no redirects followed);
+    over https given ``context`` (an ``ssl.SSLContext``)."""
 
-    def __init__(self, host, port, timeout=60):
-        self.host, self.port, self.timeout = host, port, timeout
+    def __init__(self, host, port, timeout=60, context=None):
+        self.host, self.port, self.timeout, self.context = host, port, timeout, context
         self.cookies = {}
         self.sent = 0
 
@@ -424,7 +425,15 @@ class HttpPhone(Phone):
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if content_type:
             headers["Content-Type"] = content_type
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        if self.context is not None and method == "POST":
+            # as a browser posts a form of the site's own (Flask-WTF checks it over https)
+            headers["Referer"] = f"https://{self.host}:{self.port}{urlsplit(url).path}"
+        if self.context is None:
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        else:
+            conn = http.client.HTTPSConnection(
+                self.host, self.port, timeout=self.timeout, context=self.context
+            )
         try:
             conn.request(method, url, body=body, headers=headers)
             response = conn.getresponse()

@@ -18,10 +18,12 @@ from .common import Progress, database, quiet_option, stoppable
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
 @quiet_option
 def backup_command(path, force, quiet):
-    """Copy the database to PATH, consistently, even while the app runs."""
+    """Copy the database to PATH, consistently, even while the app runs (and the photos of
+    its games' sheets into a folder beside it, PATH's name ending in .photos)."""
     try:
         with stoppable(), Progress(_("Copying pages"), quiet) as progress:
-            backup.backup_database(database(), path, force=force, progress=progress.pages)
+            photos = current_app.config["PHOTOS"]  # the photos of its games' sheets, beside it
+            backup.backup_database(database(), path, force=force, progress=progress.pages, photos=photos)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
     click.echo(_("Backed up %(database)s to %(path)s.", database=database(), path=path))
@@ -90,7 +92,8 @@ def restore_command(path, latest, quiet):
     path = _backup_to_restore(path, latest)
     try:
         with stoppable(), Progress(_("Restoring pages"), quiet) as progress:
-            kept = backup.restore_database(path, database(), progress=progress.pages)
+            photos = current_app.config["PHOTOS"]  # and those of its games' sheets, beside it
+            kept = backup.restore_database(path, database(), progress=progress.pages, photos=photos)
     except (OSError, ValueError, sqlite3.Error) as error:
         raise click.ClickException(str(error)) from None
     if kept:

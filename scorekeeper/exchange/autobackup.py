@@ -1,5 +1,8 @@
 """Automatic backups: a checked copy of the database after a change, kept in buckets.
 
+Over 400 lines: when a copy is due, its making, its room on the disk, its rotation and
+what the settings page says of it are one life cycle, on one worker, read together.
+
 After a response whose request committed a change, the app tells its
 ``AutoBackup`` (``changed``). Its worker (``background.Worker``: one thread per app,
 alive while a change is not yet in a backup) decides when to copy:
@@ -25,7 +28,9 @@ that is not enough, nothing is removed and the copy is skipped, said in the log
 and on the settings page (``NoRoom``).
 
 Times are UTC and come from ``clock`` (tests pass their own); the file name
-carries the time: ``scorekeeper-20261125T210000Z.db``.
+carries the time: ``scorekeeper-20261125T210000Z.db``. The photos of its games' sheets
+are beside it, ``scorekeeper-20261125T210000Z.photos/`` (``storage.photos.copy_into``:
+linked to the photos, or the copy before's, where the disk allows), and go with it.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from pathlib import Path
 from .. import background
 from ..scoring.language import _
 from ..storage import faults
+from ..storage import photos as kept_photos
 from ..storage.private import private_folder
 from . import backup
 
@@ -118,8 +124,7 @@ def prune(folder, keep):
     removed = []
     for item in backups:
         if item.path not in kept:
-            with contextlib.suppress(FileNotFoundError):
-                item.path.unlink()
+            kept_photos.remove_beside(item.path)
             removed.append(item)
     return removed
 
@@ -162,8 +167,7 @@ def make_room(folder, needed, share, most):
     for item, size in sizes:
         if free - needed >= space.floor:
             break
-        with contextlib.suppress(FileNotFoundError):
-            item.path.unlink()
+        kept_photos.remove_beside(item.path)
         removed.append(item)
         free += size
     return removed
@@ -183,6 +187,7 @@ class AutoBackup:
     ):
         self.database = Path(database)
         self.folder = Path(folder)
+        self.photos = None  # the app's photos of sheets (``for_app``): a copy carries its games' beside it
         self.floor = (floor_share, floor_mb * 2**20)  # see faults.floor
         self.interval = datetime.timedelta(seconds=interval)
         self.keep = dict(KEEP, **(keep or {}))
@@ -276,10 +281,15 @@ class AutoBackup:
             n += 1
             target = self.folder / f"{base}-{n}.db"
         marker = _finished_marker(self.database)
-        made_room = make_room(self.folder, backup.copy_size(self.database), *self.floor)
+        previous = next(iter(list_backups(self.folder)), None)  # its photos, linked to where alike
+        previous = previous and previous.path
+        needed = backup.copy_size(self.database)
+        if self.photos is not None:  # the photos it copies: on another disk, those new since the last
+            needed += kept_photos.room_needed(self.photos, self.folder, previous)
+        made_room = make_room(self.folder, needed, *self.floor)
         if made_room:
             log.warning("removed %d old backups to keep %s free", len(made_room), self.folder)
-        backup.backup_database(self.database, target)
+        backup.backup_database(self.database, target, photos=self.photos, previous=previous)
         self._marker = marker
         self.last_error, self.no_room = None, False
         removed = prune(self.folder, self.keep)
@@ -360,6 +370,7 @@ def _for_app(app):
             floor_share=app.config["BACKUP_FLOOR_SHARE"],
             floor_mb=app.config["BACKUP_FLOOR_MB"],
         )
+        auto.photos = app.config["PHOTOS"]
         if app.config["BACKUPS_AUTOMATIC"] and not app.testing:
             atexit.register(auto.flush)  # the evening's last rounds, if the app stops before their hour
     return auto

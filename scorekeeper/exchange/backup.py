@@ -23,6 +23,7 @@ from sqlite_utils import Database
 
 from ..scoring.language import N_, _
 from ..services.schema import migrate
+from ..storage import photos as kept_photos
 from ..storage import shape
 from ..storage.migrations import migrations
 from ..storage.private import open_private, sync_folder
@@ -87,8 +88,11 @@ def _copy(source_conn, target, progress=None):
     return target
 
 
-def backup_database(source, target, *, force=False, progress=None):
-    """Copy the database at ``source`` to ``target`` consistently, even while the app writes.
+def backup_database(source, target, *, force=False, progress=None, photos=None, previous=None):
+    """Copy the database at ``source`` to ``target`` consistently, even while the app writes;
+    given the app's ``photos`` folder, the photos of the games in the copy beside it
+    (``storage.photos.copy_into``: ``previous``, the backup before, whose photos a file may
+    be linked to).
 
     :param progress: see ``_copy``.
     :raises FileExistsError: ``target`` exists and ``force`` is false.
@@ -101,7 +105,17 @@ def backup_database(source, target, *, force=False, progress=None):
     if target.exists() and target.resolve() == source.resolve():
         raise ValueError(_("%(path)s is the database itself", path=target))
     with contextlib.closing(_read_only(source)) as src:
-        return _copy(src, target, progress)
+        _copy(src, target, progress)
+    if photos is not None and kept_photos.beside(target) != target:
+        before = kept_photos.beside(previous) if previous else None
+        kept_photos.copy_into(photos, game_uids(target), kept_photos.beside(target), before)
+    return target
+
+
+def game_uids(path):
+    """The uid of every game in the database at ``path`` (deleted or not)."""
+    with contextlib.closing(_read_only(path)) as conn:
+        return [uid for (uid,) in conn.execute("SELECT uid FROM games")]
 
 
 def _expected_shape(applied):
@@ -271,13 +285,16 @@ def check_database(path):
     return applied
 
 
-def restore_database(backup, live, progress=None):
+def restore_database(backup, live, progress=None, photos=None):
     """Replace the database at ``live`` with the backup; return where the old one was kept.
 
     The backup is checked first; the current database is copied to
     ``<live>.before-restore-<UTC time>``; then the backup API writes the
     backup into the live file (so connections the app holds see the restored
     data, with no file swapped under them), and pending migrations are applied.
+    Given the app's ``photos`` folder, the photos beside the backup replace it
+    (``storage.photos.restore_from``: the folder as it was kept as
+    ``<photos>.before-restore-<UTC time>``).
 
     :param progress: see ``_copy`` (the copy into the live file).
     """
@@ -286,8 +303,8 @@ def restore_database(backup, live, progress=None):
     if live.exists() and live.resolve() == backup.resolve():
         raise ValueError(_("%(path)s is the database itself", path=backup))
     kept = None
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
     if live.exists():
-        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
         kept = live.with_name(f"{live.name}.before-restore-{stamp}")
         n = 1
         while kept.exists():
@@ -297,6 +314,12 @@ def restore_database(backup, live, progress=None):
     with contextlib.closing(_read_only(backup)) as src, contextlib.closing(sqlite3.connect(live)) as dst:
         src.backup(dst, pages=256, progress=progress)
     migrate(live)
+    if photos is not None:
+        aside, n = Path(f"{photos}.before-restore-{stamp}"), 1
+        while aside.exists():
+            n += 1
+            aside = Path(f"{photos}.before-restore-{stamp}-{n}")
+        kept_photos.restore_from(kept_photos.beside(backup), photos, game_uids(live), aside)
     return kept
 
 

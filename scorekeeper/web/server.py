@@ -17,7 +17,8 @@ Three things are ours around hypercorn's own parts:
   thread and sent from the loop (a phone that reads slowly holds no thread);
 - ``Connection``, hypercorn's connection, closed as soon as the phone has closed its end
   (hypercorn's own waits for its keep-alive timer: the socket, and the address's share,
-  held 10 s longer);
+  held 10 s longer), and not before a phone still sending a refused body has read the
+  refusal (``LINGER_SECONDS``);
 - ``Server``: the two ports bound at once (the address printed is already answering),
   served until ``stop()`` (hypercorn's ``worker_serve`` without what we do not use: its
   lifespan events, QUIC, several processes), its certificate loaded again by ``reload()``.
@@ -34,9 +35,12 @@ import socket
 import ssl
 import threading
 
-from hypercorn.asyncio.tcp_server import TCPServer
+import h11
+from hypercorn.asyncio.tcp_server import MAX_RECV, TCPServer
 from hypercorn.asyncio.worker_context import WorkerContext
 from hypercorn.config import Config
+from hypercorn.events import Closed, RawData
+from hypercorn.protocol.h11 import H11Protocol
 
 from .gate import Gate, upload_folder
 
@@ -56,6 +60,9 @@ HEADERS_SECONDS = 10
 READ_SECONDS = 30
 #: the largest request line and headers (a phone's are under 4 KB)
 LARGEST_HEADERS = 64 * 1024
+#: the longest the rest of a refused body (a photo past its page's limit) is read and dropped
+#: after the refusal is sent, the phone still sending it (nginx's lingering close: 30 s too)
+LINGER_SECONDS = 30
 #: the longest the answers under way are waited for when the server stops
 STOPPING_SECONDS = 5
 
@@ -132,11 +139,58 @@ def tls_context(status):
 
 class Connection(TCPServer):
     """Hypercorn's connection, closed once the phone has closed its end and no answer is
-    under way (hypercorn's own waits for its keep-alive timer first)."""
+    under way (hypercorn's own waits for its keep-alive timer first); one whose answer went
+    out while its request's body was still arriving (a body refused unread, ``gate.Gate``)
+    is closed once the rest has arrived (read and dropped) or the phone has closed its end,
+    or after ``LINGER_SECONDS``."""
+
+    lingering = False
 
     async def _read_data(self):
-        await super()._read_data()
+        # hypercorn's loop, ended as well when a refused body is over (``protocol_send``)
+        while not self.reader.at_eof():
+            try:
+                data = await asyncio.wait_for(self.reader.read(MAX_RECV), self.config.read_timeout)
+            except (TimeoutError, OSError, ssl.SSLError):
+                break
+            await self.protocol.handle(RawData(data))
+            if self.lingering and not self._body_arriving():
+                break
+        await self.protocol.handle(Closed())
         await self.idle_task.stop()
+
+    async def protocol_send(self, event):
+        if isinstance(event, Closed) and not self.lingering and self._body_arriving():
+            # Closed now, the phone's body still arriving, the system answers its next bytes
+            # with a reset, and Chromium over https showed "connection reset"
+            # (ERR_CONNECTION_RESET) for a 21 MB photo instead of the 413 page it had been
+            # sent. The reading goes on, what arrives dropped (nothing is kept), as nginx's
+            # lingering close does, until the body is over or the phone closes its end (then
+            # ``_read_data`` closes it), after LINGER_SECONDS, or READ_SECONDS of nothing.
+            self.lingering = True
+            await self.idle_task.restart(self._task_group, self._linger)
+            return
+        await super().protocol_send(event)
+
+    def _body_arriving(self):
+        """Whether the phone is still sending its request's body (HTTP/1.1); past the
+        answer, what of it has arrived is dropped here (hypercorn stops at its first part)."""
+        protocol = getattr(getattr(self, "protocol", None), "protocol", None)
+        if not isinstance(protocol, H11Protocol):
+            return False
+        connection = protocol.connection
+        try:
+            while connection.their_state is h11.SEND_BODY and protocol.stream is None:
+                if connection.next_event() in (h11.NEED_DATA, h11.PAUSED):
+                    break
+        except h11.RemoteProtocolError:  # a broken chunk: nothing more to wait for
+            return False
+        return connection.their_state is h11.SEND_BODY
+
+    async def _linger(self):
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.context.terminated.wait(), LINGER_SECONDS)
+        await asyncio.shield(self._initiate_server_close())
 
 
 def configured():

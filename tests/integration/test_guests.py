@@ -1,5 +1,6 @@
 """A guest on the Wi-Fi against `make run`'s server (issue 53): connections held open,
-bodies larger than their page takes, and where a body waits. docs/SECURITY.md.
+bodies larger than their page takes (a photo of the sheet past 20 MB too, issue 55), and
+where a body waits. docs/SECURITY.md.
 
 The guest connects from 127.0.0.2 (or .3) and the family's phone from 127.0.0.1: two
 addresses, as two devices on the Wi-Fi. One server process is shared by the module (each test leaves it
@@ -14,12 +15,17 @@ import ssl
 
 import pytest
 
+from scorekeeper.forms.photos import MAX_PHOTO_SIZE
+from scorekeeper.scoring import RULESETS
+from scorekeeper.services import games
 from scorekeeper.services.schema import migrate
+from scorekeeper.storage.db import connect, transaction
 from scorekeeper.web import certificates
 from scorekeeper.web.gate import _on_ram, upload_folder
-from scorekeeper.web.server import CONNECTIONS_PER_ADDRESS
+from scorekeeper.web.server import CONNECTIONS_PER_ADDRESS, REQUEST_THREADS
 
 from ..helpers import csrf_token, served
+from ..httpkit import HttpPhone
 
 #: past the per-address share, past cheroot's 16 https threads and waitress's 100 connections
 GUEST_CONNECTIONS = 120
@@ -30,12 +36,17 @@ PHONE_PATIENCE = 5
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """(http port, https port, the household root's file) of one served process."""
+    """(http port, https port, the household root's file, a game's id) of one served
+    process, on a family's database with one game (whose sheet's photo is sent)."""
     folder = tmp_path_factory.mktemp("guests")
     migrate(folder / "family.db")
+    db = connect(folder / "family.db")
+    with transaction(db):
+        game_id = games.insert_game(db, RULESETS["roth"], "roth", [("", ["Ann"]), ("", ["Bo"])])
+    db.close()
     with served(folder / "instance", folder / "family.db") as (process, port):
         root = folder / "instance" / certificates.FOLDER / certificates.ROOT_CERT
-        yield port, process.https_port, str(root)
+        yield port, process.https_port, str(root), game_id
 
 
 def tls(root):
@@ -95,7 +106,7 @@ def test_a_guest_holding_connections_open_holds_no_phone_up(server, scheme, gues
     ``CONNECTIONS_PER_ADDRESS`` of them: the next one is closed as it is accepted.
     (Before: cheroot's 16 https threads each waited on one, and waitress stopped accepting
     at 100 connections; the phone timed out.)"""
-    http_port, https_port, root = server
+    http_port, https_port, root, _ = server
     port, root = (http_port, None) if scheme == "http" else (https_port, root)
     held = []
     try:
@@ -139,7 +150,7 @@ def test_a_body_is_bounded_by_what_its_page_takes_before_it_is_read(server):
     """A form takes at most 1 MB, the import 64 MB: a body announced larger is refused at
     once (413, the app's own page), not a byte of it read. (Before: every path took 65 MB,
     spooled to the temporary folder.)"""
-    port, _, _ = server
+    port, _, _, _ = server
     for path in ("/rules/new", "/sign-in", "/no-such-page"):
         status, page = post_announcing(port, path, 2 * 1024 * 1024)
         assert status == 413, path
@@ -153,9 +164,11 @@ def test_a_body_is_bounded_by_what_its_page_takes_before_it_is_read(server):
 def test_a_body_sent_in_chunks_is_cut_at_the_limit_of_its_page(server):
     """Without a length announced (chunked), the server stops reading at the page's limit
     and the app refuses it: the view never runs on part of a body. The rest is read and
-    dropped, and the connection closed after the answer (hypercorn hands a body over a few
-    parts at a time: a rest left unread held the connection until the server stopped)."""
-    port, _, _ = server
+    dropped, and the connection closed after the answer once the body is over (hypercorn
+    hands a body over a few parts at a time: a rest left unread held the connection until
+    the server stopped; closed while it still arrived, the phone got a reset, issue 55):
+    every chunk is sent, none refused by a reset, and the answer is read whole."""
+    port, _, _, _ = server
     with socket.create_connection(("127.0.0.1", port), timeout=PHONE_PATIENCE) as raw:
         raw.sendall(
             b"POST /rules/new HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
@@ -163,18 +176,96 @@ def test_a_body_sent_in_chunks_is_cut_at_the_limit_of_its_page(server):
         )
         chunk = b"a" * 65536
         answer = b""
-        for _ in range(32):  # 2 MB, unless the server answers first
-            try:
-                raw.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-            except OSError:
-                break
-        try:
-            while part := raw.recv(65536):  # the answer, then the end of the connection
-                answer += part
-        except ConnectionResetError:
-            pass
+        for _ in range(32):  # 2 MB: the server answers after the first, and reads on
+            raw.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        raw.sendall(b"0\r\n\r\n")  # the body's end
+        while part := raw.recv(65536):  # the answer, then the end of the connection
+            answer += part
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
     assert b"\r\nconnection: close\r\n" in answer.lower()
+
+
+TOO_BIG = "That photo is too big (at most 20 MB): nothing was read."
+
+
+def photo_sent(server, scheme, data, filename="sheet.jpg"):
+    """``data`` sent as the photo of the game's sheet from its photo page, over ``scheme``,
+    as a phone's browser sends it (the form's token and cookie; the whole body sent, then
+    the answer read): the answer."""
+    http_port, https_port, root, game_id = server
+    if scheme == "http":
+        phone = HttpPhone("127.0.0.1", http_port, timeout=PHONE_PATIENCE)
+    else:
+        phone = HttpPhone("127.0.0.1", https_port, timeout=PHONE_PATIENCE, context=tls(root))
+    form, url = phone.open_form(f"/games/{game_id}/photo", "/photo")
+    return phone.submit(form, url, files=[("file", filename, data)])
+
+
+# sending 21 MB over loopback, twice, and a 20 MB body read: about a second
+@pytest.mark.long
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_photo_past_20_mb_is_refused_with_the_familys_page_and_the_phone_reads_it(server, scheme):
+    """A photo past the 20 MB the photo page takes is refused before it is read (413, the
+    page's own words and its form, to take another), and the phone, which sends its whole
+    body before it reads the answer, reads it: the rest of the body is read and dropped,
+    not answered with a reset. (Before: the connection was closed with the body still
+    arriving; http.client's send broke, and Chromium over https showed
+    ERR_CONNECTION_RESET instead of the page.) One just under the limit is read: a file
+    that is no picture is said so, beside the field."""
+    huge = b"\xff\xd8" + b"\0" * (MAX_PHOTO_SIZE + 1024 * 1024)
+    answer = photo_sent(server, scheme, huge)
+    assert answer.status == 413, answer.text[:300]
+    assert TOO_BIG in answer.text
+    assert 'capture="environment"' in answer.text
+    # twice: the connection it came on, lingering, holds nothing up
+    assert photo_sent(server, scheme, huge).status == 413
+
+    just_under = b"no picture: " + b"a" * (MAX_PHOTO_SIZE - 16)
+    answer = photo_sent(server, scheme, just_under, filename="scores.txt")
+    assert answer.status == 422, answer.text[:300]
+    assert "This file is not a picture." in answer.text
+    assert TOO_BIG not in answer.text
+
+
+def answer_on(connection):
+    """The status and body of the answer on ``connection`` (raw socket), read as far as
+    its Content-Length, whatever the connection does after."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += connection.recv(65536)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = int(re.search(rb"\r\ncontent-length: *(\d+)", head, re.IGNORECASE)[1])
+    while len(body) < length:
+        body += connection.recv(65536)
+    return int(head.split(b" ", 2)[1]), body.decode()
+
+
+@pytest.mark.long
+def test_a_guest_trickling_a_huge_photo_holds_no_thread(server):
+    """A guest announces a photo past 20 MB on twice as many connections as the app has
+    threads, and sends a few bytes of each: each is refused (413, the page's words) without
+    waiting for its body, and while every one of them is still sending, the family's phone
+    is answered. What more they send is read and dropped on the server's loop."""
+    port, _, _, game_id = server
+    length = MAX_PHOTO_SIZE + 1024 * 1024
+    held = []
+    try:
+        for _ in range(2 * REQUEST_THREADS):
+            connection = guest_connection(port, None, "127.0.0.4")
+            connection.sendall(
+                f"POST /games/{game_id}/photo HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Content-Type: multipart/form-data; boundary=x\r\nContent-Length: {length}\r\n\r\n"
+                '--x\r\nContent-Disposition: form-data; name="file"; filename="sheet.jpg"\r\n\r\n'.encode()
+            )
+            held.append(connection)
+        for connection in held:
+            status, page = answer_on(connection)
+            assert status == 413 and TOO_BIG in page
+            connection.sendall(b"\xff\xd8\0\0")  # the guest trickles on
+        assert phone_page(port) == 200
+    finally:
+        for connection in held:
+            connection.close()
 
 
 MOUNTS = """\
@@ -231,7 +322,7 @@ def test_a_json_body_is_refused_on_every_page_that_takes_a_form(client, db, make
 def test_every_answer_says_its_date_once(server):
     """A page the app gives no Date gets the server's; a file that has its own keeps it,
     alone (hypercorn's own would have made two)."""
-    port, _, _ = server
+    port, _, _, _ = server
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PHONE_PATIENCE)
     try:
         for path in ("/rules", "/static/style.css"):
