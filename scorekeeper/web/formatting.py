@@ -42,6 +42,11 @@ def _english():
     return code() == "en"
 
 
+# Languages whose numbers of four digits are written whole: "5945", "15.945" (CLDR's
+# minimumGroupingDigits of 2: Spanish, as the RAE writes it). Babel's data lacks the setting.
+_GROUPED_FROM_FIVE = frozenset({"es"})
+
+
 @functools.lru_cache(maxsize=16)
 def _separators(code):
     """A language's thousands and decimal separators, as Babel has them: a table that turns
@@ -51,22 +56,32 @@ def _separators(code):
     return str.maketrans({".": symbols[0], ",": symbols[1]})
 
 
+def _written(value, spec):
+    """``abs(value)`` as the language writes it, ``spec`` Python's grouped format (",", ",.1f")."""
+    language = code()
+    text = format(abs(value), spec)
+    if language in _GROUPED_FROM_FIVE and abs(value) < 10_000:
+        text = text.replace(",", "")
+    return text.translate(_separators(language))
+
+
 def number(value):
-    """10000 -> "10,000" ("10.000" in Portuguese and Italian); -500 -> "−500"."""
-    text = f"{abs(value):,}".translate(_separators(code()))
+    """10000 -> "10,000" ("10.000" in Portuguese and Italian); -500 -> "−500"; 5945 -> "5,945"
+    ("5945" in Spanish)."""
+    text = _written(value, ",")
     return MINUS + text if value < 0 else text
 
 
 def figure(value):
     """A chart's number, whole or not, grouped as the language writes it: 4195 -> "4,195"
     ("4.195"), 2.5 -> "2.5" ("2,5"), -40 -> "−40"."""
-    text = f"{abs(value):,}".translate(_separators(code()))
+    text = _written(value, ",")
     return MINUS + text if value < 0 else text
 
 
 def rating(value):
     """A fair rating, one decimal: 23.456 -> "23.5" ("23,5"); -1.04 -> "−1.0"."""
-    text = f"{abs(value):,.1f}".translate(_separators(code()))
+    text = _written(value, ",.1f")
     return MINUS + text if round(value, 1) < 0 else text
 
 

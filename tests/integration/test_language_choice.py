@@ -103,7 +103,7 @@ def test_numbers_and_dates_as_each_language_writes_them(app):
             "domingo, 22 de novembro de 2026",
             "novembro de 2026",
         ),
-        "es": ("12.345", "−1.234", "22 nov 2026", "domingo, 22 de noviembre de 2026", "noviembre de 2026"),
+        "es": ("12.345", "−1234", "22 nov 2026", "domingo, 22 de noviembre de 2026", "noviembre de 2026"),
         "it": ("12.345", "−1.234", "22 nov 2026", "domenica 22 novembre 2026", "novembre 2026"),
     }
     stamp = on_the_clock("2026-11-22")  # noon on the household's clock: the 22nd in every zone

@@ -33,7 +33,7 @@ def page(client, url, language="en"):
 SAID = {
     "en": ("1,150 9 victory points", "1,210 11 victory points"),
     "pt-BR": ("1.150 9 pontos de vitória", "1.210 11 pontos de vitória"),
-    "es": ("1.150 9 puntos de victoria", "1.210 11 puntos de victoria"),
+    "es": ("1150 9 puntos de victoria", "1210 11 puntos de victoria"),
     "it": ("1.150 9 punti vittoria", "1.210 11 punti vittoria"),
 }
 
