@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,7 @@ from scorekeeper.exchange import demo
 from scorekeeper.services import catch_up, deleted, game_model, games, ratings
 from scorekeeper.storage.db import connect
 
-from ..helpers import served, text
+from ..helpers import built_once, served, text
 from ..httpkit import HttpPhone, migrated
 from .test_ratings import kept, rebuilt
 
@@ -29,14 +30,19 @@ NOW = datetime.datetime(2026, 11, 1, 20, 0, tzinfo=datetime.UTC)
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    """A family's 300 games over a year (built once a worker: 2 s; each test copies it)."""
-    path = migrated(tmp_path_factory.mktemp("history") / "history.db")
-    db = connect(str(path))
-    try:
-        demo.generate(db, 300, seed=33, now=NOW, span=datetime.timedelta(days=365))
-    finally:
-        db.close()
-    return path
+    """A family's 300 games over a year (built once for the run, ``built_once``: 2 s; each
+    test copies it)."""
+
+    def build(folder):
+        path = migrated(folder / "history.db")
+        db = connect(str(path))
+        try:
+            demo.generate(db, 300, seed=33, now=NOW, span=datetime.timedelta(days=365))
+        finally:
+            db.close()
+        return str(path)
+
+    return Path(built_once(tmp_path_factory, "catch-up-history", build))
 
 
 def copy_of(history, tmp_path, name="scorekeeper.db"):
