@@ -102,6 +102,7 @@ def caught_up(db):
     return steps
 
 
+@pytest.mark.long  # 180 games made: 1.5 to 2 s
 @pytest.mark.timeout(60)
 def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
     """The same oldest game, first with 30 games after it, then with 180: its reopening
@@ -137,6 +138,7 @@ def test_deleting_and_restoring_the_oldest_game_does_as_much_at_180_games_as_at_
     at_30_and_at_180(migrated(tmp_path / "grows.db"), delete_then_restore)
 
 
+@pytest.mark.long  # 300 games copied, the app's worker followed until caught up: 1.5 s
 @pytest.mark.timeout(60)
 def test_pages_show_the_ratings_before_the_changed_game_and_say_so_until_caught_up(history, tmp_path):
     """The app's worker, in the background: while it cannot catch up (another process

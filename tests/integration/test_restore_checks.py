@@ -265,6 +265,7 @@ def _flask(args, env):
     }
 
 
+@pytest.mark.long  # as root, the command in a process of its own without its capabilities: 1.5 s
 def test_backup_into_a_read_only_directory_leaves_no_partial(live, tmp_path):
     app, _, database = live
     checkpoint(database)

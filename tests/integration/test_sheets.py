@@ -320,6 +320,7 @@ def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
     assert "Round score" in flowing and "Total" in flowing and "Every option." in flowing
 
 
+@pytest.mark.long  # every rule set's layout at 2 to 4 teams on both papers: 1.5 s
 def test_the_blank_sheets_boxes_are_for_a_pen(client):
     """Boxes at least 6 mm tall and 10 mm wide (five digits; 12 mm where the page has room),
     text at least 8 pt: read from the layout the sheet is drawn from and the stylesheet that
