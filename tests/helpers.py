@@ -255,3 +255,26 @@ TEAMS = {
     "teams-1-players-0": "Cy",
     "teams-1-players-1": "Di",
 }
+
+
+#: scrypt's cost in the passcode files the tests' fixtures set: n = 2**10, where werkzeug's
+#: default, which the app writes (``passcode.set_passcode``), is 2**15. The app checks a
+#: passcode at the cost its file names, as it would a file written by another werkzeug: a
+#: sign-in costs 3 ms instead of 100, and test_passcode.py and test_guesses.py sign in and
+#: guess about 150 times (56 % of their time was scrypt). test_passcode.py checks the cost
+#: the app itself writes, from the settings page and from the command.
+QUICK_SCRYPT = "scrypt:1024:8:1"
+
+
+def quick_passcode(instance_path, secret):
+    """Set the household passcode as the app does (``passcode.set_passcode``: the file
+    whole and owner-only), its hash at ``QUICK_SCRYPT``'s cost."""
+    from werkzeug.security import generate_password_hash
+
+    from scorekeeper.storage.private import write_whole
+    from scorekeeper.web import passcode
+
+    assert passcode.problem(secret) is None, secret
+    write_whole(
+        os.path.join(instance_path, passcode.FILE_NAME), generate_password_hash(secret, QUICK_SCRYPT) + "\n"
+    )

@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,7 @@ from scorekeeper.exchange import demo
 from scorekeeper.services import catch_up, deleted, game_model, games, ratings
 from scorekeeper.storage.db import connect
 
-from ..helpers import served, text
+from ..helpers import built_once, served, text
 from ..httpkit import HttpPhone, migrated
 from .test_ratings import kept, rebuilt
 
@@ -29,14 +30,19 @@ NOW = datetime.datetime(2026, 11, 1, 20, 0, tzinfo=datetime.UTC)
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    """A family's 300 games over a year (built once a worker: 2 s; each test copies it)."""
-    path = migrated(tmp_path_factory.mktemp("history") / "history.db")
-    db = connect(str(path))
-    try:
-        demo.generate(db, 300, seed=33, now=NOW, span=datetime.timedelta(days=365))
-    finally:
-        db.close()
-    return path
+    """A family's 300 games over a year (built once for the run, ``built_once``: 2 s; each
+    test copies it)."""
+
+    def build(folder):
+        path = migrated(folder / "history.db")
+        db = connect(str(path))
+        try:
+            demo.generate(db, 300, seed=33, now=NOW, span=datetime.timedelta(days=365))
+        finally:
+            db.close()
+        return str(path)
+
+    return Path(built_once(tmp_path_factory, "catch-up-history", build))
 
 
 def copy_of(history, tmp_path, name="scorekeeper.db"):
@@ -96,6 +102,7 @@ def caught_up(db):
     return steps
 
 
+@pytest.mark.long  # 180 games made: 1.5 to 2 s
 @pytest.mark.timeout(60)
 def test_reopening_and_ending_the_oldest_game_does_as_much_at_180_games_as_at_30(tmp_path):
     """The same oldest game, first with 30 games after it, then with 180: its reopening
@@ -131,6 +138,7 @@ def test_deleting_and_restoring_the_oldest_game_does_as_much_at_180_games_as_at_
     at_30_and_at_180(migrated(tmp_path / "grows.db"), delete_then_restore)
 
 
+@pytest.mark.long  # 300 games copied, the app's worker followed until caught up: 1.5 s
 @pytest.mark.timeout(60)
 def test_pages_show_the_ratings_before_the_changed_game_and_say_so_until_caught_up(history, tmp_path):
     """The app's worker, in the background: while it cannot catch up (another process

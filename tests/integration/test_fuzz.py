@@ -61,10 +61,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from scorekeeper.web.passcode import set_passcode
-
 from .. import fuzzstats
-from ..helpers import DEEP, examples
+from ..helpers import DEEP, examples, quick_passcode
 from ..httpkit import (
     FORM_URLENCODED,
     FlaskPhone,
@@ -472,7 +470,7 @@ def world(tmp_path_factory, request):
         w = World(app, phone, live, template, fingerprint(template), ids, session=phone.session())
         # a passcode file to put in place for the sign-in form (made apart, read back)
         (root / "passcode-maker").mkdir()
-        set_passcode(str(root / "passcode-maker"), PASSCODE)
+        quick_passcode(str(root / "passcode-maker"), PASSCODE)  # scrypt at a lower cost: a guess 3 ms
         w.passcode = (root / "passcode-maker" / "passcode").read_bytes()
         app.config["PASSCODE_GUESSES"] = "100000 per minute"  # the fuzz guesses a lot
         w.restore()

@@ -25,7 +25,7 @@ from scorekeeper.services import games, guesses
 from scorekeeper.storage.db import connect
 from scorekeeper.web import passcode
 
-from ..helpers import at_home, csrf_token, text
+from ..helpers import at_home, csrf_token, quick_passcode, text
 from .test_exchange import multipart, upload, valid_export
 
 SECRET = "Marmalade-42"
@@ -34,7 +34,7 @@ NOW = datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC)
 
 @pytest.fixture
 def locked(app):
-    passcode.set_passcode(app.instance_path, SECRET)
+    quick_passcode(app.instance_path, SECRET)
     return app
 
 
@@ -137,7 +137,8 @@ def kept_guessing(db):
 
 @pytest.mark.long
 def test_a_guess_loop_from_many_addresses_is_slowed_for_the_whole_household(locked, db, tmp_path):
-    """(About a second: each of the ten free guesses is hashed with scrypt, as the app must.)"""
+    """(Each of the ten free guesses is hashed with scrypt, as the app must: at the cost the
+    fixture's file names, ``helpers.QUICK_SCRYPT``.)"""
     for n in range(guesses.FREE["household"]):
         assert guess(locked, f"192.168.1.{100 + n}", "1234").status_code == 422
     # the app's own word: the tenth wrong guess set the household's first wait, 2 seconds
@@ -170,7 +171,7 @@ def test_an_empty_form_is_not_a_guess(locked, db):
 
 @pytest.mark.long
 def test_setting_the_passcode_at_the_computer_ends_the_wait(locked, db, runner):
-    """(About a second: eleven guesses hashed with scrypt, and a new passcode.)"""
+    """(Eleven guesses hashed with scrypt, and a new passcode at werkzeug's own cost.)"""
     for n in range(guesses.FREE["household"] + 1):
         guess(locked, f"192.168.1.{n}", "0000")
     kept_guessing(db)
@@ -414,6 +415,6 @@ def test_the_household_code_is_six_digits_the_owners_alone_and_kept(app):
 def test_doctor_shows_the_household_code_until_a_passcode_is_set(app, runner):
     code = passcode.household_code(app.instance_path)
     assert f"household code is {code}" in runner.invoke(args=["doctor", "--port", "0"]).output
-    passcode.set_passcode(app.instance_path, SECRET)
+    quick_passcode(app.instance_path, SECRET)
     out = runner.invoke(args=["doctor", "--port", "0"]).output
     assert code not in out and "a passcode is set" in out

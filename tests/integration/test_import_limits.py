@@ -144,6 +144,7 @@ def test_a_game_longer_than_any_the_app_keeps_is_refused_at_its_line(client, db,
     assert counts(db) == before
 
 
+@pytest.mark.long  # 2.1 million characters read and checked: 1.5 s
 def test_the_longest_game_the_engine_keeps_passes_every_limit():
     # 999 rounds of six teams (the next would be round 1,000, the engine's most), every field
     # written as the app writes them: 2.1 million characters, read and checked whole (writing

@@ -286,6 +286,7 @@ def test_a_players_year_as_a_picture_games_wins_rating_and_best_partner(app, cli
     assert re.search(r"/years/2025/players/\d+/picture\.png", page) and "Share Bo’s 2025 as a picture" in page
 
 
+@pytest.mark.long  # seven games played, three pictures drawn by WeasyPrint and read back: 1.5 s
 def test_the_picture_tells_a_record_it_set_or_a_comeback_else_its_best_round(app, db, make_game):
     """The line worth telling (services/records.worth_telling): a record of its rule set
     from the fifth game of that rule set on, else a comeback from behind, else its best round."""

@@ -112,6 +112,7 @@ def by_name(db):
     }
 
 
+@pytest.mark.long  # 60 demo games made, their ratings replayed against openskill's: 2 to 4 s
 def test_ratings_equal_openskill_over_the_export_whatever_order_the_games_came_in(runner, db, tmp_path):
     assert runner.invoke(args=["demo-data", "--games", "60", "--seed", "5"]).exit_code == 0
     export = json.loads("".join(jsonfile.iter_history_json(db)))

@@ -4,6 +4,7 @@ and each page's JSON is what the page shows."""
 import datetime
 import json
 import re
+import sqlite3
 from collections import Counter, defaultdict
 
 import pytest
@@ -12,7 +13,7 @@ from scorekeeper.exchange import jsonfile
 from scorekeeper.services import years
 from scorekeeper.services.evenings import evening
 
-from ..helpers import text
+from ..helpers import built_once, text
 
 
 def local_evening(stamp):
@@ -79,19 +80,59 @@ def plain_records(export):
     return result, longest, pair_longest, evenings, games
 
 
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory):
+    """150 demo games and a few evenings of several games, made once for the run
+    (``built_once``: the test processes share it; 3 s a test when each made its own): the
+    database file, its export, its games' uids by id."""
+
+    def build(folder):
+        from scorekeeper import create_app
+        from scorekeeper.storage.db import connect
+
+        from ..httpkit import checkpoint, migrated
+
+        database = migrated(folder / "demo.db")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("SCOREKEEPER_INSTANCE_PATH", str(folder / "instance"))
+            runner = create_app({"TESTING": True, "DATABASE": str(database)}).test_cli_runner()
+            assert runner.invoke(args=["demo-data", "--games", "150", "--seed", "8"]).exit_code == 0
+            db = connect(str(database))
+            try:
+                # a few evenings with several games, so the busiest evening is a record worth the name
+                db.execute("BEGIN IMMEDIATE")
+                moved = db.execute(
+                    "SELECT id, played_at FROM games ORDER BY id LIMIT 12 OFFSET 20"
+                ).fetchall()
+                for n, (game_id, _) in enumerate(moved):
+                    stamp = f"2025-0{1 + n % 3}-1{n % 3}T1{n % 5}:00:00+00:00"
+                    db.execute(
+                        "UPDATE games SET played_at = ?, night = ? WHERE id = ?",
+                        [stamp, evening(stamp), game_id],
+                    )
+                db.execute("COMMIT")
+                assert runner.invoke(args=["recompute-scores"]).exit_code == 0
+                export = json.loads("".join(jsonfile.iter_history_json(db)))
+                uids = db.execute("SELECT id, uid FROM games").fetchall()
+            finally:
+                db.close()
+        checkpoint(database)
+        return str(database), export, uids
+
+    path, export, uids = built_once(tmp_path_factory, "records-demo", build)
+    return path, export, dict(uids)
+
+
 @pytest.fixture
-def demo(runner, db):
-    assert runner.invoke(args=["demo-data", "--games", "150", "--seed", "8"]).exit_code == 0
-    # a few evenings with several games, so the busiest evening is a record worth the name
-    db.execute("BEGIN IMMEDIATE")
-    moved = db.execute("SELECT id, played_at FROM games ORDER BY id LIMIT 12 OFFSET 20").fetchall()
-    for n, (game_id, _) in enumerate(moved):
-        stamp = f"2025-0{1 + n % 3}-1{n % 3}T1{n % 5}:00:00+00:00"
-        db.execute("UPDATE games SET played_at = ?, night = ? WHERE id = ?", [stamp, evening(stamp), game_id])
-    db.execute("COMMIT")
-    assert runner.invoke(args=["recompute-scores"]).exit_code == 0
-    export = json.loads("".join(jsonfile.iter_history_json(db)))
-    uids = dict(db.execute("SELECT id, uid FROM games").fetchall())
+def demo(demo_file, db):
+    """The app's database made ``demo_file``'s (SQLite's backup, through the app's own
+    file): its export and its games' uids by id."""
+    path, export, uids = demo_file
+    source = sqlite3.connect(path)
+    try:
+        source.backup(db.conn)
+    finally:
+        source.close()
     return export, uids
 
 

@@ -364,6 +364,7 @@ def test_a_house_rules_name_keyed_another_way_is_the_same_name(fresh):
 # Hypothesis over real HTTP: each example a few forms and a game, a few seconds in all
 # on a quiet machine; the limit catches a hang, with room for a machine whose every
 # core is busy (make flake-hunt, CI on a shared host), where a dozen ran past 60 s.
+@pytest.mark.long  # house rules and a game under each, over HTTP, for each example: 2 to 4 s
 @pytest.mark.hypothesis
 @pytest.mark.timeout(240)
 def test_roundtrip_house_rules_names_from_many_scripts(fresh):

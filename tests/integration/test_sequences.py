@@ -194,6 +194,7 @@ def kept_and_rebuilt(db):
     return summary_tables(db), rebuilt(db)
 
 
+@pytest.mark.long  # an import stepped through, the pages read between each two steps: 1.5 s
 def test_an_import_is_unseen_until_published_and_a_save_between_its_steps_is_saved(
     app, client, db, make_game
 ):

@@ -284,22 +284,23 @@ def test_a_blank_sheet_fits_a_page_for_up_to_four_teams(client, db, key):
 MANY_ROWS = dataclasses.replace(EVERY_OPTION, name="Many rows, no set end", end=None)
 
 
-@pytest.mark.long
-def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db):
+@pytest.mark.long  # five sheets by WeasyPrint, up to two pages each: 4 to 9 s a paper
+@pytest.mark.parametrize("paper", list(sheets.PAPERS))
+def test_a_house_of_many_rows_and_no_set_end_fits_a_page(client, db, paper):
     """One page for 2–4 teams on Letter and A4, six rounds at least; 5 or 6 teams on two
-    pages at most (issue 23). The rows: every line, the meld minimum, round score, total."""
+    pages at most (issue 23). The rows: every line, the meld minimum, round score, total.
+    (A test a paper, so that two processes share them: as one it was the suite's longest.)"""
     assert len(blank_sheets.blank_lines(MANY_ROWS)) + 3 >= 20
     key = rulesets.save_house_rules(db, MANY_ROWS)
-    for paper in sheets.PAPERS:
-        for teams in range(2, 7):
-            data, pages = _pages(client, key, teams, paper)
-            text = read(data)[1]
-            rounds = max(int(n) for n in re.findall(r"Round (\d+)", text))
-            assert pages <= (1 if teams <= 4 else 2), (paper, teams, pages)
-            assert rounds >= blank_sheets.BLANK_ROUNDS, (paper, teams, rounds)
-            assert f"Page {pages} of {pages}" in text and "Total" in text
-            if teams in (3, 4, 6):
-                keep_png(data, f"blank-many-rows-{paper}-{teams}-teams")
+    for teams in range(2, 7):
+        data, pages = _pages(client, key, teams, paper)
+        text = read(data)[1]
+        rounds = max(int(n) for n in re.findall(r"Round (\d+)", text))
+        assert pages <= (1 if teams <= 4 else 2), (paper, teams, pages)
+        assert rounds >= blank_sheets.BLANK_ROUNDS, (paper, teams, rounds)
+        assert f"Page {pages} of {pages}" in text and "Total" in text
+        if teams in (3, 4, 6):
+            keep_png(data, f"blank-many-rows-{paper}-{teams}-teams")
 
 
 def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
@@ -320,6 +321,7 @@ def test_a_blank_sheet_heads_each_round_with_what_it_asks(client, db):
     assert "Round score" in flowing and "Total" in flowing and "Every option." in flowing
 
 
+@pytest.mark.long  # every rule set's layout at 2 to 4 teams on both papers: 1.5 s
 def test_the_blank_sheets_boxes_are_for_a_pen(client):
     """Boxes at least 6 mm tall and 10 mm wide (five digits; 12 mm where the page has room),
     text at least 8 pt: read from the layout the sheet is drawn from and the stylesheet that

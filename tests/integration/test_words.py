@@ -86,6 +86,7 @@ def _a_canasta_game(client):
     return game_id, pages
 
 
+@pytest.mark.long  # a game's sheet and blank sheet printed on both papers by WeasyPrint: 1.5 to 3 s
 def test_classic_canasta_never_says_book_or_foot(client):
     game_id, pages = _a_canasta_game(client)
     form = pages["round form"]
