@@ -298,19 +298,28 @@ def check(rules, geom, readings, before=None):
         # a team's round whose written score and total both disagree (an entry misread, or
         # the family's slip carried into the total) counts at the sheet's score for the
         # totals after it, as the family's do
-        anchored = [
-            scoring.TeamRound(paper_score=column.sheet_score)
-            if column.sheet_score not in (None, column.score) and column.sheet_total != current.totals[t]
-            else entry
-            for t, (entry, column) in enumerate(
-                zip(current.scored, (columns[(number, t)] for t in range(geom.teams)))
-            )
-        ]
-        # a team the engine could not score and the sheet gives no score for: not known
-        totals_known -= {
-            t for t, score in enumerate(current.scores) if score is None and anchored[t] is current.scored[t]
+        # (the others then count at the scores the round as read gave them: a team's round
+        # kept as its score alone goes out of no round, and another team's red 3s would
+        # count as though no one went out)
+        at_sheet = {
+            t
+            for t in range(geom.teams)
+            if columns[(number, t)].sheet_score not in (None, columns[(number, t)].score)
+            and columns[(number, t)].sheet_total != current.totals[t]
         }
-        if anchored != current.scored:
+        anchored = current.scored
+        if at_sheet:
+            anchored = [
+                scoring.TeamRound(
+                    paper_score=columns[(number, t)].sheet_score
+                    if t in at_sheet
+                    else current.standings.round_scores[-1][t].total
+                )
+                for t in range(geom.teams)
+            ]
+        # a team the engine could not score and the sheet gives no score for: not known
+        totals_known -= {t for t, score in enumerate(current.scores) if score is None and t not in at_sheet}
+        if at_sheet:
             known = scoring.standings(rules, [*earlier, anchored], teams=geom.teams, known=known)
         else:
             known = current.standings
