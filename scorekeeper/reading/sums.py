@@ -512,8 +512,9 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
         if not repairs or len(repairs) > 2:
             continue
         # a sum the chain vouches for counts as likely as read: the round score where the
-        # total is the engine's as read, the total where the next round carries it on
-        if as_total[2]:
+        # total is the engine's as read (and the next round, read, carries no other total
+        # on), the total where the next round carries it on
+        if as_total[2] or carried not in (None, scored.totals[team]):
             likelihood *= as_score[1]
         if scored.totals[team] != carried:
             likelihood *= as_total[1]
