@@ -458,8 +458,9 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
     total is the chain that says which: a total is changed only where the next round's
     total less its round score is the new total (the family carried it on), or where the
     digits changed were read unsure. A sum the chain vouches for counts as likely as the
-    digits read, as in ``_repair``: the round score where the total read is the engine's,
-    the total where the next round carries it on. The likeliest way is taken when
+    digits read, as in ``_repair``: the round score where the total read is the engine's
+    (and the next round, read, carries no other total on), the total where the next round
+    carries it on. The likeliest way is taken when
     ``DOMINANCE`` times as likely as the next and at least ``LEAST_LIKELIHOOD``; else None."""
     if any(p.team is None for p in current.errors) or team not in totals_known:
         return None
