@@ -49,8 +49,8 @@ LEAST_LIKELIHOOD = 1e-3
 #: went out), which no sum can vouch for, is "unsure" when read with less confidence than
 #: this (bench/reader.py on the printed sheet: a 2 read as a 1 at 0.92, then, at 0.99, a 1
 #: read as a 7 at 0.996, each in a column whose sums agreed, the one wrong box left
-#: unflagged; of the 8,327 digits cut from seed 55's photos, the model reads 914 at
-#: 0.99-0.999, 21 of them wrong, and 6,618 at 0.999 or more, 2 of them wrong)
+#: unflagged; of the 8,327 digits cut from seed 55's photos, the shipped networks read 497
+#: at 0.99-0.999, 11 of them wrong, and 7,342 at 0.999 or more, 9 of them wrong)
 UNVOUCHED = 0.999
 
 
