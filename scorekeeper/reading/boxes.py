@@ -134,10 +134,10 @@ def read(found, geom, hand=None):
     written = [i for i, image in enumerate(images) if image is not None]
     chances = np.zeros((len(cells), 10))
     if written:
-        features = digits.features(np.stack([images[i] for i in written]))
-        found_chances = digits.chances_of(features)
+        stacked = np.stack([images[i] for i in written])
+        found_chances = digits.probabilities(stacked)
         if hand is not None:
-            found_chances = hand.blend(features, found_chances)
+            found_chances = hand.blend(digits.features(stacked), found_chances)
         chances[written] = found_chances
     per_box = {}
     for index, (b, _cell) in enumerate(places):

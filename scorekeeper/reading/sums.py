@@ -47,9 +47,11 @@ DOMINANCE = 10.0
 LEAST_LIKELIHOOD = 1e-3
 #: a count the round scores at nothing either way (the red 3s of a team when no other team
 #: went out), which no sum can vouch for, is "unsure" when read with less confidence than
-#: this (bench/reader.py on the printed sheet: a 2 read as a 1 at 0.92, in a column whose
-#: sums agreed, was the one wrong box left unflagged)
-UNVOUCHED = 0.99
+#: this (bench/reader.py on the printed sheet: a 2 read as a 1 at 0.92, then, at 0.99, a 1
+#: read as a 7 at 0.996, each in a column whose sums agreed, the one wrong box left
+#: unflagged; of the 8,327 digits cut from seed 55's photos, the shipped networks read 497
+#: at 0.99-0.999, 11 of them wrong, and 7,342 at 0.999 or more, 9 of them wrong)
+UNVOUCHED = 0.999
 
 
 @dataclass(frozen=True)
@@ -298,19 +300,28 @@ def check(rules, geom, readings, before=None):
         # a team's round whose written score and total both disagree (an entry misread, or
         # the family's slip carried into the total) counts at the sheet's score for the
         # totals after it, as the family's do
-        anchored = [
-            scoring.TeamRound(paper_score=column.sheet_score)
-            if column.sheet_score not in (None, column.score) and column.sheet_total != current.totals[t]
-            else entry
-            for t, (entry, column) in enumerate(
-                zip(current.scored, (columns[(number, t)] for t in range(geom.teams)))
-            )
-        ]
-        # a team the engine could not score and the sheet gives no score for: not known
-        totals_known -= {
-            t for t, score in enumerate(current.scores) if score is None and anchored[t] is current.scored[t]
+        # (the others then count at the scores the round as read gave them: a team's round
+        # kept as its score alone goes out of no round, and another team's red 3s would
+        # count as though no one went out)
+        at_sheet = {
+            t
+            for t in range(geom.teams)
+            if columns[(number, t)].sheet_score not in (None, columns[(number, t)].score)
+            and columns[(number, t)].sheet_total != current.totals[t]
         }
-        if anchored != current.scored:
+        anchored = current.scored
+        if at_sheet:
+            anchored = [
+                scoring.TeamRound(
+                    paper_score=columns[(number, t)].sheet_score
+                    if t in at_sheet
+                    else current.standings.round_scores[-1][t].total
+                )
+                for t in range(geom.teams)
+            ]
+        # a team the engine could not score and the sheet gives no score for: not known
+        totals_known -= {t for t, score in enumerate(current.scores) if score is None and t not in at_sheet}
+        if at_sheet:
             known = scoring.standings(rules, [*earlier, anchored], teams=geom.teams, known=known)
         else:
             known = current.standings
@@ -447,8 +458,9 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
     total is the chain that says which: a total is changed only where the next round's
     total less its round score is the new total (the family carried it on), or where the
     digits changed were read unsure. A sum the chain vouches for counts as likely as the
-    digits read, as in ``_repair``: the round score where the total read is the engine's,
-    the total where the next round carries it on. The likeliest way is taken when
+    digits read, as in ``_repair``: the round score where the total read is the engine's
+    (and the next round, read, carries no other total on), the total where the next round
+    carries it on. The likeliest way is taken when
     ``DOMINANCE`` times as likely as the next and at least ``LEAST_LIKELIHOOD``; else None."""
     if any(p.team is None for p in current.errors) or team not in totals_known:
         return None
@@ -501,8 +513,9 @@ def _chain(rules, geom, readings, number, team, earlier, known, totals_known, cu
         if not repairs or len(repairs) > 2:
             continue
         # a sum the chain vouches for counts as likely as read: the round score where the
-        # total is the engine's as read, the total where the next round carries it on
-        if as_total[2]:
+        # total is the engine's as read (and the next round, read, carries no other total
+        # on), the total where the next round carries it on
+        if as_total[2] or carried not in (None, scored.totals[team]):
             likelihood *= as_score[1]
         if scored.totals[team] != carried:
             likelihood *= as_total[1]

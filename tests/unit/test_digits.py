@@ -18,9 +18,9 @@ from scorekeeper.reading import digits
 
 HELD_OUT = Path(__file__).with_name("digits_heldout.npz")
 #: the share of held-out digits read right that the shipped model must reach (docs/READER.md;
-#: it reads 97.6 %), and the least for any one digit
-ACCURACY = 0.96
-EACH_DIGIT = 0.90
+#: it reads 98.3 %, each digit 97 % or more), and the least for any one digit
+ACCURACY = 0.975
+EACH_DIGIT = 0.95
 
 
 @pytest.fixture(scope="module")
