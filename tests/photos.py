@@ -16,6 +16,7 @@ reader's tests and its benchmark (``bench/reader.py``).
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import functools
 import io
@@ -39,6 +40,7 @@ RULES = "friends-family"
 INK = ((28, 32, 95), (35, 35, 40), (20, 45, 120))  # blue and black pens
 TEAMS = (("Ann", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal"))
 SHARE_ADDRESS = "192.168.1.20"  # the address phones reach the computer at, in the QR code
+_C_LIBRARY = ctypes.CDLL(None)  # the process's C library, whose rand() ``Image.effect_noise`` uses
 
 
 def held_out():
@@ -430,6 +432,10 @@ def photograph(
         light *= 1.0 - rng.uniform(0.15, 0.3) / (1 + np.exp(-(edge - cut) * 25))
     light_image = Image.fromarray((light * 255).astype(np.uint8)).resize(PHOTO, Image.BILINEAR)
     photo = ImageChops.multiply(photo, Image.merge("RGB", [light_image] * 3))
+    # Pillow's noise draws from the C library's rand(), one sequence a process: set to its
+    # start (a process's first photo's noise), or a photo made after another test's (or
+    # any code calling rand()) would be another photo, and read otherwise (issue 55)
+    _C_LIBRARY.srand(1)
     noise = Image.effect_noise(PHOTO, 6).convert("RGB")
     photo = ImageChops.add(photo, noise, scale=1.0, offset=-128)
     radius = rng.uniform(0.6, 1.6) if blur is None else blur
