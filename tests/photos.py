@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import io
 import os
 import subprocess
@@ -447,6 +448,24 @@ def photograph(
         corners = np.c_[np.asarray(markers_mm) * dpi / 25.4, np.ones(4)] @ forward.T
         corners = corners[:, :2] / corners[:, 2:]
     return Photo(buffer.getvalue(), corners, turn)
+
+
+def drawn_once(tmp_path_factory, key, draw):
+    """The ``Photo`` ``draw()`` makes, drawn once for the whole run by the first test
+    process to ask for it (``tests.helpers.built_once``: xdist's workers share it) and read
+    back by the others; ``key`` says what drew it (a 12 MP photo takes a second or more)."""
+    from .helpers import built_once
+
+    def build(folder):
+        photo = draw()
+        (folder / "photo.jpg").write_bytes(photo.data)
+        corners = None if photo.corners is None else photo.corners.tolist()
+        return {"path": str(folder / "photo.jpg"), "corners": corners, "turn": photo.turn}
+
+    name = "photo-" + hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    made = built_once(tmp_path_factory, name, build)
+    corners = None if made["corners"] is None else np.array(made["corners"])
+    return Photo(Path(made["path"]).read_bytes(), corners, made["turn"])
 
 
 def marker_centres(geom, page_number):
