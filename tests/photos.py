@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import functools
+import hashlib
 import io
 import os
 import subprocess
@@ -393,12 +394,14 @@ def photograph(
     dpi=DRAWN_DPI,
     shadow=True,
     out_of_focus=None,
+    size=PHOTO,
 ):
-    """The page as a 12 MP phone photo: turned by ``turn`` degrees (drawn from 0, 90, 180,
-    270 when None) and up to 10° more (``skew``), its far edge narrower (tilt 5-15 %), on a table,
-    light falling off to 65-85 %, a soft shadow, blurred, JPEG 60-85. ``out_of_focus``
-    (share, radius): the photo's lower ``share`` blurred by ``radius`` pixels more."""
-    width, height = PHOTO
+    """The page as a 12 MP phone photo (``size``: another phone's, width × height): turned
+    by ``turn`` degrees (drawn from 0, 90, 180, 270 when None) and up to 10° more (``skew``),
+    its far edge narrower (tilt 5-15 %), on a table, light falling off to 65-85 %, a soft
+    shadow, blurred, JPEG 60-85. ``out_of_focus`` (share, radius): the photo's lower
+    ``share`` blurred by ``radius`` pixels more."""
+    width, height = size
     turn = int(rng.choice([0, 0, 0, 90, 180, 270])) if turn is None else turn
     angle = np.deg2rad(turn + (rng.uniform(-10, 10) if skew is None else skew))
     tilt = rng.uniform(0.05, 0.15)
@@ -415,9 +418,9 @@ def photograph(
     inverse = np.linalg.inv(forward)
     coefficients = tuple((inverse / inverse[2, 2]).ravel()[:8])
     table = tuple(int(v) for v in rng.integers(40, 110, 3))
-    photo = Image.new("RGB", PHOTO, table)
-    mask = Image.new("L", page.size, 255).transform(PHOTO, Image.PERSPECTIVE, coefficients)
-    paper = page.transform(PHOTO, Image.PERSPECTIVE, coefficients, Image.BILINEAR)
+    photo = Image.new("RGB", size, table)
+    mask = Image.new("L", page.size, 255).transform(size, Image.PERSPECTIVE, coefficients)
+    paper = page.transform(size, Image.PERSPECTIVE, coefficients, Image.BILINEAR)
     photo.paste(paper, (0, 0), mask)
     # light: falling off across the photo, and a soft shadow over a part of it
     ys, xs = np.mgrid[0:100, 0:75]
@@ -430,13 +433,13 @@ def photograph(
         edge = (xs - 0.5) * np.cos(side) + (ys - 0.5) * np.sin(side)
         cut = rng.uniform(0.2, 0.45)
         light *= 1.0 - rng.uniform(0.15, 0.3) / (1 + np.exp(-(edge - cut) * 25))
-    light_image = Image.fromarray((light * 255).astype(np.uint8)).resize(PHOTO, Image.BILINEAR)
+    light_image = Image.fromarray((light * 255).astype(np.uint8)).resize(size, Image.BILINEAR)
     photo = ImageChops.multiply(photo, Image.merge("RGB", [light_image] * 3))
     # Pillow's noise draws from the C library's rand(), one sequence a process: set to its
     # start (a process's first photo's noise), or a photo made after another test's (or
     # any code calling rand()) would be another photo, and read otherwise (issue 55)
     _C_LIBRARY.srand(1)
-    noise = Image.effect_noise(PHOTO, 6).convert("RGB")
+    noise = Image.effect_noise(size, 6).convert("RGB")
     photo = ImageChops.add(photo, noise, scale=1.0, offset=-128)
     radius = rng.uniform(0.6, 1.6) if blur is None else blur
     photo = photo.filter(ImageFilter.GaussianBlur(radius))
@@ -451,6 +454,24 @@ def photograph(
         corners = np.c_[np.asarray(markers_mm) * dpi / 25.4, np.ones(4)] @ forward.T
         corners = corners[:, :2] / corners[:, 2:]
     return Photo(buffer.getvalue(), corners, turn)
+
+
+def drawn_once(tmp_path_factory, key, draw):
+    """The ``Photo`` ``draw()`` makes, drawn once for the whole run by the first test
+    process to ask for it (``tests.helpers.built_once``: xdist's workers share it) and read
+    back by the others; ``key`` says what drew it (a 12 MP photo takes a second or more)."""
+    from .helpers import built_once
+
+    def build(folder):
+        photo = draw()
+        (folder / "photo.jpg").write_bytes(photo.data)
+        corners = None if photo.corners is None else photo.corners.tolist()
+        return {"path": str(folder / "photo.jpg"), "corners": corners, "turn": photo.turn}
+
+    name = "photo-" + hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    made = built_once(tmp_path_factory, name, build)
+    corners = None if made["corners"] is None else np.array(made["corners"])
+    return Photo(Path(made["path"]).read_bytes(), corners, made["turn"])
 
 
 def marker_centres(geom, page_number):

@@ -146,13 +146,17 @@ def read_qr(gray):
 
 
 def _window_sums(table, rows, columns, side):
-    top, left = rows - side // 2, columns - side // 2
+    """The sums of the ``side`` × ``side`` windows centred on ``rows`` × ``columns`` (two
+    runs of consecutive numbers, ``np.arange``) of the picture whose summed-area table is
+    ``table``: four slices of it, not four gathers by index (a quarter of the time)."""
+    top, left = rows[0] - side // 2, columns[0] - side // 2
     bottom, right = top + side, left + side
+    height, width = len(rows), len(columns)
     return (
-        table[bottom[:, None], right]
-        - table[top[:, None], right]
-        - table[bottom[:, None], left]
-        + table[top[:, None], left]
+        table[bottom : bottom + height, right : right + width]
+        - table[top : top + height, right : right + width]
+        - table[bottom : bottom + height, left : left + width]
+        + table[top : top + height, left : left + width]
     )
 
 

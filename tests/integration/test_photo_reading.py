@@ -24,6 +24,11 @@ from ..helpers import TEAMS, posted, text
 RULES = RULESETS["friends-family"]
 SEED = 5
 # each test draws a photo (3 s) and has it read (3 s) on an idle machine: far more on a busy one
+# A photo refused by what its QR code says alone (another game, other teams, rounds past the
+# engine's bound) is a 5 MP phone's: the reader looks for the code in the photo scaled to
+# 2,000 px first (``reading.page.QR_LONG_SIDE``), which is this photo's own size nearly, and
+# drawing one takes a third of a 12 MP one's time.
+SMALL = (1800, 2400)
 pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
 
 
@@ -49,12 +54,21 @@ def served(client, game_id):
 
 @functools.cache
 def photographed(
-    game_id, seed=SEED, teams=2, rounds=4, style=None, no_code=False, turn=0, blur=None, pdf=None
+    game_id,
+    seed=SEED,
+    teams=2,
+    rounds=4,
+    style=None,
+    no_code=False,
+    turn=0,
+    blur=None,
+    pdf=None,
+    size=generator.PHOTO,
 ):
     """(the ``Sheet`` written, the JPEG of its first page) for game ``game_id``, printed
     from ``pdf`` (``served``; None: a sheet this app no longer prints, the generator's
     own print of it): the same seed writes the same digits in the same hand (``style``:
-    "family", drawn another way)."""
+    "family", drawn another way); ``size``: the photo's pixels (``SMALL``: a smaller phone's)."""
     rng = np.random.default_rng(seed)
     sheet = generator.sheet(RULES, teams, rounds, rng)
     sheet.game_id = game_id
@@ -74,7 +88,7 @@ def photographed(
             ],
             fill="white",
         )
-    photo = generator.photograph(page, rng, turn=turn, blur=blur)
+    photo = generator.photograph(page, rng, turn=turn, blur=blur, size=size)
     return sheet, photo.data
 
 
@@ -188,13 +202,13 @@ def test_another_games_sheet_names_it_with_a_link(client, app, db):
 
 def test_a_sheet_of_a_game_not_in_the_history_is_said(client, app):
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id + 40)[1])  # another computer's game
+    said = refused(client, app, game_id, photographed(game_id + 40, size=SMALL)[1])  # another computer's game
     assert f"This is the sheet of game {game_id + 40}, which is not in this history." in said
 
 
 def test_a_sheet_printed_for_other_teams_is_said(client, app):
     game_id = paper_game(client)
-    said = refused(client, app, game_id, photographed(game_id, teams=3)[1])  # printed for 3 teams
+    said = refused(client, app, game_id, photographed(game_id, teams=3, size=SMALL)[1])  # printed for 3 teams
     assert "This sheet was printed before the game’s rules or teams changed" in said
 
 
@@ -207,7 +221,7 @@ def test_a_code_naming_a_million_rounds_is_no_sheet_of_this_game(client, app):
     sheet.game_id = game_id
     text_code = generator.code_text(sheet, 1).replace("rounds=4", "rounds=1000000")
     page = generator.with_code(generator.printed(sheet, 1, served(client, game_id)), sheet.geom, 1, text_code)
-    said = refused(client, app, game_id, generator.photograph(page, rng, turn=0).data)
+    said = refused(client, app, game_id, generator.photograph(page, rng, turn=0, size=SMALL).data)
     assert "This sheet was printed before the game’s rules or teams changed" in said
 
 

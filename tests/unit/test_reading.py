@@ -55,15 +55,20 @@ def _read(game, photo):
     return found, readings, reading.check(photos.rules(), sheet.geom, readings, before=[])
 
 
+def _shared_photo(tmp_path_factory, game, turn):
+    """``_photo(game, turn)``, drawn once for the run (each xdist worker reads it)."""
+    return photos.drawn_once(tmp_path_factory, ("test_reading", SEED, turn), lambda: _photo(game, turn))
+
+
 @pytest.fixture(scope="module")
-def upright(game):
-    photo = _photo(game, 0)
+def upright(game, tmp_path_factory):
+    photo = _shared_photo(tmp_path_factory, game, 0)
     return photo, *_read(game, photo)
 
 
 @pytest.fixture(scope="module", params=[180, 90, 270], ids=["upside down", "sideways", "sideways left"])
-def turned(game, request):
-    photo = _photo(game, request.param)
+def turned(game, request, tmp_path_factory):
+    photo = _shared_photo(tmp_path_factory, game, request.param)
     return photo, *_read(game, photo)
 
 
