@@ -19,29 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.exchange import autobackup
 from scorekeeper.services import deleted
 from scorekeeper.storage import photos as kept
 from scorekeeper.storage.db import connect
 
-from ..httpkit import FlaskPhone, make_app, save_round, start_game
-from .test_autobackup import ROUND, Clock, backups, rows
+from ..httpkit import FlaskPhone, save_round, start_game
+from . import test_autobackup
+from .test_autobackup import ROUND, backups, rows
 from .test_photos import keep_reading
 
-
-@pytest.fixture
-def family(tmp_path, monkeypatch):
-    """The app with automatic backups on, its worker on a clock the test moves; a phone."""
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
-    monkeypatch.delenv("SCOREKEEPER_DATABASE", raising=False)
-    monkeypatch.delenv("SCOREKEEPER_BACKUP_DIR", raising=False)
-    monkeypatch.delenv("BACKUP_DIR", raising=False)
-    app = make_app(tmp_path / "scorekeeper.db")
-    app.config["BACKUPS_AUTOMATIC"] = True
-    auto = autobackup.for_app(app)
-    auto.clock = clock = Clock()
-    yield app, FlaskPhone(app), auto, clock
-    assert auto.stop() and auto.wait(), "the worker did not end"
+family = test_autobackup.family  # the app with automatic backups on, its worker on a clock; a phone
 
 
 def game_of(app, game_id):
