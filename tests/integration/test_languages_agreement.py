@@ -336,3 +336,27 @@ def test_points_that_cannot_be_right_are_asked_about_without_a_verb_to_agree(lan
             "it": " Controlla se c’è un errore di battitura.",
         }[language]
     ]
+
+
+CATALOGS = Path(__file__).parents[2] / "scorekeeper" / "translations"
+
+
+@pytest.mark.long  # a printed sheet laid out by WeasyPrint in each language, half a second each
+@pytest.mark.parametrize(
+    ("language", "one", "three"),
+    [
+        ("pt_BR", "Termina: após 1 rodada.", "Termina: após 3 rodadas."),
+        ("es", "Termina: tras 1 mano.", "Termina: tras 3 manos."),
+        ("it", "Fine: dopo 1 smazzata.", "Fine: dopo 3 smazzate."),
+    ],
+)
+def test_a_sheets_end_counts_its_rounds(played, language, one, three):
+    """A tournament turn's printed sheet ends "após 3 rodadas", and a house game of one
+    round would end "após 1 rodada" (its catalog's singular: no preset plays one round)."""
+    phone, _ids = played
+    response = phone.get("/rules/burraco-torneo/blank.pdf", headers={"Accept-Language": language})
+    assert response.status_code == 200
+    assert three in " ".join(read(response.data)[1].split())
+    catalog = Translations.load(CATALOGS, [language])
+    single = catalog.ngettext("Ends: after %(num)s round.", "Ends: after %(num)s rounds.", 1)
+    assert single % {"num": 1} == one
