@@ -74,9 +74,8 @@ def number(value):
 
 def figure(value):
     """A chart's number, whole or not, grouped as the language writes it: 4195 -> "4,195"
-    ("4.195"), 2.5 -> "2.5" ("2,5"), -40 -> "−40"."""
-    text = _written(value, ",")
-    return MINUS + text if value < 0 else text
+    ("4.195"), 2.5 -> "2.5" ("2,5"), -40 -> "−40": written as ``number`` writes it."""
+    return number(value)
 
 
 def rating(value):
