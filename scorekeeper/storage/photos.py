@@ -30,7 +30,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from .private import FOLDER, open_private, private_folder, write_whole
+from .private import FOLDER, open_private, private_folder, sync_folder, write_whole
 
 #: what a photo is kept as, by the image format Pillow read in it
 EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "BMP": "bmp", "TIFF": "tif"}
@@ -175,6 +175,8 @@ def _copy_file(source, target):
     backup knows it again, ``copy_into``)."""
     with open(source, "rb") as read, open_private(target) as write:
         shutil.copyfileobj(read, write, 1024 * 1024)
+        write.flush()
+        os.fsync(write.fileno())  # on the disk before the folder's rename names it a backup's
     found = os.stat(source)
     os.utime(target, ns=(found.st_atime_ns, found.st_mtime_ns))
 
@@ -255,6 +257,7 @@ def copy_into(photos, uids, target, previous=None):
         _private_copy(files, photos, partial, link_from)
         shutil.rmtree(target, ignore_errors=True)
         os.replace(partial, target)
+        sync_folder(target.parent)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
     return len(files)
